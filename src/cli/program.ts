@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { cac } from 'cac';
+import { commands } from './commands';
+import { EXIT, UsageError } from './errors';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const defaultIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+/** Parses argv and runs one command; resolves to the process exit code (never calls process.exit). */
+export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  const cli = cac('ceilingbench');
+  for (const register of commands) register(cli, io);
+  cli.help();
+  cli.version(pkg.version);
+  try {
+    cli.parse(['node', 'ceilingbench', ...argv], { run: false });
+    if (cli.options.help || cli.options.version) return EXIT.ok;
+    if (!cli.matchedCommand) {
+      if (cli.args.length > 0) {
+        throw new UsageError(`unknown command '${cli.args[0]}'; run 'ceilingbench --help' for the list of commands`);
+      }
+      cli.outputHelp();
+      return EXIT.ok;
+    }
+    const code = await cli.runMatchedCommand();
+    return typeof code === 'number' ? code : EXIT.ok;
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof Error && error.name === 'CACError')) {
+      io.stderr(`ceilingbench: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}

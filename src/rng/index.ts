@@ -1,0 +1,1 @@
+export { PyRandom, type PySeed } from './python-random';

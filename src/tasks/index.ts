@@ -1,0 +1,4 @@
+export * from './instances';
+export * from './outcome';
+export * from './registry';
+export * from './task';

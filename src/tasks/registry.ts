@@ -1,0 +1,52 @@
+import { ccbTasks } from './ccb';
+import { countTasks } from './count';
+import { puzzleTasks } from './puzzles';
+import type { AnyTaskPlugin } from './task';
+
+/** Every task id ceilingbench defines, in presentation order. */
+export const TASK_IDS = [
+  'd1',
+  'd2',
+  'd3',
+  'hanoi',
+  'checkers',
+  'river',
+  'sat',
+  'crypt',
+  'coloring',
+  'jug',
+  'sudoku',
+  'rubik',
+  'count',
+  'nested',
+] as const;
+export type TaskId = (typeof TASK_IDS)[number];
+
+const plugins = new Map<string, AnyTaskPlugin>(
+  [...ccbTasks, ...puzzleTasks, ...countTasks].map((plugin) => [plugin.id, plugin]),
+);
+
+export const isTaskId = (id: string): id is TaskId => (TASK_IDS as readonly string[]).includes(id);
+
+/** The plugins that are implemented, in TASK_IDS order. */
+export function availableTasks(): AnyTaskPlugin[] {
+  return TASK_IDS.flatMap((id) => plugins.get(id) ?? []);
+}
+
+export class UnknownTaskError extends Error {
+  constructor(id: string) {
+    const known = availableTasks().map((t) => t.id);
+    super(
+      isTaskId(id)
+        ? `task '${id}' is defined but not implemented in this build; available: ${known.join(', ') || '(none)'}`
+        : `unknown task '${id}'; use one of: ${known.join(', ') || '(none)'}`,
+    );
+    this.name = 'UnknownTaskError';
+  }
+}
+
+export function resolveTask(id: string): AnyTaskPlugin {
+  const plugin = plugins.get(id);
+  if (!plugin) throw new UnknownTaskError(id);
+  return plugin;
+}

@@ -1,0 +1,89 @@
+import type { PyRandom } from '../rng';
+import type { TrialOutcome } from './outcome';
+
+/**
+ * The plugin contract every task family implements. Pure: no I/O, no subjects, no clock.
+ * A family is one folder in src/tasks exporting plugins; the registry resolves them by id.
+ */
+
+/** The complexity axis a family sweeps: depths N for CCB, levels 1–6 for puzzles, lengths for counting. */
+export interface LevelAxis {
+  kind: 'depth' | 'level' | 'length';
+  /** The default sweep, ascending. */
+  values: readonly number[];
+  /** The raw knob behind each level where it is scalar (e.g. Hanoi disks), for λ* on the raw axis. */
+  knob?: (level: number) => number | undefined;
+}
+
+export interface Prompt {
+  system: string;
+  user: string;
+}
+
+/** Why generation stopped, as the OpenAI API reports it; `null` when unknown (replay, sim). */
+export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'function_call' | null;
+
+export interface GradeContext {
+  finishReason?: FinishReason;
+}
+
+/** Family-specific generation options; `profile` is CCB's official | paper. */
+export interface GenerateOptions {
+  profile?: string;
+  [option: string]: unknown;
+}
+
+/**
+ * One generated instance. `trace` is the canonical state after each step (empty where a family has
+ * no stepwise state); `answer` the exact expected answer; `data` the family's own instance payload.
+ */
+export interface TaskInstance<D = unknown, S = unknown, A = unknown> {
+  task: string;
+  level: number;
+  /** The seed the instance was generated from (for CCB official: the release's instance seed). */
+  seed: number;
+  profile: string;
+  data: D;
+  trace: S[];
+  answer: A;
+}
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** Knobs of the simulated subject (src/subjects/sim); each task uses the ones it understands. */
+export interface SimKnobs {
+  /** Per-step probability that the simulated model carries the state correctly. */
+  retention: number;
+  /** Probability that a divergent trajectory still ends in the right answer (exercises TFBC). */
+  recover: number;
+  /** Counting capacity for count-like tasks. */
+  capacity: number;
+}
+
+export interface TaskPlugin<I extends TaskInstance = TaskInstance, P = unknown> {
+  readonly id: string;
+  readonly family: TrialOutcome['family'];
+  readonly title: string;
+  readonly levels: LevelAxis;
+  /** Prompt variants; the first is the default. A variant changes the prompt only, never the instance. */
+  readonly variants: readonly string[];
+  /** Generation profiles; the first is the default. */
+  readonly profiles: readonly string[];
+  /** Generate one instance from a seeded RNG. Deterministic in (rng state, level, options). */
+  generate(rng: PyRandom, level: number, options: GenerateOptions & { seed: number }): I;
+  /** A key for de-duplicating instances within a level (e.g. CCB's operation chain). */
+  instanceKey(instance: I): string;
+  render(instance: I, variant?: string): Prompt;
+  /** The exact text a perfect model answers, in the prompt's format. */
+  canonicalResponse(instance: I): string;
+  parse(text: string): ParseResult<P>;
+  grade(instance: I, text: string, context?: GradeContext): TrialOutcome;
+  /** A response from a simulated model with known truth, in the task's exact format. */
+  simulate(instance: I, rng: PyRandom, knobs: SimKnobs): string;
+  /** Output-token budget the authors used for this level (a subject may double it on truncation). */
+  maxOutputTokens(level: number): number;
+}
+
+/** A plugin with its instance and parse types erased, as the registry hands it out. */
+// biome-ignore lint/suspicious/noExplicitAny: erasing the generic parameters at the registry boundary
+export type AnyTaskPlugin = TaskPlugin<any, any>;
