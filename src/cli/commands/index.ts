@@ -1,7 +1,11 @@
 import type { CAC } from 'cac';
 import type { CliIo } from '../program';
+import { registerFit } from './fit';
+import { registerGenerate } from './generate';
+import { registerGrade } from './grade';
+import { registerSccReplay } from './scc-replay';
 
 /** A subcommand registers itself on the parser; its action resolves to an exit code. */
 export type RegisterCommand = (cli: CAC, io: CliIo) => void;
 
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [registerGenerate, registerGrade, registerFit, registerSccReplay];

@@ -1,0 +1,2 @@
+export * from './collapse';
+export * from './outcome';

@@ -1,0 +1,4 @@
+import type { AnyTaskPlugin } from '../../task';
+
+/** Not implemented yet (puzzles issue); the registry skips a null plugin. */
+export const jugTask: AnyTaskPlugin | null = null;
