@@ -1,2 +1,4 @@
+export * from './answer-block';
 export * from './collapse';
+export * from './grade';
 export * from './outcome';
