@@ -1,4 +1,56 @@
-import type { AnyTaskPlugin } from '../../task';
+import type { PyRandom } from '../../../rng';
+import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
+import { gradePrelude, parseAnswer, puzzleTokenBudget } from '../shared-b';
+import { generateSat, type SatData } from './generate';
+import { satLevel } from './levels';
+import { formatSatAnswer, renderSat } from './render';
+import { parseSatBody, type SatAnswer, validateSat } from './validate';
 
-/** Not implemented yet (puzzles issue); the registry skips a null plugin. */
-export const satTask: AnyTaskPlugin | null = null;
+export { dpll } from './dpll';
+export { generateSat, Q_HIDDEN, type SatData, trueLiterals } from './generate';
+export { SAT_LEVELS, satLevel } from './levels';
+export { formatSatAnswer, renderSat } from './render';
+export { parseSatBody, type SatAnswer, validateSat } from './validate';
+
+/** `answer`: the planted assignment as the JSON object the template asks for. */
+export type SatInstance = TaskInstance<SatData, never, Record<string, boolean>>;
+
+const answerText = (instance: SatInstance): string => formatSatAnswer(instance.data.planted);
+
+const plugin: TaskPlugin<SatInstance, SatAnswer> = {
+  id: 'sat',
+  family: 'puzzle',
+  title: 'Boolean 3-SAT (planted, q-hidden)',
+  levels: { kind: 'level', values: [1, 2, 3, 4, 5, 6], knob: () => undefined },
+  variants: ['standard'],
+  profiles: ['default'],
+
+  generate(rng: PyRandom, level: number, options): SatInstance {
+    const { n, m } = satLevel(level);
+    const data = generateSat(rng, n, m);
+    const answer = Object.fromEntries(data.planted.map((value, i) => [String(i + 1), value]));
+    return { task: 'sat', level, seed: options.seed, profile: 'default', data, trace: [], answer };
+  },
+
+  instanceKey: (instance) => JSON.stringify(instance.data.clauses),
+  render: (instance) => renderSat(instance.data),
+  canonicalResponse: (instance) => `<answer>${answerText(instance)}</answer>`,
+  parse: (text) => parseAnswer(text, parseSatBody),
+
+  grade(instance, text, context: GradeContext = {}) {
+    const prelude = gradePrelude(text, context.finishReason, parseSatBody);
+    if (prelude.kind === 'collapsed') return prelude.outcome;
+    return validateSat(instance.data.clauses, prelude.value);
+  },
+
+  /** Each variable keeps its planted value with probability `retention`, otherwise it is flipped. */
+  simulate(instance, rng: PyRandom, knobs: SimKnobs) {
+    const values = instance.data.planted.map((value) => (rng.random() < knobs.retention ? value : !value));
+    return `<answer>${formatSatAnswer(values)}</answer>`;
+  },
+
+  /** About 6 tokens per `"k": false` entry. */
+  maxOutputTokens: (level) => puzzleTokenBudget(level, 6 * satLevel(level).n + 8),
+};
+
+export const satTask: AnyTaskPlugin = plugin;

@@ -1,0 +1,35 @@
+import type { Prompt } from '../../task';
+import { ANSWER_BLOCK_RULE } from '../shared-b';
+import type { SatData } from './generate';
+
+/** One template for every level (complexity-invariant); only n, m and the clause list change. */
+export const SAT_SYSTEM =
+  'You are solving a Boolean satisfiability (3-SAT) problem. Follow the rules exactly and give the final answer ' +
+  'in the required machine-readable format.';
+
+export function renderSat(data: SatData): Prompt {
+  const user = [
+    `Find an assignment of true/false values to the Boolean variables x1 … x${data.n} that satisfies the CNF ` +
+      'formula below.',
+    '',
+    'Rules:',
+    '- The formula is a conjunction (AND) of clauses; every clause must be true.',
+    '- A clause is a disjunction (OR) of literals; it is true when at least one of its literals is true.',
+    '- Clauses are given as a JSON array of integer arrays (DIMACS style): the literal k means x_k, the ' +
+      'literal -k means NOT x_k.',
+    '- Every variable must be assigned; the formula is satisfiable.',
+    '',
+    `Variables: ${data.n}`,
+    `Clauses (${data.m}):`,
+    JSON.stringify(data.clauses),
+    '',
+    'Output format:',
+    ANSWER_BLOCK_RULE,
+    'The answer is one JSON object mapping every variable number, as a string key, to a JSON boolean, e.g. ' +
+      '<answer>{"1": true, "2": false, "3": true}</answer>',
+  ].join('\n');
+  return { system: SAT_SYSTEM, user };
+}
+
+export const formatSatAnswer = (values: readonly boolean[]): string =>
+  `{${values.map((value, i) => `"${i + 1}": ${value}`).join(', ')}}`;

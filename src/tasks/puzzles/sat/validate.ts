@@ -1,0 +1,59 @@
+import type { PuzzleOutcome } from '../../outcome';
+import type { ParseResult } from '../../task';
+import { failOutcome, passOutcome } from '../common';
+import { parseJsonObject } from '../shared-b';
+
+/**
+ * A parsed SAT answer: variable index → value. Keys are "1", "2", … (the template's spelling); "x1" is
+ * tolerated. A value that is not a JSON boolean is kept as 'invalid' so the validator can name it.
+ * Keys that name no variable are ignored, as in the paper's Algorithm 4.
+ */
+export interface SatAnswer {
+  values: Map<number, boolean | 'invalid'>;
+}
+
+const VARIABLE_KEY = /^[xX]?(\d{1,6})$/;
+
+export function parseSatBody(body: string): ParseResult<SatAnswer> {
+  const object = parseJsonObject(body);
+  if (!object.ok) return object;
+  const values = new Map<number, boolean | 'invalid'>();
+  for (const [key, value] of Object.entries(object.value)) {
+    const match = VARIABLE_KEY.exec(key.trim());
+    if (match === null) continue;
+    values.set(Number(match[1]), typeof value === 'boolean' ? value : 'invalid');
+  }
+  if (values.size === 0) return { ok: false, reason: 'the JSON object has no variable keys ("1", "2", …)' };
+  return { ok: true, value: { values } };
+}
+
+export const formatClause = (clause: readonly number[]): string =>
+  `(${clause.map((lit) => (lit > 0 ? `x${lit}` : `¬x${-lit}`)).join(' ∨ ')})`;
+
+/**
+ * Paper Algorithm 4, clauses in order and literals in order within a clause: an unassigned (or
+ * non-boolean) variable met before a true literal fails the clause; a clause with no true literal fails.
+ * Unlike the paper's early return, every failing clause is listed; kStar is the first (1-based).
+ */
+export function validateSat(clauses: readonly (readonly number[])[], answer: SatAnswer): PuzzleOutcome {
+  const issues: string[] = [];
+  let first = -1;
+  clauses.forEach((clause, index) => {
+    const reason = clauseFailure(clause, answer);
+    if (reason === null) return;
+    if (first < 0) first = index + 1;
+    issues.push(`clause ${index + 1} ${formatClause(clause)}: ${reason}`);
+  });
+  return issues.length === 0 ? passOutcome() : failOutcome(issues, first);
+}
+
+function clauseFailure(clause: readonly number[], answer: SatAnswer): string | null {
+  for (const lit of clause) {
+    const variable = Math.abs(lit);
+    const value = answer.values.get(variable);
+    if (value === undefined) return `variable ${variable} is not assigned`;
+    if (value === 'invalid') return `variable ${variable} has a non-boolean value`;
+    if (value === lit > 0) return null;
+  }
+  return 'unsatisfied (every literal is false)';
+}

@@ -1,0 +1,2 @@
+export * from './answer-block';
+export * from './budget';
