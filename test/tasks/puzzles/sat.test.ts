@@ -16,7 +16,7 @@ const LEVELS = [1, 2, 3, 4, 5, 6];
 const SEEDS = [1, 2, 3, 4];
 const make = (level: number, seed: number): SatInstance =>
   satTask.generate(new PyRandom(seed), level, { seed }) as SatInstance;
-const answer = (values: boolean[]) => `Reasoning…\n<answer>${formatSatAnswer(values)}</answer>`;
+const answer = (values: boolean[]) => `Reasoning…\nassignment = ${formatSatAnswer(values)}`;
 
 describe('sat generator', () => {
   it('follows the level table: n, m = round(4.26 n), 3 distinct variables per clause, no duplicate clauses', () => {
@@ -106,7 +106,8 @@ describe('sat grading', () => {
         const impossible = satTask.grade(instance, 'After checking, this formula is unsatisfiable.');
         expect(impossible.kind).toBe('collapse');
         expect(impossible.issues[0]).toMatch(/impossible/);
-        expect(satTask.grade(instance, '<answer>UNSAT</answer>').kind).toBe('collapse');
+        expect(satTask.grade(instance, 'The formula is UNSAT.\nassignment = UNSAT').kind).toBe('collapse');
+        expect(satTask.grade(instance, 'No solution exists.\nassignment = {}').kind).toBe('collapse');
         const half = canonical.slice(0, Math.floor(canonical.length / 2));
         expect(satTask.grade(instance, half, { finishReason: 'length' }).kind).toBe('collapse');
         expect(satTask.grade(instance, canonical, { finishReason: 'length' }).kind).toBe('collapse');
@@ -136,11 +137,11 @@ describe('sat grading', () => {
     const variable = Math.abs(clause[0]);
     const entries = instance.data.planted.map((v, i) => [String(i + 1), v as unknown]);
     const without = Object.fromEntries(entries.filter(([k]) => k !== String(variable)));
-    const missing = satTask.grade(instance, `<answer>${JSON.stringify(without)}</answer>`);
+    const missing = satTask.grade(instance, `assignment = ${JSON.stringify(without)}`);
     expect(missing.kind).toBe('fail');
     expect(missing.issues.join('\n')).toMatch(new RegExp(`variable ${variable} is not assigned`));
     const wrongType = Object.fromEntries(entries.map(([k, v]) => [k, k === String(variable) ? 'yes' : v]));
-    const typed = satTask.grade(instance, `<answer>${JSON.stringify(wrongType)}</answer>`);
+    const typed = satTask.grade(instance, `assignment = ${JSON.stringify(wrongType)}`);
     expect(typed.kind).toBe('fail');
     expect(typed.issues.join('\n')).toMatch(new RegExp(`variable ${variable} has a non-boolean value`));
   });
@@ -148,12 +149,19 @@ describe('sat grading', () => {
   it('accepts "x1" keys, a code fence and extra keys; rejects a non-object as malformed', () => {
     const instance = make(1, 3);
     const xKeys = Object.fromEntries(instance.data.planted.map((v, i) => [`x${i + 1}`, v]));
-    const text = `<answer>\n\`\`\`json\n${JSON.stringify({ ...xKeys, note: 'ok', 99: true })}\n\`\`\`\n</answer>`;
+    const text = `assignment =\n\`\`\`json\n${JSON.stringify({ ...xKeys, note: 'ok', 99: true })}\n\`\`\``;
     expect(satTask.grade(instance, text).kind).toBe('pass');
-    const array = satTask.grade(instance, '<answer>[true, false]</answer>');
+    const array = satTask.grade(instance, 'assignment = [true, false]');
     expect(array.kind).toBe('collapse');
     expect(array.issues[0]).toMatch(/malformed/);
     expect(satTask.grade(instance, 'true false true').kind).toBe('collapse');
+  });
+
+  it('fails an empty assignment that claims nothing, listing every clause', () => {
+    const instance = make(1, 1);
+    const outcome = satTask.grade(instance, 'assignment = {}');
+    expect(outcome.kind).toBe('fail');
+    expect(outcome.issues).toHaveLength(instance.data.m);
   });
 
   it('grades only the last answer block', () => {
@@ -168,7 +176,7 @@ describe('sat grading', () => {
     const instance = make(4, 1);
     const piece = fc.oneof(
       fc.string(),
-      fc.constantFrom('<answer>', '</answer>', '{', '}', '"1": true', ',', '[', 'null', 'x3', ':', '```'),
+      fc.constantFrom('assignment = ', 'assignment', '=', '{', '}', '"1": true', ',', '[', 'null', 'x3', ':', '```'),
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), fc.constantFrom('stop', 'length', null), (parts, reason) => {
@@ -197,6 +205,6 @@ describe('sat grading', () => {
   it('budgets grow with the level', () => {
     const budgets = LEVELS.map((level) => satTask.maxOutputTokens(level));
     for (let i = 1; i < budgets.length; i++) expect(budgets[i]).toBeGreaterThan(budgets[i - 1]);
-    expect(satTask.render(make(6, 1)).user).toContain('"1": true');
+    expect(satTask.render(make(6, 1)).user).toContain('assignment = {"1": true');
   });
 });

@@ -1,16 +1,17 @@
 import type { PyRandom } from '../../../rng';
 import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradePrelude, parseAnswer, puzzleTokenBudget } from '../shared-b';
+import { gradeSolvable } from '../common';
+import { puzzleTokenBudget } from '../shared-b';
 import { generateSat, type SatData } from './generate';
 import { satLevel } from './levels';
 import { formatSatAnswer, renderSat } from './render';
-import { parseSatBody, type SatAnswer, validateSat } from './validate';
+import { parseSat, SAT_ANSWER_NAME, type SatAnswer, validateSat } from './validate';
 
 export { dpll } from './dpll';
 export { generateSat, Q_HIDDEN, type SatData, trueLiterals } from './generate';
 export { SAT_LEVELS, satLevel } from './levels';
 export { formatSatAnswer, renderSat } from './render';
-export { parseSatBody, type SatAnswer, validateSat } from './validate';
+export { formatClause, parseSat, SAT_ANSWER_NAME, type SatAnswer, validateSat } from './validate';
 
 /** `answer`: the planted assignment as the JSON object the template asks for. */
 export type SatInstance = TaskInstance<SatData, never, Record<string, boolean>>;
@@ -34,19 +35,23 @@ const plugin: TaskPlugin<SatInstance, SatAnswer> = {
 
   instanceKey: (instance) => JSON.stringify(instance.data.clauses),
   render: (instance) => renderSat(instance.data),
-  canonicalResponse: (instance) => `<answer>${answerText(instance)}</answer>`,
-  parse: (text) => parseAnswer(text, parseSatBody),
+  canonicalResponse: (instance) => `${SAT_ANSWER_NAME} = ${answerText(instance)}`,
+  parse: parseSat,
 
   grade(instance, text, context: GradeContext = {}) {
-    const prelude = gradePrelude(text, context.finishReason, parseSatBody);
-    if (prelude.kind === 'collapsed') return prelude.outcome;
-    return validateSat(instance.data.clauses, prelude.value);
+    return gradeSolvable(
+      text,
+      context,
+      parseSat,
+      (answer) => validateSat(instance.data.clauses, answer),
+      (answer) => answer.values.size === 0,
+    );
   },
 
   /** Each variable keeps its planted value with probability `retention`, otherwise it is flipped. */
   simulate(instance, rng: PyRandom, knobs: SimKnobs) {
     const values = instance.data.planted.map((value) => (rng.random() < knobs.retention ? value : !value));
-    return `<answer>${formatSatAnswer(values)}</answer>`;
+    return `${SAT_ANSWER_NAME} = ${formatSatAnswer(values)}`;
   },
 
   /** About 6 tokens per `"k": false` entry. */

@@ -1,5 +1,4 @@
 import type { Prompt } from '../../task';
-import { ANSWER_BLOCK_RULE } from '../shared-b';
 import type { SatData } from './generate';
 
 /** One template for every level (complexity-invariant); only n, m and the clause list change. */
@@ -24,9 +23,10 @@ export function renderSat(data: SatData): Prompt {
     JSON.stringify(data.clauses),
     '',
     'Output format:',
-    ANSWER_BLOCK_RULE,
-    'The answer is one JSON object mapping every variable number, as a string key, to a JSON boolean, e.g. ' +
-      '<answer>{"1": true, "2": false, "3": true}</answer>',
+    'You may reason step by step first. End your response with one final line of the form',
+    'assignment = {"1": true, "2": false, "3": true}',
+    'a strict JSON object mapping every variable number (as a string key) to true or false. Only the last ' +
+      '`assignment =` line is graded.',
   ].join('\n');
   return { system: SAT_SYSTEM, user };
 }

@@ -1,11 +1,10 @@
 import type { PuzzleOutcome } from '../../outcome';
 import type { ParseResult } from '../../task';
-import { failOutcome, passOutcome } from '../common';
-import { parseJsonObject } from '../shared-b';
+import { failOutcome, parseJsonObject, passOutcome } from '../common';
 
 /**
  * A parsed SAT answer: variable index → value. Keys are "1", "2", … (the template's spelling); "x1" is
- * tolerated. A value that is not a JSON boolean is kept as 'invalid' so the validator can name it.
+ * tolerated. An empty object parses (and fails validation). A value that is not a JSON boolean is kept as 'invalid' so the validator can name it.
  * Keys that name no variable are ignored, as in the paper's Algorithm 4.
  */
 export interface SatAnswer {
@@ -14,8 +13,11 @@ export interface SatAnswer {
 
 const VARIABLE_KEY = /^[xX]?(\d{1,6})$/;
 
-export function parseSatBody(body: string): ParseResult<SatAnswer> {
-  const object = parseJsonObject(body);
+/** The answer block name the template asks for: `assignment = {"1": true, …}`. */
+export const SAT_ANSWER_NAME = 'assignment';
+
+export function parseSat(text: string): ParseResult<SatAnswer> {
+  const object = parseJsonObject(text, SAT_ANSWER_NAME);
   if (!object.ok) return object;
   const values = new Map<number, boolean | 'invalid'>();
   for (const [key, value] of Object.entries(object.value)) {
@@ -23,7 +25,6 @@ export function parseSatBody(body: string): ParseResult<SatAnswer> {
     if (match === null) continue;
     values.set(Number(match[1]), typeof value === 'boolean' ? value : 'invalid');
   }
-  if (values.size === 0) return { ok: false, reason: 'the JSON object has no variable keys ("1", "2", …)' };
   return { ok: true, value: { values } };
 }
 

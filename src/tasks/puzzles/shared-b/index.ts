@@ -1,2 +1,1 @@
-export * from './answer-block';
 export * from './budget';
