@@ -8,17 +8,25 @@ const benchmarkProject = (name: string) => ({
   test: {
     name,
     include: [`specs/${name}/**/*.spec.ts`],
-    testTimeout: 600_000,
+    setupFiles: ['./src/vitest/setup.ts'],
+    testTimeout: 1_800_000,
     hookTimeout: 600_000,
+    maxConcurrency: 10,
   },
 });
 
 export default defineConfig({
   test: {
+    reporters: ['default', './reporters/index.ts'],
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], testTimeout: 60_000 },
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          setupFiles: ['./src/vitest/setup.ts'],
+          testTimeout: 120_000,
+        },
       },
       ...BENCHMARK_PROJECTS.map(benchmarkProject),
     ],

@@ -1,1 +1,6 @@
+export * from './cell';
+export * from './fit';
+export * from './gate';
+export * from './report';
+export * from './subject';
 export * from './trial';

@@ -3,9 +3,16 @@ import type { CliIo } from '../program';
 import { registerFit } from './fit';
 import { registerGenerate } from './generate';
 import { registerGrade } from './grade';
+import { registerRun } from './run';
 import { registerSccReplay } from './scc-replay';
 
 /** A subcommand registers itself on the parser; its action resolves to an exit code. */
 export type RegisterCommand = (cli: CAC, io: CliIo) => void;
 
-export const commands: RegisterCommand[] = [registerGenerate, registerGrade, registerFit, registerSccReplay];
+export const commands: RegisterCommand[] = [
+  registerRun,
+  registerGenerate,
+  registerGrade,
+  registerFit,
+  registerSccReplay,
+];

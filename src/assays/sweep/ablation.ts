@@ -1,0 +1,38 @@
+import type { CellResult } from '../../schema/cell';
+import type { Ablation } from '../../schema/fit';
+import { mcnemarFromPairs } from '../../stats';
+import { isMissing, isSuccess } from '../../tasks/outcome';
+
+/**
+ * Paired comparison of prompt variants on the same instances (paper 000 ablations): trials are paired
+ * by instance seed; a pair with an API fault on either side is missing data and dropped.
+ */
+export function compareVariants(baseline: CellResult, variants: readonly CellResult[], project: string): Ablation {
+  const bySeed = new Map(baseline.trials.map((t) => [t.seed, t]));
+  return {
+    kind: 'ablation',
+    project,
+    task: baseline.task,
+    level: baseline.level,
+    baseline: baseline.variant,
+    comparisons: variants.map((cell) => {
+      const pairs: Array<[boolean, boolean]> = [];
+      for (const trial of cell.trials) {
+        const base = bySeed.get(trial.seed);
+        if (!base || isMissing(base.outcome) || isMissing(trial.outcome)) continue;
+        pairs.push([isSuccess(base.outcome), isSuccess(trial.outcome)]);
+      }
+      const test = mcnemarFromPairs(pairs);
+      return {
+        variant: cell.variant,
+        pairs: pairs.length,
+        baselineCorrect: pairs.filter(([a]) => a).length,
+        variantCorrect: pairs.filter(([, b]) => b).length,
+        table: test.table,
+        b: test.b,
+        c: test.c,
+        p: test.p,
+      };
+    }),
+  };
+}

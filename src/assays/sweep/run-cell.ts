@@ -1,0 +1,55 @@
+import type { CellResult } from '../../schema/cell';
+import type { Subject } from '../../subjects/subject';
+import { generateCell } from '../../tasks/instances';
+import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from '../../tasks/task';
+import { mapLimit } from '../limit';
+import { runTrial } from './run-trial';
+import { summarizeCell } from './summarize-cell';
+
+export interface CellSpec {
+  project: string;
+  task: AnyTaskPlugin;
+  level: number;
+  trials: number;
+  profile?: string;
+  variant?: string;
+  /** Added to every instance seed: 0 = the released CCB instances. */
+  seedOffset?: number;
+  generateOptions?: GenerateOptions;
+}
+
+export interface CellRunOptions {
+  concurrency: number;
+  maxMissingFraction: number;
+  signal?: AbortSignal;
+  /** Instances to use instead of generating them (paired ablations share one set). */
+  instances?: TaskInstance[];
+}
+
+/** Generates the cell's instances (release seeding), asks the subject for each, grades, aggregates. */
+export async function runCell(spec: CellSpec, subject: Subject, options: CellRunOptions): Promise<CellResult> {
+  const { task, level, trials } = spec;
+  const profile = spec.profile ?? task.profiles[0];
+  const variant = spec.variant ?? task.variants[0];
+  const seedOffset = spec.seedOffset ?? 0;
+  const instances =
+    options.instances ?? generateCell(task, level, trials, { ...spec.generateOptions, profile, seedOffset });
+  const records = await mapLimit(
+    instances,
+    options.concurrency,
+    (instance) => runTrial(subject, { task, instance, variant, trialIndex: 0, signal: options.signal }),
+    options.signal,
+  );
+  return summarizeCell(
+    {
+      project: spec.project,
+      task,
+      level,
+      profile,
+      variant,
+      seedOffset,
+      maxMissingFraction: options.maxMissingFraction,
+    },
+    records,
+  );
+}

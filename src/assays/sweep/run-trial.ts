@@ -1,0 +1,52 @@
+import type { TrialRecord } from '../../schema/trial';
+import type { Subject } from '../../subjects/subject';
+import { apiOutcome } from '../../tasks/outcome';
+import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task';
+
+export interface TrialSpec {
+  task: AnyTaskPlugin;
+  instance: TaskInstance;
+  variant: string;
+  /** Replicate index of this exact request within the run (0 unless an instance is asked again). */
+  trialIndex: number;
+  signal?: AbortSignal;
+}
+
+/** Asks the subject once and grades the answer; a transport fault becomes the `api` outcome (missing data). */
+export async function runTrial(subject: Subject, spec: TrialSpec): Promise<TrialRecord> {
+  const { task, instance, variant, trialIndex, signal } = spec;
+  const response = await subject.answer({
+    taskId: task.id,
+    instance,
+    prompt: task.render(instance, variant),
+    trialIndex,
+    maxOutputTokens: task.maxOutputTokens(instance.level),
+    signal,
+  });
+  const base = {
+    task: task.id,
+    level: instance.level,
+    seed: instance.seed,
+    trialIndex,
+    profile: instance.profile,
+    variant,
+    latencyMs: response.latencyMs,
+    attempts: response.attempts,
+  };
+  if (response.kind === 'error') {
+    const family = task.family;
+    const outcome =
+      family === 'count'
+        ? apiOutcome('count', response.error, Number(instance.answer))
+        : apiOutcome(family, response.error);
+    return { ...base, outcome, finishReason: null, usage: null, cacheHit: false };
+  }
+  const outcome = task.grade(instance, response.text, { finishReason: response.finishReason });
+  return {
+    ...base,
+    outcome,
+    finishReason: response.finishReason,
+    usage: response.usage,
+    cacheHit: response.cacheHit,
+  };
+}

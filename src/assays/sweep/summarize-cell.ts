@@ -1,0 +1,74 @@
+import type { CellResult } from '../../schema/cell';
+import type { TrialRecord } from '../../schema/trial';
+import { clopperPearson, summarizeKStar } from '../../stats';
+import {
+  CCB_OUTCOME_KINDS,
+  COUNT_OUTCOME_KINDS,
+  isMissing,
+  isSuccess,
+  PUZZLE_OUTCOME_KINDS,
+} from '../../tasks/outcome';
+import type { AnyTaskPlugin } from '../../tasks/task';
+
+export interface CellIdentity {
+  project: string;
+  task: AnyTaskPlugin;
+  level: number;
+  profile: string;
+  variant: string;
+  seedOffset: number;
+  maxMissingFraction: number;
+}
+
+const outcomeKinds = (family: AnyTaskPlugin['family']): readonly string[] =>
+  family === 'ccb' ? CCB_OUTCOME_KINDS : family === 'puzzle' ? PUZZLE_OUTCOME_KINDS : COUNT_OUTCOME_KINDS;
+
+/**
+ * k* population: incorrect but parseable trials (Reasoning and Constraint, and puzzle Fail) with a
+ * divergence step — the trials where "the step at which the state first decohered" is defined.
+ */
+export const kStarPopulation = (trials: readonly TrialRecord[]): number[] =>
+  trials
+    .filter((t) => ['reasoning', 'constraint', 'fail'].includes(t.outcome.kind) && t.outcome.kStar > 0)
+    .map((t) => t.outcome.kStar);
+
+/** Aggregates graded trials into a CellResult. Accuracy excludes API (missing) trials from its denominator. */
+export function summarizeCell(id: CellIdentity, trials: TrialRecord[]): CellResult {
+  const outcomes: Record<string, number> = Object.fromEntries(outcomeKinds(id.task.family).map((k) => [k, 0]));
+  for (const t of trials) outcomes[t.outcome.kind] = (outcomes[t.outcome.kind] ?? 0) + 1;
+  const missing = trials.filter((t) => isMissing(t.outcome)).length;
+  const successes = trials.filter((t) => isSuccess(t.outcome)).length;
+  const answered = trials.length - missing;
+  const tokens = { prompt: 0, completion: 0, reasoning: 0 };
+  for (const t of trials) {
+    tokens.prompt += t.usage?.promptTokens ?? 0;
+    tokens.completion += t.usage?.completionTokens ?? 0;
+    tokens.reasoning += t.usage?.reasoningTokens ?? 0;
+  }
+  const insufficient = answered === 0 || missing / Math.max(1, trials.length) > id.maxMissingFraction;
+  return {
+    kind: 'cell',
+    project: id.project,
+    task: id.task.id,
+    family: id.task.family,
+    levelKind: id.task.levels.kind,
+    level: id.level,
+    knob: id.task.levels.knob?.(id.level) ?? null,
+    profile: id.profile,
+    variant: id.variant,
+    seedOffset: id.seedOffset,
+    n: trials.length,
+    outcomes,
+    successes,
+    missing,
+    accuracy: answered > 0 ? successes / answered : null,
+    ci95: answered > 0 ? clopperPearson(successes, answered) : null,
+    status: insufficient ? 'insufficient' : 'ok',
+    kStar: summarizeKStar(kStarPopulation(trials)),
+    tfbc: trials.filter((t) => t.outcome.tfbc).length,
+    tokens,
+    cacheHits: trials.filter((t) => t.cacheHit).length,
+    calls: trials.reduce((sum, t) => sum + t.attempts, 0),
+    trials,
+  };
+}

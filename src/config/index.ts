@@ -1,0 +1,4 @@
+export * from './define';
+export * from './errors';
+export * from './load';
+export * from './schema';

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+export const PROJECTS = ['d1', 'd2', 'd3', 'scc', 'puzzles'] as const;
+export type ProjectName = (typeof PROJECTS)[number];
+
+/** A threshold: a bare number is a hard gate; the object form can make it advisory. */
+export const gateValueSchema = z.union([
+  z.number(),
+  z
+    .object({
+      value: z.number(),
+      mode: z.enum(['hard', 'advisory']).default('hard'),
+      /** For retention: compare the point estimate (default) or the CI lower bound. */
+      evidence: z.enum(['point', 'lower']).default('point'),
+    })
+    .strict(),
+]);
+export type GateValue = z.infer<typeof gateValueSchema>;
+
+export const projectGatesSchema = z
+  .object({
+    /** p_d of every retention fit in the project must be at least this. */
+    minRetention: gateValueSchema.optional(),
+    /** H_0.5 (steps at 50% success) must be at least this. */
+    minHorizon: gateValueSchema.optional(),
+    /** TFBC / correct must be at most this. */
+    maxTfbcRate: gateValueSchema.optional(),
+    /** SCC counting capacity must be at least this. */
+    minCountingCapacity: gateValueSchema.optional(),
+    /** λ* (level index) must be at least this, for puzzle level sweeps. */
+    collapseNoEarlierThan: gateValueSchema.optional(),
+  })
+  .strict();
+export type ProjectGates = z.infer<typeof projectGatesSchema>;
+
+export const gatesSchema = z.partialRecord(z.enum(PROJECTS), projectGatesSchema);
+
+export const configSchema = z
+  .object({
+    /** Who answers: sim:<profile>[?k=v], oracle, openai:<model>, replay:<path>[#model]. */
+    subject: z.string().min(1).default('sim:default'),
+    /** Run seed: 0 reproduces the released CCB instances; it also seeds the sim subject and bootstraps. */
+    seed: z.number().int().nonnegative().default(0),
+    /** Trials per cell (the papers: 40). */
+    trials: z.number().int().positive().default(40),
+    /** Trials in flight per cell. */
+    concurrency: z.number().int().positive().default(8),
+    /** Where reports are written. */
+    out: z.string().min(1).default('reports'),
+    /** Which trials count toward p_d (see docs): 'paper' or 'release'. */
+    missing: z.enum(['paper', 'release']).default('paper'),
+    /** A cell with more than this fraction of API (missing) trials is 'insufficient', never passed. */
+    maxMissingFraction: z.number().min(0).max(1).default(0.2),
+    gates: gatesSchema.default({}),
+  })
+  .strict();
+
+export type CeilingbenchConfig = z.infer<typeof configSchema>;
+export type CeilingbenchUserConfig = z.input<typeof configSchema>;

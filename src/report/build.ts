@@ -1,0 +1,141 @@
+import type { CellResult } from '../schema/cell';
+import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit';
+import type { GateResult } from '../schema/gate';
+import type { Report } from '../schema/report';
+import type { SubjectIdentity } from '../subjects/subject';
+import type { CeilingbenchMeta, SccMetaRecord } from '../vitest/meta';
+
+/** One finished test as the reporter saw it. */
+export interface TestEntry {
+  project: string;
+  name: string;
+  file: string;
+  state: 'passed' | 'failed' | 'skipped' | 'pending';
+  errors: string[];
+  /** Wall-clock duration of the test (a timing field; JUnit only). */
+  durationMs: number;
+  meta?: CeilingbenchMeta;
+}
+
+export interface RunInfo {
+  version: string;
+  gitSha: string | null;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+}
+
+const byKey =
+  <T>(...keys: Array<(x: T) => string | number>) =>
+  (a: T, b: T): number => {
+    for (const key of keys) {
+      const x = key(a);
+      const y = key(b);
+      if (x < y) return -1;
+      if (x > y) return 1;
+    }
+    return 0;
+  };
+
+/** Assembles ceilingbench.json from the tests' meta; sorted so that the same run gives the same bytes. */
+export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report {
+  const cells: CellResult[] = [];
+  const fits: RetentionFit[] = [];
+  const collapse: CollapseFit[] = [];
+  const ablations: Ablation[] = [];
+  const scc: SccMetaRecord[] = [];
+  const gates: GateResult[] = [];
+  const subjects = new Map<string, SubjectIdentity>();
+  const seeds = new Set<number>();
+  for (const entry of entries) {
+    const meta = entry.meta;
+    if (!meta) continue;
+    subjects.set(meta.subject.spec, meta.subject);
+    seeds.add(meta.seed);
+    gates.push(...meta.gates);
+    const record = meta.record;
+    if (record.kind === 'cell') cells.push(record);
+    else if (record.kind === 'retention') fits.push(record);
+    else if (record.kind === 'collapse') collapse.push(record);
+    else if (record.kind === 'ablation') ablations.push(record);
+    else scc.push(record);
+  }
+  cells.sort(
+    byKey(
+      (c) => c.project,
+      (c) => c.task,
+      (c) => c.variant,
+      (c) => c.level,
+    ),
+  );
+  fits.sort(
+    byKey(
+      (f) => f.project,
+      (f) => f.task,
+      (f) => f.variant,
+    ),
+  );
+  collapse.sort(
+    byKey(
+      (f) => f.project,
+      (f) => f.task,
+    ),
+  );
+  ablations.sort(
+    byKey(
+      (a) => a.project,
+      (a) => a.task,
+      (a) => a.level,
+    ),
+  );
+  scc.sort(
+    byKey(
+      (s) => s.project,
+      (s) => s.task,
+    ),
+  );
+  gates.sort(
+    byKey(
+      (g) => g.project,
+      (g) => g.task,
+      (g) => g.gate,
+    ),
+  );
+  const tests = entries
+    .filter((e) => !e.meta && e.state === 'failed')
+    .map((e) => ({ project: e.project, name: e.name, file: e.file, state: e.state, errors: e.errors }))
+    .sort(
+      byKey(
+        (t) => t.project,
+        (t) => t.file,
+        (t) => t.name,
+      ),
+    );
+  const trials = cells.reduce((sum, c) => sum + c.n, 0);
+  const missing = cells.reduce((sum, c) => sum + c.missing, 0);
+  return {
+    schemaVersion: 1,
+    tool: { name: 'ceilingbench', version: run.version },
+    seed: seeds.size === 1 ? [...seeds][0] : null,
+    subjects: [...subjects.values()].sort(byKey((s) => s.spec)),
+    git: { sha: run.gitSha },
+    projects: [...new Set(entries.map((e) => e.project))].sort(),
+    cells,
+    fits,
+    collapse,
+    ablations,
+    scc,
+    gates,
+    tests,
+    summary: {
+      cells: cells.length,
+      trials,
+      missing,
+      missingRate: trials > 0 ? missing / trials : null,
+      insufficientCells: cells.filter((c) => c.status === 'insufficient').length,
+      hardGatesFailed: gates.filter((g) => g.mode === 'hard' && !g.passed).length,
+      testsFailed: entries.filter((e) => e.state === 'failed').length,
+    },
+    timing: { startedAt: run.startedAt, finishedAt: run.finishedAt, durationMs: run.durationMs },
+  };
+}

@@ -1,0 +1,111 @@
+import junitBuilder from 'junit-report-builder';
+import type { CellResult } from '../schema/cell';
+import type { Report } from '../schema/report';
+import type { TestEntry } from './build';
+import { fixed, interval, percent } from './format';
+
+type Properties = Record<string, string | number | null | undefined>;
+
+function cellProperties(c: CellResult): Properties {
+  return {
+    task: c.task,
+    level: c.level,
+    n: c.n,
+    accuracy: c.accuracy,
+    accuracy_ci_low: c.ci95?.[0],
+    accuracy_ci_high: c.ci95?.[1],
+    k_star_mean: c.kStar.mean,
+    tfbc: c.tfbc,
+    missing: c.missing,
+    cache_hits: c.cacheHits,
+    tokens_completion: c.tokens.completion,
+  };
+}
+
+function summaryLine(entry: TestEntry): string {
+  const record = entry.meta?.record;
+  if (!record) return entry.state;
+  switch (record.kind) {
+    case 'cell':
+      return `${record.task} L=${record.level} n=${record.n} accuracy=${percent(record.accuracy)} ${interval(record.ci95)} missing=${record.missing}`;
+    case 'retention':
+      return `${record.task} p_d=${fixed(record.pd)} ${interval(record.ci95)} H0.5=${fixed(record.horizon['0.5']?.value, 2)} k*=${fixed(record.kStar.mean, 1)} tfbc_rate=${fixed(record.tfbcRate)}`;
+    case 'collapse':
+      return `${record.task} λ*=${record.collapseThreshold.levelIndex ?? 'undefined'}`;
+    case 'ablation':
+      return record.comparisons.map((c) => `${c.variant}: b=${c.b} c=${c.c} p=${fixed(c.p)}`).join('; ');
+    case 'scc':
+      return `${record.task} cc=${record.cc} bounds=${record.ccLower}-${record.ccUpper}`;
+  }
+}
+
+function properties(entry: TestEntry): Properties {
+  const record = entry.meta?.record;
+  if (!record) return {};
+  switch (record.kind) {
+    case 'cell':
+      return cellProperties(record);
+    case 'retention':
+      return {
+        task: record.task,
+        p_d: record.pd,
+        pd_ci_low: record.ci95[0],
+        pd_ci_high: record.ci95[1],
+        horizon_0_5: record.horizon['0.5']?.value,
+        k_star_mean: record.kStar.mean,
+        tfbc_rate: record.tfbcRate,
+        format_rate: record.formatRate,
+        truncation_rate: record.truncationRate,
+        missing_rule: record.missing,
+      };
+    case 'collapse':
+      return { task: record.task, collapse_threshold: record.collapseThreshold.levelIndex };
+    case 'ablation':
+      return Object.fromEntries(record.comparisons.map((c) => [`mcnemar_p_${c.variant}`, c.p]));
+    case 'scc':
+      return { task: record.task, counting_capacity: record.cc, cc_lower: record.ccLower, cc_upper: record.ccUpper };
+  }
+}
+
+/** junit.xml: a testsuite per project, a testcase per cell and fit, metrics as properties, a `gate` case. */
+export function renderJunit(report: Report, entries: readonly TestEntry[]): string {
+  const builder = junitBuilder.newBuilder();
+  builder.name('ceilingbench');
+  const projects = [...new Set(entries.map((e) => e.project))].sort();
+  for (const project of projects) {
+    const projectEntries = entries.filter((e) => e.project === project);
+    const suite = builder
+      .testSuite()
+      .name(project)
+      .timestamp(report.timing.startedAt)
+      .time(projectEntries.reduce((s, e) => s + e.durationMs, 0) / 1000);
+    for (const subject of report.subjects) suite.property('subject', subject.spec);
+    for (const entry of projectEntries) {
+      const record = entry.meta?.record;
+      const testCase = suite
+        .testCase()
+        .className(`${project}.${record && 'task' in record ? record.task : 'test'}`)
+        .name(entry.name)
+        .file(entry.file)
+        .time(entry.durationMs / 1000)
+        .standardOutput(summaryLine(entry));
+      for (const [key, value] of Object.entries(properties(entry))) {
+        if (value !== null && value !== undefined) testCase.property(key, String(value));
+      }
+      const insufficient = record?.kind === 'cell' && record.status === 'insufficient';
+      if (insufficient) {
+        testCase.error(`insufficient data: ${record.missing} of ${record.n} trials are API failures`, 'missing-data');
+      } else if (entry.state === 'failed') {
+        testCase.failure(entry.errors[0] ?? 'failed', 'assertion');
+      } else if (entry.state === 'skipped') {
+        testCase.skipped();
+      }
+    }
+    const gates = report.gates.filter((g) => g.project === project);
+    const gateCase = suite.testCase().className(`${project}.gate`).name(`${project} · gate`).time(0);
+    gateCase.standardOutput(gates.length === 0 ? 'no gates configured' : gates.map((g) => g.message).join('\n'));
+    const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
+    if (failed.length > 0) gateCase.failure(failed.map((g) => g.message).join('; '), 'gate');
+  }
+  return builder.build();
+}

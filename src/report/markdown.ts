@@ -1,0 +1,95 @@
+import type { Report } from '../schema/report';
+import { fixed, interval, percent } from './format';
+
+/** summary.md: the human-readable projection of ceilingbench.json (also for $GITHUB_STEP_SUMMARY). */
+export function renderMarkdown(report: Report): string {
+  const lines: string[] = ['# ceilingbench results', ''];
+  lines.push(
+    `Subject: ${report.subjects.map((s) => `\`${s.spec}\``).join(', ') || '–'} · seed ${report.seed ?? 'mixed'} · ` +
+      `${report.summary.cells} cells, ${report.summary.trials} trials, ${report.summary.missing} missing (API)` +
+      (report.git.sha ? ` · git ${report.git.sha.slice(0, 12)}` : ''),
+    '',
+  );
+  if (report.gates.length > 0) {
+    lines.push('## Gates', '', '| gate | mode | result | estimate | 95% CI | threshold |', '|---|---|---|---|---|---|');
+    for (const g of report.gates) {
+      lines.push(
+        `| ${g.project}.${g.gate} (${g.task}) | ${g.mode} | ${g.passed ? 'pass' : '**FAIL**'} | ${fixed(g.estimate)} | ${interval(g.ci95)} | ${g.threshold} |`,
+      );
+    }
+    lines.push('');
+  }
+  if (report.fits.length > 0) {
+    lines.push(
+      '## Retention (geometric decay, P(correct | N) = p_d^N)',
+      '',
+      '| task | variant | p_d | 95% CI | H_0.5 | mean k* | TFBC rate | format | truncation | API | rule |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const f of report.fits) {
+      lines.push(
+        `| ${f.task} | ${f.variant} | ${fixed(f.pd)}${f.atLowerBound ? '†' : ''} | ${interval(f.ci95)} | ${fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} | ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
+      );
+    }
+    lines.push('', '† at the optimiser lower bound 0.5: no statistically identifiable step retention.', '');
+  }
+  if (report.collapse.length > 0) {
+    lines.push(
+      '## Puzzles (accuracy by level, collapse threshold λ*)',
+      '',
+      '| task | L1 | L2 | L3 | L4 | L5 | L6 | λ* |',
+    );
+    lines.push('|---|---|---|---|---|---|---|---|');
+    for (const c of report.collapse) {
+      const acc = [1, 2, 3, 4, 5, 6].map((l) => percent(c.levels.find((x) => x.level === l)?.accuracy ?? null, 0));
+      const t = c.collapseThreshold;
+      lines.push(
+        `| ${c.task} | ${acc.join(' | ')} | ${t.levelIndex === null ? 'undefined (flat)' : `L${t.levelIndex}`} |`,
+      );
+    }
+    lines.push('');
+  }
+  for (const s of report.scc) {
+    lines.push(
+      '## Counting capacity (SCC)',
+      '',
+      `${s.task}: CC = ${s.cc} (ladder bounds ${s.ccLower}–${s.ccUpper}${s.bounded ? '' : ', unbounded'})${s.skipped ? ' — skipped' : ''}`,
+      '',
+    );
+  }
+  for (const a of report.ablations) {
+    lines.push(`## Ablation: ${a.task} at N=${a.level} (paired, exact McNemar vs ${a.baseline})`, '');
+    lines.push('| variant | pairs | baseline correct | variant correct | b | c | p |', '|---|---|---|---|---|---|---|');
+    for (const c of a.comparisons) {
+      lines.push(
+        `| ${c.variant} | ${c.pairs} | ${c.baselineCorrect} | ${c.variantCorrect} | ${c.b} | ${c.c} | ${fixed(c.p)} |`,
+      );
+    }
+    lines.push('');
+  }
+  if (report.cells.length > 0) {
+    lines.push(
+      '## Cells',
+      '',
+      '| cell | n | accuracy | 95% CI (Clopper–Pearson) | outcomes | cache hits |',
+      '|---|---|---|---|---|---|',
+    );
+    for (const c of report.cells) {
+      const axis = c.levelKind === 'depth' ? `N=${c.level}` : `L${c.level}`;
+      const outcomes = Object.entries(c.outcomes)
+        .filter(([, v]) => v > 0)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
+      lines.push(
+        `| ${c.task} · ${axis}${c.variant !== 'standard' && c.variant !== 'default' ? ` · ${c.variant}` : ''} | ${c.n} | ${percent(c.accuracy)} | ${interval(c.ci95)} | ${outcomes} | ${c.cacheHits} |`,
+      );
+    }
+    lines.push('');
+  }
+  if (report.tests.length > 0) {
+    lines.push('## Failed tests without results', '');
+    for (const t of report.tests) lines.push(`- ${t.project} › ${t.name}: ${t.errors[0] ?? 'failed'}`);
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,29 @@
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { type Report, reportSchema } from '../schema/report';
+import type { TestEntry } from './build';
+import { renderJunit } from './junit';
+import { renderMarkdown } from './markdown';
+
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/** Writes ceilingbench.json (+ its JSON Schema), junit.xml and summary.md into `outDir`. */
+export function writeReportSet(report: Report, entries: readonly TestEntry[], outDir: string): string[] {
+  const validated = reportSchema.parse(report);
+  mkdirSync(outDir, { recursive: true });
+  const files = {
+    'ceilingbench.json': `${JSON.stringify(validated, null, 2)}\n`,
+    'ceilingbench.schema.json': `${JSON.stringify(z.toJSONSchema(reportSchema, { unrepresentable: 'any' }), null, 2)}\n`,
+    'junit.xml': renderJunit(validated, entries),
+    'summary.md': renderMarkdown(validated),
+  };
+  for (const [name, text] of Object.entries(files)) writeAtomic(join(outDir, name), text);
+  const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+  if (stepSummary) appendFileSync(stepSummary, files['summary.md']);
+  return Object.keys(files).map((name) => join(outDir, name));
+}

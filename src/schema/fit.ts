@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { interval, kStarSummarySchema } from './cell';
+
+const depthCountSchema = z.object({ depth: z.number(), correct: z.number().int(), n: z.number().int() });
+
+/** A CCB sweep's geometric-decay fit: P(correct | N) = p_d^N (paper 000 §3). */
+export const retentionFitSchema = z.object({
+  kind: z.literal('retention'),
+  project: z.string(),
+  task: z.string(),
+  profile: z.string(),
+  variant: z.string(),
+  /** Which trials count toward p_d: 'paper' (Correct, Reasoning, Constraint) or 'release' (all but API). */
+  missing: z.enum(['paper', 'release']),
+  status: z.enum(['ok', 'insufficient']),
+  counts: z.array(depthCountSchema),
+  pd: z.number(),
+  ci95: interval,
+  profileCi95: interval,
+  atLowerBound: z.boolean(),
+  horizon: z.record(z.string(), z.object({ value: z.number(), ci95: interval })),
+  firstDepthBelow: z.record(z.string(), z.number().nullable()),
+  logLik: z.number(),
+  aic: z.number(),
+  bic: z.number(),
+  alternatives: z.record(z.string(), z.unknown()),
+  kStar: kStarSummarySchema,
+  correct: z.number().int(),
+  tfbc: z.number().int(),
+  tfbcRate: z.number().nullable(),
+  /** Rates over all non-API trials, shown beside p_d whichever missing-data rule is used. */
+  formatRate: z.number().nullable(),
+  truncationRate: z.number().nullable(),
+  apiRate: z.number().nullable(),
+  nTrials: z.number().int(),
+});
+export type RetentionFit = z.infer<typeof retentionFitSchema>;
+
+/** A puzzle level sweep: accuracy per level and the collapse threshold λ* (paper 001 §1.2). */
+export const collapseFitSchema = z.object({
+  kind: z.literal('collapse'),
+  project: z.string(),
+  task: z.string(),
+  status: z.enum(['ok', 'insufficient']),
+  levels: z.array(
+    z.object({
+      level: z.number(),
+      knob: z.number().nullable(),
+      correct: z.number().int(),
+      n: z.number().int(),
+      accuracy: z.number().nullable(),
+      ci95: interval.nullable(),
+    }),
+  ),
+  collapseThreshold: z.object({
+    levelIndex: z.number().nullable(),
+    knob: z.number().nullable(),
+    steepestSlope: z.number().nullable(),
+    increasing: z.boolean(),
+    ci95: interval.nullable(),
+    logistic50: z.number().nullable(),
+  }),
+});
+export type CollapseFit = z.infer<typeof collapseFitSchema>;
+
+/** Paired prompt-variant ablation on the same instances: exact McNemar against the standard prompt. */
+export const ablationSchema = z.object({
+  kind: z.literal('ablation'),
+  project: z.string(),
+  task: z.string(),
+  level: z.number(),
+  baseline: z.string(),
+  comparisons: z.array(
+    z.object({
+      variant: z.string(),
+      pairs: z.number().int(),
+      baselineCorrect: z.number().int(),
+      variantCorrect: z.number().int(),
+      table: z.tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])]),
+      b: z.number().int(),
+      c: z.number().int(),
+      p: z.number(),
+    }),
+  ),
+});
+export type Ablation = z.infer<typeof ablationSchema>;

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { cellResultSchema } from './cell';
+import { ablationSchema, collapseFitSchema, retentionFitSchema } from './fit';
+import { gateResultSchema } from './gate';
+import { subjectIdentitySchema } from './subject';
+
+export const sccRecordSchema = z.object({
+  kind: z.literal('scc'),
+  project: z.string(),
+  task: z.string(),
+  cc: z.number(),
+  ccLower: z.number(),
+  ccUpper: z.number(),
+  bounded: z.boolean(),
+  skipped: z.boolean().optional(),
+  /** The full assay result (see src/assays/scc: sccResultSchema). */
+  result: z.unknown(),
+});
+
+/** A test that failed or errored without leaving a ceilingbench record (e.g. a crash in a spec). */
+export const plainTestSchema = z.object({
+  project: z.string(),
+  name: z.string(),
+  file: z.string(),
+  state: z.enum(['passed', 'failed', 'skipped', 'pending']),
+  errors: z.array(z.string()),
+});
+
+/** ceilingbench.json — the source of truth every other artifact is projected from. */
+export const reportSchema = z.object({
+  schemaVersion: z.literal(1),
+  tool: z.object({ name: z.literal('ceilingbench'), version: z.string() }),
+  seed: z.number().int().nullable(),
+  subjects: z.array(subjectIdentitySchema),
+  git: z.object({ sha: z.string().nullable() }),
+  projects: z.array(z.string()),
+  cells: z.array(cellResultSchema),
+  fits: z.array(retentionFitSchema),
+  collapse: z.array(collapseFitSchema),
+  ablations: z.array(ablationSchema),
+  scc: z.array(sccRecordSchema),
+  gates: z.array(gateResultSchema),
+  tests: z.array(plainTestSchema),
+  summary: z.object({
+    cells: z.number().int(),
+    trials: z.number().int(),
+    missing: z.number().int(),
+    missingRate: z.number().nullable(),
+    insufficientCells: z.number().int(),
+    hardGatesFailed: z.number().int(),
+    testsFailed: z.number().int(),
+  }),
+  /** Wall-clock fields live here only; everything else is a function of the seed and the subject. */
+  timing: z.object({ startedAt: z.string(), finishedAt: z.string(), durationMs: z.number() }),
+});
+export type Report = z.infer<typeof reportSchema>;

@@ -1,0 +1,127 @@
+import type { CollapseFit, RetentionFit } from '../schema/fit';
+
+/**
+ * Pure threshold checks shared by the matchers and the CI gates; every message prints the estimate
+ * with its 95% CI so that a red build says how far off it was.
+ */
+export interface CheckResult {
+  pass: boolean;
+  estimate: number | null;
+  ci95: [number, number] | null;
+  message: string;
+}
+
+const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : String(x));
+const ci = (c: [number, number] | null): string => (c ? ` [${f3(c[0])}, ${f3(c[1])}] (95% CI)` : '');
+
+function insufficient(label: string): CheckResult {
+  return {
+    pass: false,
+    estimate: null,
+    ci95: null,
+    message: `${label}: insufficient data (too many API failures / missing trials) — a gate never passes on missing data`,
+  };
+}
+
+export function checkRetentionAtLeast(
+  fit: RetentionFit,
+  threshold: number,
+  evidence: 'point' | 'lower' = 'point',
+): CheckResult {
+  const label = `${fit.task} p_d`;
+  if (fit.status === 'insufficient') return insufficient(label);
+  const value = evidence === 'lower' ? fit.ci95[0] : fit.pd;
+  const pass = value >= threshold;
+  const what = evidence === 'lower' ? 'CI lower bound' : 'point estimate';
+  return {
+    pass,
+    estimate: fit.pd,
+    ci95: fit.ci95,
+    message: `${label} = ${f3(fit.pd)}${ci(fit.ci95)}: ${what} ${f3(value)} is ${pass ? 'at least' : 'below'} ${threshold}`,
+  };
+}
+
+export function checkHorizonAtLeast(fit: RetentionFit, steps: number, success = 0.5): CheckResult {
+  const label = `${fit.task} H_${success}`;
+  if (fit.status === 'insufficient') return insufficient(label);
+  const h = fit.horizon[String(success)];
+  if (!h) {
+    return {
+      pass: false,
+      estimate: null,
+      ci95: null,
+      message: `${label}: not computed (available: ${Object.keys(fit.horizon).join(', ')})`,
+    };
+  }
+  const pass = h.value >= steps;
+  return {
+    pass,
+    estimate: h.value,
+    ci95: h.ci95,
+    message: `${label} = ${f3(h.value)} steps${ci(h.ci95)} is ${pass ? 'at least' : 'below'} ${steps}`,
+  };
+}
+
+export function checkTfbcRateAtMost(fit: RetentionFit, maxRate: number): CheckResult {
+  const label = `${fit.task} TFBC rate`;
+  if (fit.status === 'insufficient') return insufficient(label);
+  if (fit.tfbcRate === null) {
+    return {
+      pass: true,
+      estimate: null,
+      ci95: null,
+      message: `${label}: undefined (no correct answers), so nothing exceeds ${maxRate}`,
+    };
+  }
+  const pass = fit.tfbcRate <= maxRate;
+  return {
+    pass,
+    estimate: fit.tfbcRate,
+    ci95: null,
+    message: `${label} = ${f3(fit.tfbcRate)} (${fit.tfbc}/${fit.correct} correct answers with a divergent trace) is ${pass ? 'at most' : 'above'} ${maxRate}`,
+  };
+}
+
+export function checkCollapseNoEarlierThan(fit: CollapseFit, level: number): CheckResult {
+  const label = `${fit.task} λ*`;
+  if (fit.status === 'insufficient') return insufficient(label);
+  const t = fit.collapseThreshold;
+  if (t.levelIndex === null) {
+    const accuracies = fit.levels.map((l) => l.accuracy ?? 0);
+    const holds = accuracies.every((a) => a >= 0.5);
+    return {
+      pass: holds,
+      estimate: null,
+      ci95: null,
+      message: `${label} undefined (flat accuracy curve, ${holds ? 'no collapse in range' : 'failing at every level'}): ${holds ? 'passes' : 'fails'} "no earlier than L${level}"`,
+    };
+  }
+  const pass = t.levelIndex >= level;
+  return {
+    pass,
+    estimate: t.levelIndex,
+    ci95: t.ci95,
+    message: `${label} = L${t.levelIndex}${ci(t.ci95)} is ${pass ? 'not earlier than' : 'earlier than'} L${level}`,
+  };
+}
+
+export interface CountingCapacity {
+  cc: number;
+  ccLower: number;
+  ccUpper: number;
+  bounded: boolean;
+  skipped?: boolean;
+}
+
+export function checkCountingCapacityAtLeast(result: CountingCapacity, n: number): CheckResult {
+  const pass = !result.skipped && result.cc >= n;
+  const bounds: [number, number] = [result.ccLower, result.ccUpper];
+  return {
+    pass,
+    estimate: result.cc,
+    ci95: null,
+    message: result.skipped
+      ? `counting capacity: skipped (the preflight produced no parseable integer), below ${n}`
+      : `counting capacity = ${result.cc} (ladder bounds ${bounds[0]}–${bounds[1]}${result.bounded ? '' : ', unbounded above'}) is ${pass ? 'at least' : 'below'} ${n}`,
+  };
+}

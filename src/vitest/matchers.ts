@@ -1,0 +1,100 @@
+import { expect } from 'vitest';
+import type { CollapseFit, RetentionFit } from '../schema/fit';
+import type { Subject } from '../subjects/subject';
+import { isSuccess } from '../tasks/outcome';
+import { resolveTask } from '../tasks/registry';
+import type { FinishReason, TaskInstance } from '../tasks/task';
+import {
+  type CheckResult,
+  type CountingCapacity,
+  checkCollapseNoEarlierThan,
+  checkCountingCapacityAtLeast,
+  checkHorizonAtLeast,
+  checkRetentionAtLeast,
+  checkTfbcRateAtMost,
+} from './checks';
+
+interface MatcherOutcome {
+  pass: boolean;
+  message: () => string;
+}
+
+const fromCheck = (check: CheckResult, isNot: boolean): MatcherOutcome => ({
+  pass: check.pass,
+  message: () => (isNot ? `expected not: ${check.message}` : check.message),
+});
+
+const isSubject = (x: unknown): x is Subject =>
+  typeof x === 'object' && x !== null && 'answer' in x && typeof (x as Subject).answer === 'function';
+
+export const ceilingbenchMatchers = {
+  toBeValidTrajectory(
+    this: { isNot: boolean },
+    received: string,
+    instance: TaskInstance,
+    context: { finishReason?: FinishReason } = {},
+  ): MatcherOutcome {
+    const outcome = resolveTask(instance.task).grade(instance, received, context);
+    const pass = isSuccess(outcome);
+    const where = outcome.kStar > 0 ? `first divergent step k* = ${outcome.kStar}` : 'no divergent step';
+    return {
+      pass,
+      message: () =>
+        pass
+          ? `expected the response not to pass the ${instance.task} validator, but it graded ${outcome.kind}`
+          : `${instance.task} response graded ${outcome.kind} (${where}); issues: ${outcome.issues.join('; ') || 'none'}`,
+    };
+  },
+  toHaveRetentionAtLeast(
+    this: { isNot: boolean },
+    received: RetentionFit,
+    p: number,
+    options: { evidence?: 'point' | 'lower' } = {},
+  ): MatcherOutcome {
+    return fromCheck(checkRetentionAtLeast(received, p, options.evidence ?? 'point'), this.isNot);
+  },
+  toHaveHorizonAtLeast(
+    this: { isNot: boolean },
+    received: RetentionFit,
+    steps: number,
+    options: { success?: number } = {},
+  ): MatcherOutcome {
+    return fromCheck(checkHorizonAtLeast(received, steps, options.success ?? 0.5), this.isNot);
+  },
+  toHaveTfbcRateAtMost(this: { isNot: boolean }, received: RetentionFit, rate: number): MatcherOutcome {
+    return fromCheck(checkTfbcRateAtMost(received, rate), this.isNot);
+  },
+  toCollapseNoEarlierThan(this: { isNot: boolean }, received: CollapseFit, level: number): MatcherOutcome {
+    return fromCheck(checkCollapseNoEarlierThan(received, level), this.isNot);
+  },
+  async toHaveCountingCapacityAtLeast(
+    this: { isNot: boolean },
+    received: CountingCapacity | Subject,
+    n: number,
+    options: { seed?: number } = {},
+  ): Promise<MatcherOutcome> {
+    let result: CountingCapacity = received as CountingCapacity;
+    if (isSubject(received)) {
+      const { runSccAssay } = await import('../assays/scc');
+      result = await runSccAssay(received, { seed: options.seed ?? 7 });
+    }
+    return fromCheck(checkCountingCapacityAtLeast(result, n), this.isNot);
+  },
+};
+
+declare module 'vitest' {
+  // biome-ignore lint/suspicious/noExplicitAny: must match Vitest's own declaration `Matchers<T = any>`
+  interface Matchers<T = any> {
+    toBeValidTrajectory: (instance: TaskInstance, context?: { finishReason?: FinishReason }) => T;
+    toHaveRetentionAtLeast: (p: number, options?: { evidence?: 'point' | 'lower' }) => T;
+    toHaveHorizonAtLeast: (steps: number, options?: { success?: number }) => T;
+    toHaveTfbcRateAtMost: (rate: number) => T;
+    toCollapseNoEarlierThan: (level: number) => T;
+    toHaveCountingCapacityAtLeast: (n: number, options?: { seed?: number }) => Promise<T>;
+  }
+}
+
+/** Registers the matchers on Vitest's global expect (done by src/vitest/setup.ts for every project). */
+export function installMatchers(): void {
+  expect.extend(ceilingbenchMatchers);
+}

@@ -1,0 +1,33 @@
+import type { CellResult } from '../schema/cell';
+import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit';
+import type { GateResult } from '../schema/gate';
+import type { SubjectIdentity } from '../subjects/subject';
+
+/** A record of the SCC assay as it travels on task.meta (the full result, validated by its own schema). */
+export interface SccMetaRecord {
+  kind: 'scc';
+  project: string;
+  task: string;
+  cc: number;
+  ccLower: number;
+  ccUpper: number;
+  bounded: boolean;
+  skipped?: boolean;
+  result: unknown;
+}
+
+export type CeilingbenchRecord = CellResult | RetentionFit | CollapseFit | Ablation | SccMetaRecord;
+
+/** What one test leaves for the reporter, under the namespaced key `ceilingbench`. */
+export interface CeilingbenchMeta {
+  record: CeilingbenchRecord;
+  gates: GateResult[];
+  subject: SubjectIdentity;
+  seed: number;
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    ceilingbench?: CeilingbenchMeta;
+  }
+}

@@ -1,0 +1,13 @@
+import type { AnyTaskPlugin } from '../tasks/task';
+
+/** Unique, human-readable cell names: `d2 · N=15`, `hanoi · L3`, `count · len=32`. */
+export function cellName(task: AnyTaskPlugin, level: number, variant?: string): string {
+  const axis =
+    task.levels.kind === 'depth' ? `N=${level}` : task.levels.kind === 'level' ? `L${level}` : `len=${level}`;
+  const suffix = variant && variant !== task.variants[0] ? ` · ${variant}` : '';
+  return `${task.id} · ${axis}${suffix}`;
+}
+
+/** The Vitest project a task's cells belong to. */
+export const projectOf = (task: AnyTaskPlugin): string =>
+  task.family === 'ccb' ? task.id : task.family === 'puzzle' ? 'puzzles' : 'scc';

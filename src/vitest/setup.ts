@@ -1,0 +1,3 @@
+import { installMatchers } from './matchers';
+
+installMatchers();

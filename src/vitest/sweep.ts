@@ -1,0 +1,130 @@
+import { describe, test } from 'vitest';
+import { compareVariants } from '../assays/sweep/ablation';
+import { fitCollapseSweep } from '../assays/sweep/fit-collapse';
+import { fitRetentionSweep } from '../assays/sweep/fit-retention';
+import { runCell } from '../assays/sweep/run-cell';
+import type { CellResult } from '../schema/cell';
+import { generateCell } from '../tasks/instances';
+import { resolveTask } from '../tasks/registry';
+import type { GenerateOptions } from '../tasks/task';
+import { runContext, seedOffsetFor } from './context';
+import { evaluateGates } from './gates';
+import type { CeilingbenchMeta } from './meta';
+import { cellName, projectOf } from './names';
+
+export interface SweepOptions {
+  /** Levels to run (CCB depths, puzzle levels); default: the task's own axis. */
+  levels?: readonly number[];
+  /** Trials per cell; default: the configured trial count (40). */
+  trials?: number;
+  profile?: string;
+  variant?: string;
+  generateOptions?: GenerateOptions;
+}
+
+function cellFailureMessage(cell: CellResult): string {
+  return `${cell.task} level ${cell.level}: insufficient data — ${cell.missing} of ${cell.n} trials are API failures (missing data)`;
+}
+
+/**
+ * One Vitest test per (task, level) cell, run concurrently, then one fit test per sweep: p_d, k*, TFBC
+ * and H for depth sweeps; accuracy per level and λ* for level sweeps. Results travel on
+ * `task.meta.ceilingbench` to the reporter; hard gates of the project fail the fit test.
+ */
+export function describeSweep(taskId: string, options: SweepOptions = {}): void {
+  const task = resolveTask(taskId);
+  const project = projectOf(task);
+  const levels = options.levels ?? task.levels.values;
+  const variant = options.variant ?? task.variants[0];
+  const profile = options.profile ?? task.profiles[0];
+  const label = variant === task.variants[0] ? task.id : `${task.id} [${variant}]`;
+  const cells = new Map<number, CellResult>();
+
+  describe(label, () => {
+    for (const level of levels) {
+      test.concurrent(cellName(task, level, variant), async ({ task: testTask, signal, expect }) => {
+        const { config, subject } = await runContext();
+        const cell = await runCell(
+          {
+            project,
+            task,
+            level,
+            trials: options.trials ?? config.trials,
+            profile,
+            variant,
+            seedOffset: seedOffsetFor(config.seed),
+            generateOptions: options.generateOptions,
+          },
+          subject,
+          { concurrency: config.concurrency, maxMissingFraction: config.maxMissingFraction, signal },
+        );
+        cells.set(level, cell);
+        const meta: CeilingbenchMeta = { record: cell, gates: [], subject: subject.identity, seed: config.seed };
+        testTask.meta.ceilingbench = meta;
+        expect(cell.status, cellFailureMessage(cell)).toBe('ok');
+      });
+    }
+
+    test(`${label} · fit`, async ({ task: testTask, expect }) => {
+      const { config, subject } = await runContext();
+      const done = levels.flatMap((level) => cells.get(level) ?? []);
+      expect(done.length, `cells that did not finish: ${levels.filter((l) => !cells.has(l)).join(', ')}`).toBe(
+        levels.length,
+      );
+      const record =
+        task.family === 'ccb'
+          ? fitRetentionSweep(done, { project, missing: config.missing, seed: config.seed })
+          : fitCollapseSweep(done, { project, seed: config.seed });
+      const gates = evaluateGates(project, record, config.gates[project as keyof typeof config.gates]);
+      const meta: CeilingbenchMeta = { record, gates, subject: subject.identity, seed: config.seed };
+      testTask.meta.ceilingbench = meta;
+      const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
+      expect(failed.map((g) => g.message).join('\n'), 'hard gates failed').toBe('');
+    });
+  });
+}
+
+export interface AblationOptions {
+  level: number;
+  variants: readonly string[];
+  trials?: number;
+  profile?: string;
+}
+
+/**
+ * Prompt-variant ablation: every variant answers the same instances (paired by seed); each variant is
+ * a cell, and a final test runs exact McNemar of each variant against the first (the baseline).
+ */
+export function describeAblation(taskId: string, options: AblationOptions): void {
+  const task = resolveTask(taskId);
+  const project = projectOf(task);
+  const profile = options.profile ?? task.profiles[0];
+  const cells = new Map<string, CellResult>();
+
+  describe(`${task.id} ablation · N=${options.level}`, () => {
+    for (const variant of options.variants) {
+      test.concurrent(`${cellName(task, options.level)} · ${variant}`, async ({ task: testTask, signal, expect }) => {
+        const { config, subject } = await runContext();
+        const trials = options.trials ?? config.trials;
+        const seedOffset = seedOffsetFor(config.seed);
+        const instances = generateCell(task, options.level, trials, { profile, seedOffset });
+        const cell = await runCell(
+          { project, task, level: options.level, trials, profile, variant, seedOffset },
+          subject,
+          { concurrency: config.concurrency, maxMissingFraction: config.maxMissingFraction, signal, instances },
+        );
+        cells.set(variant, cell);
+        testTask.meta.ceilingbench = { record: cell, gates: [], subject: subject.identity, seed: config.seed };
+        expect(cell.status, cellFailureMessage(cell)).toBe('ok');
+      });
+    }
+
+    test(`${task.id} ablation · N=${options.level} · McNemar`, async ({ task: testTask, expect }) => {
+      const { config, subject } = await runContext();
+      const [baseline, ...rest] = options.variants.map((v) => cells.get(v));
+      expect(baseline && rest.every(Boolean), 'every variant cell must finish before the paired test').toBe(true);
+      const record = compareVariants(baseline as CellResult, rest as CellResult[], project);
+      testTask.meta.ceilingbench = { record, gates: [], subject: subject.identity, seed: config.seed };
+    });
+  });
+}
