@@ -1,0 +1,149 @@
+import type { FinishReason } from '../task';
+import { scanLastInteger } from './parse';
+import { DEFAULT_MOTIF, type Motif } from './stimulus';
+
+/**
+ * The format audit of paper Supplementary Note 4 / Table S2: every response gets one category. The
+ * first is the compliant form (strict regex `^\s*[+-]?\d+\s*$`); the others are Table S2's rows.
+ * `api` marks a transport failure that returned no text (missing data, not a model's format).
+ * The audit is a reporting statistic; scoring stays the lenient last-integer parser.
+ */
+export const FORMAT_CATEGORIES = [
+  'single-integer',
+  'step-by-step',
+  'blank',
+  'token-limit',
+  'prompt-echo',
+  'extra-prose',
+  'code-markdown',
+  'reasoning-tag',
+  'no-number',
+  'stray-punctuation',
+  'api',
+] as const;
+export type FormatCategory = (typeof FORMAT_CATEGORIES)[number];
+
+/** Table S2's row titles, for reports. */
+export const FORMAT_TITLES: Record<FormatCategory, string> = {
+  'single-integer': 'Single integer (strict form)',
+  'step-by-step': 'Step-by-step counting or explanation',
+  blank: 'Blank / whitespace',
+  'token-limit': 'Token-limit exhaustion ("overthinking")',
+  'prompt-echo': 'Prompt echo / copied sequence',
+  'extra-prose': 'Answer with extra prose / instruction leakage',
+  'code-markdown': 'Code / markdown formatted output',
+  'reasoning-tag': 'Reasoning-tag or hidden-CoT markup',
+  'no-number': 'Text with no parseable number',
+  'stray-punctuation': 'Number with stray punctuation / formatting',
+  api: 'Transport error without text (missing data)',
+};
+
+export interface AuditContext {
+  /** 'length' when the output was cut at the token budget. */
+  finishReason?: FinishReason;
+  /** True when the request failed at the transport layer. */
+  transportError?: boolean;
+  motif?: Motif;
+}
+
+const STRICT_SINGLE_INTEGER = /^\s*[+-]?\p{Nd}+\s*$/u;
+const REASONING_TAG = /<\/?(?:think|thinking|reasoning|reflection|scratchpad|thought)>/i;
+const CODE_MARKERS = /```|`|\bprint\(|\blen\(|\bdef |\bimport |\.split\(/;
+const COUNTING_WORDS = /count|group|row|step|let me|let's|total|tally|\bsum\b|wait|\+/i;
+const LETTER = /\p{L}/u;
+
+export const isStrictSingleInteger = (text: string): boolean => STRICT_SINGLE_INTEGER.test(text);
+
+/** Number of maximal digit runs (what `re.findall(r'-?\d+')` would return), counted in one pass. */
+function integerCount(text: string): number {
+  let count = 0;
+  let inRun = false;
+  for (const char of text) {
+    const digit = /\p{Nd}/u.test(char);
+    if (digit && !inRun) count++;
+    inRun = digit;
+  }
+  return count;
+}
+
+/** Pieces of the text split at the motif's delimiter, trimmed (whitespace when the delimiter is blank). */
+function motifPieces(text: string, motif: Motif): string[] {
+  const separator = motif.delimiter.trim();
+  const pieces = separator === '' ? text.split(/\s+/) : text.split(separator);
+  return pieces.map((piece) => piece.trim()).filter((piece) => piece !== '');
+}
+
+/** The text is (almost) nothing but the counted sequence copied back: ≥ 3 items, ≥ 90% of the pieces. */
+function isPromptEcho(text: string, motif: Motif): boolean {
+  const pieces = motifPieces(text, motif);
+  if (pieces.length < 3) return false;
+  const items = pieces.filter((piece) => piece === motif.item).length;
+  return items >= 3 && items >= 0.9 * pieces.length;
+}
+
+/** Longest run of consecutive `item` pieces (a copied stretch of the sequence inside prose). */
+function longestItemRun(text: string, motif: Motif): number {
+  let best = 0;
+  let run = 0;
+  for (const piece of motifPieces(text, motif)) {
+    run = piece === motif.item ? run + 1 : 0;
+    if (run > best) best = run;
+  }
+  return best;
+}
+
+export function auditResponse(text: string, context: AuditContext = {}): FormatCategory {
+  const motif = context.motif ?? DEFAULT_MOTIF;
+  if (isStrictSingleInteger(text)) return 'single-integer';
+  const trimmed = text.trim();
+  const cutAtBudget = context.finishReason === 'length';
+  if (trimmed === '') {
+    if (context.transportError) return 'api';
+    return cutAtBudget ? 'token-limit' : 'blank';
+  }
+  if (REASONING_TAG.test(trimmed)) return 'reasoning-tag';
+  if (isPromptEcho(trimmed, motif)) return 'prompt-echo';
+  const integers = integerCount(trimmed);
+  if (integers === 0 || scanLastInteger(trimmed).kind !== 'integer') {
+    return cutAtBudget ? 'token-limit' : 'no-number';
+  }
+  if (CODE_MARKERS.test(trimmed)) return 'code-markdown';
+  if (integers === 1 && !LETTER.test(trimmed)) return 'stray-punctuation';
+  const stepwise =
+    integers >= 3 ||
+    (integers >= 2 && COUNTING_WORDS.test(trimmed)) ||
+    longestItemRun(trimmed, motif) >= 5 ||
+    (cutAtBudget && COUNTING_WORDS.test(trimmed));
+  return stepwise ? 'step-by-step' : 'extra-prose';
+}
+
+export interface AuditRow {
+  category: FormatCategory;
+  cases: number;
+  /** Cases whose text still yields an integer under the last-integer parser. */
+  parsed: number;
+  /** Distinct models (or subjects) with at least one case. */
+  models: number;
+}
+
+export interface AuditedResponse {
+  model: string;
+  category: FormatCategory;
+  parsed: boolean;
+}
+
+/** Table S2-style aggregation: one row per category, in FORMAT_CATEGORIES order, with cases > 0. */
+export function auditTable(responses: Iterable<AuditedResponse>): AuditRow[] {
+  const rows = new Map<FormatCategory, { cases: number; parsed: number; models: Set<string> }>();
+  for (const response of responses) {
+    const row = rows.get(response.category) ?? { cases: 0, parsed: 0, models: new Set<string>() };
+    row.cases++;
+    if (response.parsed) row.parsed++;
+    row.models.add(response.model);
+    rows.set(response.category, row);
+  }
+  return FORMAT_CATEGORIES.flatMap((category) => {
+    const row = rows.get(category);
+    return row ? [{ category, cases: row.cases, parsed: row.parsed, models: row.models.size }] : [];
+  });
+}

@@ -1,0 +1,34 @@
+import type { CountOutcome } from '../outcome';
+import type { GradeContext } from '../task';
+import { auditResponse } from './audit';
+import { parseLastInteger, scoreCount } from './parse';
+import type { Motif } from './stimulus';
+
+/** Grades a counting response: exact | inexact | unparsed, with the relative error and the audit category. */
+export function gradeCount(expected: number, text: string, context: GradeContext = {}, motif?: Motif): CountOutcome {
+  const format = auditResponse(text, { finishReason: context.finishReason, motif });
+  const score = scoreCount(parseLastInteger(text), expected);
+  const base = { family: 'count' as const, expected, format, kStar: -1, tfbc: false };
+  switch (score.kind) {
+    case 'unparsed':
+      return { ...base, kind: 'unparsed', parsed: null, relativeError: null, issues: ['no integer in the response'] };
+    case 'overflow':
+      return {
+        ...base,
+        kind: 'unparsed',
+        parsed: null,
+        relativeError: null,
+        issues: [
+          `parsed value ${score.parsed.toString().slice(0, 40)}… overflows the squared error (authors: error trial)`,
+        ],
+      };
+    case 'scored':
+      return {
+        ...base,
+        kind: score.exact ? 'exact' : 'inexact',
+        parsed: score.parsed,
+        relativeError: score.relativeError,
+        issues: score.exact ? [] : [`counted ${score.parsed}, expected ${expected}`],
+      };
+  }
+}
