@@ -14,6 +14,23 @@ export interface TrialRequest {
   trialIndex: number;
   maxOutputTokens: number;
   signal?: AbortSignal;
+  /**
+   * Whether a cut-off text already holds an answer (usually `task.parse(text).ok`). The SCC budget rule
+   * doubles `maxOutputTokens` only while the output ends with finish_reason 'length' and this is false.
+   * When absent, an API subject asks the task registry for the parser and, failing that, never doubles.
+   */
+  hasAnswer?: (text: string) => boolean;
+}
+
+/** The SCC output-token budget rule, as applied to one trial. */
+export interface BudgetRecord {
+  /** Budget at request time. */
+  requested: number;
+  /** Budget of the last call (= requested · 2^doublings). */
+  final: number;
+  doublings: number;
+  /** True when the ceiling stopped the doubling while the output was still cut off without an answer. */
+  ceilingReached: boolean;
 }
 
 export type TrialResponse =
@@ -24,7 +41,10 @@ export type TrialResponse =
       usage: Usage | null;
       latencyMs: number;
       cacheHit: boolean;
+      /** Requests sent for this answer, retries and budget doublings included; 0 for a cache hit. */
       attempts: number;
+      /** Present when an API subject applied the budget rule. */
+      budget?: BudgetRecord;
     }
   | {
       /** Transport/provider failure after bounded retries: missing data (outcome `api`). */

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { finishReasonSchema, usageSchema } from '../../schema/trial';
+
+export const CACHE_FORMAT = 'ceilingbench-cache/1';
+
+export const budgetRecordSchema = z.object({
+  requested: z.number().int().positive(),
+  final: z.number().int().positive(),
+  doublings: z.number().int().nonnegative(),
+  ceilingReached: z.boolean(),
+});
+
+/** What the key was computed from, kept for people reading the cache and for `replay:`. Never secrets. */
+export const cacheMetaSchema = z.object({
+  /** Base URL without credentials, query or fragment. */
+  endpoint: z.string(),
+  model: z.string(),
+  taskId: z.string(),
+  level: z.number(),
+  seed: z.number().int(),
+  instanceProfile: z.string(),
+  trialIndex: z.number().int().nonnegative(),
+  /** sha256 of the task's prompt ({system, user}) before any provider transform. */
+  promptSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Request parameters other than the messages (temperature, seed, token budget, …). */
+  params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+});
+
+export const cachedResponseSchema = z.object({
+  text: z.string(),
+  finishReason: finishReasonSchema,
+  usage: usageSchema.nullable(),
+  /** Latency of the original call (a timing field). */
+  latencyMs: z.number().nonnegative(),
+  /** Requests the original answer took. */
+  attempts: z.number().int().nonnegative(),
+  budget: budgetRecordSchema.optional(),
+});
+
+export const cacheEntrySchema = z.object({
+  format: z.literal(CACHE_FORMAT),
+  key: z.string().regex(/^[0-9a-f]{64}$/),
+  meta: cacheMetaSchema,
+  response: cachedResponseSchema,
+});
+
+export type CacheMeta = z.infer<typeof cacheMetaSchema>;
+export type CachedResponse = z.infer<typeof cachedResponseSchema>;
+export type CacheEntry = z.infer<typeof cacheEntrySchema>;

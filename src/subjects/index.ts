@@ -1,0 +1,85 @@
+import { UsageError } from '../cli/errors';
+import { resolveTask as registryResolveTask } from '../tasks/registry';
+import { CACHE_MODES, type CacheMode, type CacheReporter, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store';
+import type { Env } from './openai/endpoint';
+import { createOpenAiSubject, type OpenAiSubjectOptions } from './openai/openai-subject';
+import { createOracleSubject } from './oracle';
+import { createReplaySubject } from './replay';
+import { createSimSubject, type TaskResolver } from './sim/sim-subject';
+import { parseSubjectSpec } from './spec';
+import type { Subject } from './subject';
+
+export { type CacheEntry, cacheEntrySchema } from './cache/entry';
+export { cacheKey, promptSha256 } from './cache/key';
+export { CACHE_MODES, type CacheMode, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store';
+export { type LimiterConfig, RateLimiter, sharedLimiter } from './limiter';
+export { createOpenAiSubject, type OpenAiSubjectOptions, TRIAL_HEADER } from './openai/openai-subject';
+export type { ProviderOptions } from './openai/request-body';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './openai/retry';
+export { createOracleSubject } from './oracle';
+export { createReplaySubject, detectReplayFormat } from './replay';
+export { DEFAULT_MIX, knobsFor } from './sim/profiles';
+export { createSimSubject, type TaskResolver } from './sim/sim-subject';
+export { parseSubjectSpec, type SubjectSpec, SubjectSpecError, VALID_SUBJECT_FORMS } from './spec';
+export type { BudgetRecord, Subject, SubjectIdentity, TrialRequest, TrialResponse } from './subject';
+
+export const DEFAULT_SUBJECT = 'sim:default';
+
+export interface CreateSubjectOptions {
+  /** Default CEILINGBENCH_CACHE_DIR, else .ceilingbench/cache. */
+  cacheDir?: string;
+  /** Default CEILINGBENCH_CACHE_MODE, else 'read-write'. */
+  cacheMode?: CacheMode;
+  /** Environment to read (default process.env). */
+  env?: Env;
+  /** Run-level seed for sim subjects whose spec has no `seed` parameter. */
+  seed?: number;
+  /** Task plugins for sim/oracle (and the openai budget rule's parser); default the task registry. */
+  resolveTask?: TaskResolver;
+  /** Provider, retry and limiter options of `openai:` subjects. */
+  openai?: Omit<OpenAiSubjectOptions, 'model' | 'cache' | 'env' | 'specText' | 'resolveTask'>;
+  /** Receives cache and replay warnings (default process.emitWarning). */
+  report?: CacheReporter;
+}
+
+function cacheModeFrom(options: CreateSubjectOptions, env: Env): CacheMode {
+  if (options.cacheMode) return options.cacheMode;
+  const fromEnv = env.CEILINGBENCH_CACHE_MODE;
+  if (fromEnv === undefined || fromEnv === '') return 'read-write';
+  if ((CACHE_MODES as readonly string[]).includes(fromEnv)) return fromEnv as CacheMode;
+  throw new UsageError(`CEILINGBENCH_CACHE_MODE '${fromEnv}' is not valid; use one of: ${CACHE_MODES.join(', ')}`);
+}
+
+/** Builds the subject a spec string names; throws SubjectSpecError (exit 2) on a bad spec. */
+export async function createSubject(spec: string, options: CreateSubjectOptions = {}): Promise<Subject> {
+  const parsed = parseSubjectSpec(spec);
+  const env = options.env ?? process.env;
+  const resolveTask = options.resolveTask ?? registryResolveTask;
+  const specText = spec.trim();
+  switch (parsed.kind) {
+    case 'sim':
+      return createSimSubject(parsed, { specText, resolveTask, seed: options.seed });
+    case 'oracle':
+      return createOracleSubject(resolveTask);
+    case 'replay':
+      return createReplaySubject(parsed.path, parsed.model, { specText, report: options.report });
+    case 'openai': {
+      const mode = cacheModeFrom(options, env);
+      const dir = options.cacheDir ?? (env.CEILINGBENCH_CACHE_DIR || undefined) ?? DEFAULT_CACHE_DIR;
+      return createOpenAiSubject({
+        ...options.openai,
+        model: parsed.model,
+        env,
+        specText,
+        resolveTask,
+        cache: mode === 'off' ? undefined : new ResponseCache(dir, mode, options.report),
+      });
+    }
+  }
+}
+
+/** The subject of CEILINGBENCH_SUBJECT, default `sim:default`. */
+export function subjectFromEnv(options: CreateSubjectOptions = {}): Promise<Subject> {
+  const env = options.env ?? process.env;
+  return createSubject(env.CEILINGBENCH_SUBJECT || DEFAULT_SUBJECT, options);
+}

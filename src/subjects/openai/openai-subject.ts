@@ -1,0 +1,257 @@
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { PyRandom } from '../../rng';
+import { CACHE_FORMAT, type CacheEntry } from '../cache/entry';
+import { cacheKey, promptSha256 } from '../cache/key';
+import type { ResponseCache } from '../cache/store';
+import { type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter';
+import type { TaskResolver } from '../sim/sim-subject';
+import type { BudgetRecord, Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject';
+import { estimateTokens } from '../usage-estimate';
+import { type Completion, readCompletion } from './completion';
+import { type Env, resolveEndpoint } from './endpoint';
+import { buildMessages, buildParams, type ChatMessage, type ProviderOptions } from './request-body';
+import { backoffDelay, classifyFailure, DEFAULT_RETRY_POLICY, type RetryPolicy, sleep } from './retry';
+
+/** SCC's budget ceiling: 4096 → 8192 → 16384 → 32768. */
+export const DEFAULT_MAX_OUTPUT_TOKENS_CEILING = 32_768;
+
+/** Header carrying the trial's cache key, so a server (or a proxy log) can tell repeated trials apart. */
+export const TRIAL_HEADER = 'x-ceilingbench-trial';
+
+export interface OpenAiSubjectOptions extends ProviderOptions {
+  model: string;
+  /** Default OPENAI_BASE_URL, else https://api.openai.com/v1. */
+  baseURL?: string;
+  /** Default OPENAI_API_KEY. Never stored, logged or put in the identity. */
+  apiKey?: string;
+  env?: Env;
+  retry?: Partial<RetryPolicy>;
+  /** The budget rule doubles up to this many output tokens (default 32768). */
+  maxOutputTokensCeiling?: number;
+  /** Default predicate for the budget rule when a request brings none (see TrialRequest.hasAnswer). */
+  hasAnswer?: (text: string) => boolean;
+  /** Used for the default `hasAnswer` (the task's parser). */
+  resolveTask?: TaskResolver;
+  /** A limiter instance, or the config of the process-wide limiter of this endpoint. */
+  limiter?: RateLimiter | LimiterConfig;
+  /** No cache when absent. */
+  cache?: ResponseCache;
+  /** Send TRIAL_HEADER with every request (default true). */
+  trialHeader?: boolean;
+  /** The spec string for the identity (default `openai:<model>`). */
+  specText?: string;
+}
+
+type CallResult =
+  | { ok: true; completion: Completion; attempts: number }
+  | { ok: false; error: string; attempts: number };
+
+interface TrialContext {
+  key: string;
+  rng: PyRandom;
+  deadline: number;
+  signal?: AbortSignal;
+}
+
+const errorResponse = (error: string, start: number, attempts: number): TrialResponse => ({
+  kind: 'error',
+  error,
+  latencyMs: performance.now() - start,
+  attempts,
+});
+
+/**
+ * A chat-completions subject for any OpenAI-compatible endpoint. Per trial: cache lookup (key includes the
+ * trial index) → request with our retry loop under the process-wide limiter → SCC budget doubling while
+ * the output is cut off without an answer → cache write of the final answer. Errors are returned as
+ * `kind: 'error'` (outcome `api`, missing data) and never cached. `latencyMs` is the wall time of the whole
+ * answer (retries included); for a cache hit it is the lookup time and `attempts` is 0.
+ */
+export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
+  const endpoint = resolveEndpoint(options);
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const ceiling = options.maxOutputTokensCeiling ?? DEFAULT_MAX_OUTPUT_TOKENS_CEILING;
+  const limiter =
+    options.limiter instanceof RateLimiter ? options.limiter : sharedLimiter(endpoint.identity, options.limiter);
+  const client = new OpenAI({ baseURL: endpoint.baseURL, apiKey: endpoint.apiKey, maxRetries: 0 });
+  const identity: SubjectIdentity = {
+    spec: options.specText ?? `openai:${options.model}`,
+    kind: 'openai',
+    model: options.model,
+    endpoint: endpoint.identity,
+    parameters: identityParameters(options, endpoint.identity, ceiling),
+  };
+
+  function hasAnswerFor(request: TrialRequest): (text: string) => boolean {
+    if (request.hasAnswer) return request.hasAnswer;
+    if (options.hasAnswer) return options.hasAnswer;
+    if (options.resolveTask) {
+      try {
+        const task = options.resolveTask(request.taskId);
+        return (text) => task.parse(text).ok;
+      } catch {
+        // an unregistered task: no parser, so no doubling
+      }
+    }
+    return () => true;
+  }
+
+  async function call(messages: ChatMessage[], budget: number, trial: TrialContext): Promise<CallResult> {
+    const body = {
+      model: options.model,
+      messages,
+      ...buildParams(options, endpoint.identity, budget),
+    } as ChatCompletionCreateParamsNonStreaming;
+    const estimate = messages.reduce((sum, m) => sum + estimateTokens(m.content), 0) + budget;
+    let attempts = 0;
+    let lastReason = 'no request sent';
+    for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
+      let lease: { release(tokens?: number): void } | undefined;
+      try {
+        lease = await limiter.acquire(estimate, trial.signal);
+        const remaining = trial.deadline - performance.now();
+        if (remaining <= 0) return { ok: false, error: `${lastReason}; trial time budget exhausted`, attempts };
+        attempts++;
+        const raw: unknown = await client.chat.completions.create(body, {
+          signal: trial.signal,
+          timeout: Math.max(1, Math.min(policy.requestTimeoutMs, remaining)),
+          maxRetries: 0,
+          headers: options.trialHeader === false ? undefined : { [TRIAL_HEADER]: trial.key },
+        });
+        const completion = readCompletion(raw);
+        lease.release(completion.usage ? completion.usage.promptTokens + completion.usage.completionTokens : undefined);
+        return { ok: true, completion, attempts };
+      } catch (error) {
+        lease?.release();
+        const failure = classifyFailure(error, trial.signal);
+        if (failure.kind !== 'retryable') return { ok: false, error: failure.reason, attempts };
+        lastReason = failure.reason;
+        if (attempt === policy.maxAttempts) break;
+        const delay = backoffDelay(attempt, policy, trial.rng, failure.retryAfterMs);
+        if (performance.now() + delay > trial.deadline) {
+          return {
+            ok: false,
+            error: `${lastReason}; next retry (in ${Math.round(delay)} ms) exceeds the time budget`,
+            attempts,
+          };
+        }
+        if (!(await sleep(delay, trial.signal))) return { ok: false, error: 'aborted by the caller', attempts };
+      }
+    }
+    return { ok: false, error: `${lastReason} (gave up after ${attempts} attempts)`, attempts };
+  }
+
+  async function answer(request: TrialRequest): Promise<TrialResponse> {
+    const start = performance.now();
+    const messages = buildMessages(request.prompt, options.systemRole);
+    const firstParams = buildParams(options, endpoint.identity, request.maxOutputTokens);
+    const { instance } = request;
+    const key = cacheKey({
+      endpoint: endpoint.identity,
+      model: options.model,
+      params: firstParams,
+      messages,
+      trialIndex: request.trialIndex,
+      taskId: request.taskId,
+      level: instance.level,
+      seed: instance.seed,
+      instanceProfile: instance.profile,
+    });
+    const cached = await options.cache?.get(key);
+    if (cached) {
+      const { text, finishReason, usage, budget } = cached.response;
+      const hit: TrialResponse = {
+        kind: 'answer',
+        text,
+        finishReason,
+        usage,
+        latencyMs: 0,
+        cacheHit: true,
+        attempts: 0,
+      };
+      if (budget) hit.budget = budget;
+      hit.latencyMs = performance.now() - start;
+      return hit;
+    }
+    if (request.signal?.aborted) return errorResponse('aborted by the caller', start, 0);
+    const trial: TrialContext = {
+      key,
+      rng: new PyRandom(`ceilingbench-retry|${key}`),
+      deadline: start + policy.maxTotalMs,
+      signal: request.signal,
+    };
+    const hasAnswer = hasAnswerFor(request);
+    let budget = request.maxOutputTokens;
+    let doublings = 0;
+    let attempts = 0;
+    for (;;) {
+      const result = await call(messages, budget, trial);
+      attempts += result.attempts;
+      if (!result.ok) return errorResponse(result.error, start, attempts);
+      const { completion } = result;
+      const cutWithoutAnswer = completion.finishReason === 'length' && !hasAnswer(completion.text);
+      if (cutWithoutAnswer && budget < ceiling) {
+        budget = Math.min(2 * budget, ceiling);
+        doublings++;
+        continue;
+      }
+      const budgetRecord: BudgetRecord = {
+        requested: request.maxOutputTokens,
+        final: budget,
+        doublings,
+        ceilingReached: cutWithoutAnswer,
+      };
+      const latencyMs = performance.now() - start;
+      const response = { ...completion, latencyMs, attempts, budget: budgetRecord };
+      await options.cache?.put(entryOf(key, request, endpoint.identity, options.model, firstParams, response));
+      return { kind: 'answer', ...completion, latencyMs, cacheHit: false, attempts, budget: budgetRecord };
+    }
+  }
+
+  return { identity, answer };
+}
+
+/** The request parameters a report may show (budget field name, not its per-level value). */
+function identityParameters(
+  options: OpenAiSubjectOptions,
+  endpoint: string,
+  ceiling: number,
+): Record<string, string | number | boolean> {
+  const parameters: Record<string, string | number | boolean> = {};
+  for (const [name, value] of Object.entries(buildParams(options, endpoint, 0))) {
+    if (value === null) continue;
+    if (name.startsWith('max_')) parameters.maxTokensParam = name;
+    else parameters[name] = value;
+  }
+  parameters.systemRole = options.systemRole ?? 'system';
+  parameters.maxOutputTokensCeiling = ceiling;
+  return parameters;
+}
+
+function entryOf(
+  key: string,
+  request: TrialRequest,
+  endpoint: string,
+  model: string,
+  params: CacheEntry['meta']['params'],
+  response: CacheEntry['response'],
+): CacheEntry {
+  const { instance } = request;
+  return {
+    format: CACHE_FORMAT,
+    key,
+    meta: {
+      endpoint,
+      model,
+      taskId: request.taskId,
+      level: instance.level,
+      seed: instance.seed,
+      instanceProfile: instance.profile,
+      trialIndex: request.trialIndex,
+      promptSha256: promptSha256(request.prompt),
+      params,
+    },
+    response,
+  };
+}

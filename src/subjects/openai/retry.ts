@@ -1,0 +1,96 @@
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type { PyRandom } from '../../rng';
+import { LimiterAbortError } from '../limiter';
+import { MalformedResponseError } from './completion';
+
+/**
+ * Our own retry loop (the SDK's maxRetries is 0, so 'no retries' means none): exponential backoff with
+ * jitter, honouring Retry-After, for 408/409/429/5xx, connection errors, timeouts and malformed bodies.
+ * Bounded by `maxAttempts` requests and `maxTotalMs` of wall time per trial. Defaults keep a trial under
+ * the benchmark projects' 600 s testTimeout.
+ */
+export interface RetryPolicy {
+  /** Requests per call, the first included. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Wall-time budget of one trial, backoffs and budget doublings included. */
+  maxTotalMs: number;
+  /** Timeout of one HTTP request (a hanging request becomes a retryable timeout). */
+  requestTimeoutMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 6,
+  baseDelayMs: 1_000,
+  maxDelayMs: 30_000,
+  maxTotalMs: 540_000,
+  requestTimeoutMs: 300_000,
+};
+
+export const RETRYABLE_STATUS = (status: number): boolean =>
+  status === 408 || status === 409 || status === 429 || status >= 500;
+
+export type Failure =
+  | { kind: 'retryable'; reason: string; retryAfterMs?: number }
+  | { kind: 'fatal'; reason: string }
+  | { kind: 'aborted'; reason: string };
+
+type HeaderBag = { get(name: string): string | null } | undefined;
+
+/** Retry-After in ms from `retry-after-ms` or `retry-after` (seconds or an HTTP date); undefined if absent. */
+export function retryAfterMs(headers: HeaderBag, nowMs: number = Date.now()): number | undefined {
+  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = headers?.get('retry-after');
+  if (!raw) return undefined;
+  const seconds = Number.parseFloat(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(raw);
+  return Number.isFinite(date) ? Math.max(0, date - nowMs) : undefined;
+}
+
+/** Classifies an error thrown by one chat-completion request. */
+export function classifyFailure(error: unknown, signal?: AbortSignal): Failure {
+  if (signal?.aborted || error instanceof APIUserAbortError || error instanceof LimiterAbortError) {
+    return { kind: 'aborted', reason: 'aborted by the caller' };
+  }
+  if (error instanceof APIConnectionError) return { kind: 'retryable', reason: `${error.name}: ${error.message}` };
+  if (error instanceof APIError) {
+    const status = error.status ?? 0;
+    const reason = `HTTP ${status}: ${error.message}`.slice(0, 300);
+    if (RETRYABLE_STATUS(status)) return { kind: 'retryable', reason, retryAfterMs: retryAfterMs(error.headers) };
+    return { kind: 'fatal', reason };
+  }
+  // Bodies that are not JSON (SyntaxError), not a completion, or cut off mid-body (TypeError from fetch).
+  if (error instanceof MalformedResponseError || error instanceof SyntaxError || error instanceof TypeError) {
+    return { kind: 'retryable', reason: `${error.name}: ${error.message}`.slice(0, 300) };
+  }
+  return { kind: 'fatal', reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+}
+
+/**
+ * Delay before retry number `retry` (1-based): the server's Retry-After when given, else full-range
+ * jitter in [½, 1] of base·2^(retry−1), capped at maxDelayMs. Jitter comes from a seeded PyRandom.
+ */
+export function backoffDelay(retry: number, policy: RetryPolicy, rng: PyRandom, retryAfter?: number): number {
+  if (retryAfter !== undefined) return retryAfter;
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+  return ceiling * rng.uniform(0.5, 1);
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

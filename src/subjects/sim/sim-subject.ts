@@ -1,0 +1,57 @@
+import type { AnyTaskPlugin } from '../../tasks/task';
+import type { SimSpec } from '../spec';
+import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject';
+import { estimateUsage } from '../usage-estimate';
+import { applyFaults } from './faults';
+import { knobsFor } from './profiles';
+import { trialRng } from './trial-rng';
+
+export type TaskResolver = (taskId: string) => AnyTaskPlugin;
+
+export interface SimSubjectOptions {
+  /** The spec string as the user gave it (for the identity). */
+  specText: string;
+  /** Resolves task plugins at answer time; default: the task registry. */
+  resolveTask: TaskResolver;
+  /** Used when the spec has no `seed` parameter (e.g. a run-level seed); default 0. */
+  seed?: number;
+}
+
+/**
+ * A simulated model with known truth. It answers in each task's exact response format (the task's own
+ * `simulate` does the per-step behaviour with the profile's knobs), then applies the subject's format and
+ * truncation faults and the output budget. Usage is the ceil(chars / 4) estimate; latency is 0.
+ */
+export function createSimSubject(spec: SimSpec, options: SimSubjectOptions): Subject {
+  const seed = spec.params.seed ?? options.seed ?? 0;
+  const identity: SubjectIdentity = {
+    spec: options.specText,
+    kind: 'sim',
+    parameters: { profile: spec.profile, ...spec.params, seed },
+  };
+  return {
+    identity,
+    async answer(request: TrialRequest): Promise<TrialResponse> {
+      if (request.signal?.aborted)
+        return { kind: 'error', error: 'aborted before answering', latencyMs: 0, attempts: 0 };
+      const task = options.resolveTask(request.taskId);
+      const raw = task.simulate(request.instance, trialRng(seed, 'simulate', request), knobsFor(spec, task));
+      const output = applyFaults(
+        raw,
+        trialRng(seed, 'faults', request),
+        spec.params,
+        (text) => task.parse(text).ok,
+        request.maxOutputTokens,
+      );
+      return {
+        kind: 'answer',
+        text: output.text,
+        finishReason: output.finishReason,
+        usage: estimateUsage(request.prompt, output.text),
+        latencyMs: 0,
+        cacheHit: false,
+        attempts: 1,
+      };
+    },
+  };
+}

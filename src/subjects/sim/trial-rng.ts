@@ -1,0 +1,26 @@
+import { PyRandom } from '../../rng';
+import type { TrialRequest } from '../subject';
+
+/** Independent streams of one simulated trial: the task's simulation and the subject's fault draws. */
+export type SimStream = 'simulate' | 'faults';
+
+/**
+ * The RNG of one simulated trial, a function of (subject seed, stream, task, instance, trial index) only,
+ * so answers never depend on scheduling order or on which other trials ran. The profile's knobs are NOT
+ * part of the key: two subjects that differ only in p see the same random numbers (common random
+ * numbers), which makes sweeps over p monotone trial by trial.
+ */
+export function trialRng(subjectSeed: number, stream: SimStream, request: TrialRequest): PyRandom {
+  const { instance } = request;
+  const key = [
+    'ceilingbench-sim',
+    stream,
+    subjectSeed,
+    request.taskId,
+    instance.profile,
+    instance.level,
+    instance.seed,
+    request.trialIndex,
+  ].join('|');
+  return new PyRandom(key);
+}
