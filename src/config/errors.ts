@@ -15,9 +15,9 @@ function fixFor(issue: z.core.$ZodIssue): string {
     case 'unrecognized_keys':
       return `remove ${issue.keys.map((k) => `'${k}'`).join(', ')} (check the spelling against the documented keys)`;
     case 'too_small':
-      return `use a value ≥ ${String(issue.minimum)}`;
+      return `use a value ${issue.inclusive ? '≥' : '>'} ${String(issue.minimum)}`;
     case 'too_big':
-      return `use a value ≤ ${String(issue.maximum)}`;
+      return `use a value ${issue.inclusive ? '≤' : '<'} ${String(issue.maximum)}`;
     case 'invalid_value':
       return `use one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     default:

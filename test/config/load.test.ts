@@ -1,0 +1,51 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config';
+
+const emptyDir = () => mkdtempSync(join(tmpdir(), 'cb-config-'));
+
+describe('loadConfig', () => {
+  it('gives the documented defaults with no file and no environment', async () => {
+    const config = await loadConfig({}, emptyDir());
+    expect(config).toMatchObject({
+      subject: 'sim:default',
+      seed: 0,
+      trials: 40,
+      out: 'reports',
+      missing: 'paper',
+      gates: {},
+    });
+  });
+
+  it('takes CEILINGBENCH_* variables over the file, merging gates per project', async () => {
+    const dir = emptyDir();
+    writeFileSync(
+      join(dir, 'ceilingbench.config.ts'),
+      'export default { trials: 10, gates: { d2: { maxTfbcRate: 0.3 } } };\n',
+    );
+    const config = await loadConfig(
+      { CEILINGBENCH_TRIALS: '12', CEILINGBENCH_GATES: '{"d2":{"minRetention":0.99}}' },
+      dir,
+    );
+    expect(config.trials).toBe(12);
+    expect(config.gates.d2).toEqual({ maxTfbcRate: 0.3, minRetention: 0.99 });
+  });
+
+  it('names the field and the fix for a bad gate, one line per problem', async () => {
+    const error = await loadConfig({ CEILINGBENCH_GATES: '{"d2":{"minRetension":0.9}}' }, emptyDir()).catch((e) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toMatch(/^CEILINGBENCH_GATES: d2: .*remove 'minRetension'/);
+    const project = await loadConfig({ CEILINGBENCH_GATES: '{"d9":{"minRetention":0.9}}' }, emptyDir()).catch((e) => e);
+    expect(project.message).toMatch(/^CEILINGBENCH_GATES: .*"d9".*remove 'd9'/);
+  });
+
+  it('rejects malformed JSON and non-numeric numbers with an example of the right form', async () => {
+    await expect(loadConfig({ CEILINGBENCH_GATES: '{d2' }, emptyDir())).rejects.toThrow(/not valid JSON.*e\.g\./);
+    await expect(loadConfig({ CEILINGBENCH_TRIALS: 'forty' }, emptyDir())).rejects.toThrow(
+      /CEILINGBENCH_TRIALS.*not a number/,
+    );
+    await expect(loadConfig({ CEILINGBENCH_TRIALS: '0' }, emptyDir())).rejects.toThrow(/trials: .*use a value > 0/);
+  });
+});
