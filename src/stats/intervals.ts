@@ -34,5 +34,6 @@ export function wilson(k: number, n: number, alpha = 0.05): [number, number] {
   const denominator = 1 + z2 / n;
   const centre = (phat + z2 / (2 * n)) / denominator;
   const half = (z * Math.sqrt((phat * (1 - phat)) / n + z2 / (4 * n * n))) / denominator;
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+  // At k = 0 and k = n the bounds are exactly 0 and 1; rounding must not move them.
+  return [k === 0 ? 0 : Math.max(0, centre - half), k === n ? 1 : Math.min(1, centre + half)];
 }
