@@ -1,3 +1,4 @@
+export * from './baseline';
 export * from './cell';
 export * from './fit';
 export * from './gate';
