@@ -1,5 +1,7 @@
 import type { CAC } from 'cac';
 import type { CliIo } from '../program';
+import { registerBaseline } from './baseline';
+import { registerCompare } from './compare';
 import { registerFit } from './fit';
 import { registerGenerate } from './generate';
 import { registerGrade } from './grade';
@@ -11,6 +13,8 @@ export type RegisterCommand = (cli: CAC, io: CliIo) => void;
 
 export const commands: RegisterCommand[] = [
   registerRun,
+  registerBaseline,
+  registerCompare,
   registerGenerate,
   registerGrade,
   registerFit,

@@ -1,0 +1,90 @@
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { baselineFromReport, loadRunRecord } from '../../compare';
+import { fixed, interval } from '../../report/format';
+import { type Baseline, baselineSchema } from '../../schema/baseline';
+import { reportSchema } from '../../schema/report';
+import { UsageError } from '../errors';
+import type { RegisterCommand } from './index';
+import { readJsonFile } from './read-json';
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** Every valid baseline in `dir`, oldest run first; invalid files are reported, not fatal. */
+export function loadBaselines(dir: string, warn: (line: string) => void): Baseline[] {
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const out: Baseline[] = [];
+  for (const file of files.sort()) {
+    try {
+      out.push(loadRunRecord(join(dir, file)));
+    } catch (error) {
+      warn(`skipping ${join(dir, file)}: ${(error as Error).message}`);
+    }
+  }
+  return out.sort((a, b) => a.runStartedAt.localeCompare(b.runStartedAt) || a.name.localeCompare(b.name));
+}
+
+function historyTable(baselines: Baseline[]): string {
+  const series = new Set<string>();
+  for (const b of baselines) {
+    for (const f of b.fits) series.add(`p_d ${f.task}${f.variant !== 'standard' ? ` ${f.variant}` : ''}`);
+    for (const s of b.scc) series.add(`CC ${s.task}`);
+  }
+  const columns = [...series].sort();
+  const lines = [`| release | run | ${columns.join(' | ')} |`, `|---|---|${columns.map(() => '---|').join('')}`];
+  for (const b of baselines) {
+    const cells = columns.map((column) => {
+      const fit = b.fits.find((f) => `p_d ${f.task}${f.variant !== 'standard' ? ` ${f.variant}` : ''}` === column);
+      if (fit) return `${fixed(fit.pd)} ${interval(fit.ci95)}`;
+      const scc = b.scc.find((s) => `CC ${s.task}` === column);
+      return scc ? `${scc.cc} (${scc.ccLower}–${scc.ccUpper})` : '–';
+    });
+    lines.push(`| ${b.name} | ${b.runStartedAt.slice(0, 10)} | ${cells.join(' | ')} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `ceilingbench baseline save <name>` and `ceilingbench baseline history`. */
+export const registerBaseline: RegisterCommand = (cli, io) => {
+  cli
+    .command(
+      'baseline <action> [name]',
+      'save <name>: store a run as a release baseline; history: CC and p_d per release',
+    )
+    .option('--from <file>', 'Report to save', { default: 'reports/ceilingbench.json' })
+    .option('--dir <dir>', 'Baseline directory', { default: 'baselines' })
+    .option('--json', 'Machine-readable output')
+    .action((action: string, name: string | undefined, flags: { from: string; dir: string; json?: boolean }) => {
+      const dir = resolve(flags.dir);
+      if (action === 'save') {
+        if (!name || !NAME.test(name)) {
+          throw new UsageError(
+            `baseline save: give a release name of letters, digits, '.', '_' or '-' (got '${name ?? ''}')`,
+          );
+        }
+        const report = readJsonFile(
+          flags.from,
+          reportSchema,
+          "run 'ceilingbench run' first or pass --from <ceilingbench.json>",
+        );
+        const baseline = baselineSchema.parse(baselineFromReport(report, name));
+        mkdirSync(dir, { recursive: true });
+        const path = join(dir, `${name}.json`);
+        writeFileSync(path, `${JSON.stringify(baseline, null, 2)}\n`);
+        io.stdout(flags.json ? `${JSON.stringify({ saved: path })}\n` : `saved baseline '${name}' to ${path}\n`);
+        return 0;
+      }
+      if (action === 'history') {
+        const baselines = loadBaselines(dir, (line) => io.stderr(`${line}\n`));
+        if (flags.json) io.stdout(`${JSON.stringify(baselines, null, 2)}\n`);
+        else io.stdout(baselines.length === 0 ? `no baselines in ${dir}\n` : historyTable(baselines));
+        return 0;
+      }
+      throw new UsageError(`baseline: unknown action '${action}'; use 'baseline save <name>' or 'baseline history'`);
+    });
+};

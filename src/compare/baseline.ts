@@ -1,0 +1,48 @@
+import type { Baseline } from '../schema/baseline';
+import type { Report } from '../schema/report';
+
+/** The compact per-release record of a run (see src/schema/baseline.ts). */
+export function baselineFromReport(report: Report, name: string): Baseline {
+  return {
+    schemaVersion: 1,
+    name,
+    runStartedAt: report.timing.startedAt,
+    gitSha: report.git.sha,
+    seed: report.seed,
+    subjects: report.subjects,
+    fits: report.fits.map((f) => ({
+      project: f.project,
+      task: f.task,
+      variant: f.variant,
+      missing: f.missing,
+      pd: f.pd,
+      ci95: f.ci95,
+      counts: f.counts,
+      tfbc: f.tfbc,
+      correct: f.correct,
+      tfbcRate: f.tfbcRate,
+    })),
+    cells: report.cells.map((c) => ({
+      project: c.project,
+      task: c.task,
+      variant: c.variant,
+      level: c.level,
+      successes: c.successes,
+      answered: c.n - c.missing,
+    })),
+    collapse: report.collapse.map((c) => ({
+      project: c.project,
+      task: c.task,
+      levelIndex: c.collapseThreshold.levelIndex,
+      ci95: c.collapseThreshold.ci95,
+    })),
+    scc: report.scc.map((s) => ({
+      project: s.project,
+      task: s.task,
+      cc: s.cc,
+      ccLower: s.ccLower,
+      ccUpper: s.ccUpper,
+      bounded: s.bounded,
+    })),
+  };
+}
