@@ -1,0 +1,66 @@
+import type { PuzzleOutcome } from '../../outcome';
+import type { ParseResult } from '../../task';
+import { failOutcome, parseJsonList, passOutcome } from '../common';
+import { applyPermutation, isSolved } from './cube';
+import { parseMoveToken } from './notation';
+
+/** The answer line the template asks for: `moves = ["R", "U'", "F2"]`. */
+export const RUBIK_ANSWER_NAME = 'moves';
+
+/** One whitespace-separated token of the answer, or a list entry that is not a string at all. */
+export type RubikToken = { kind: 'text'; text: string } | { kind: 'not-a-string'; shown: string };
+
+export interface RubikAnswer {
+  tokens: RubikToken[];
+}
+
+const shorten = (text: string): string => (text.length > 24 ? `${text.slice(0, 21)}...` : text);
+
+/**
+ * Parse `moves = [...]`. Every list entry must be a string; entries are joined and split on whitespace
+ * (and commas), so both `["R", "U'"]` and `["R U'"]` give the tokens R, U' (the paper's validator splits a
+ * move string on whitespace).
+ */
+export function parseRubik(text: string): ParseResult<RubikAnswer> {
+  const list = parseJsonList(text, RUBIK_ANSWER_NAME);
+  if (!list.ok) return list;
+  const tokens: RubikToken[] = [];
+  for (const entry of list.value) {
+    if (typeof entry !== 'string') {
+      tokens.push({ kind: 'not-a-string', shown: shorten(JSON.stringify(entry) ?? String(entry)) });
+      continue;
+    }
+    for (const piece of entry.split(/[\s,]+/)) if (piece !== '') tokens.push({ kind: 'text', text: piece });
+  }
+  return { ok: true, value: { tokens } };
+}
+
+/**
+ * Paper Algorithm 9: every token must be legal notation (all illegal tokens are listed; kStar is the first,
+ * 1-based); then the moves are simulated on the facelet string and the cube must end solved.
+ */
+export function validateRubik(start: string, answer: RubikAnswer): PuzzleOutcome {
+  const issues: string[] = [];
+  let first = -1;
+  const perms = answer.tokens.map((token, i) => {
+    const move = token.kind === 'text' ? parseMoveToken(token.text) : null;
+    if (move === null) {
+      if (first < 0) first = i + 1;
+      const shown = token.kind === 'text' ? `'${shorten(token.text)}'` : `${token.shown} (not a string)`;
+      issues.push(`move ${i + 1}: ${shown} is not a legal move token`);
+    }
+    return move?.perm;
+  });
+  if (issues.length > 0) return failOutcome(issues, first);
+  let state = start;
+  for (const perm of perms) if (perm !== undefined) state = applyPermutation(state, perm);
+  if (isSolved(state)) return passOutcome();
+  let wrong = 0;
+  for (let face = 0; face < 6; face++) {
+    for (let i = 0; i < 9; i++) if (state[9 * face + i] !== state[9 * face + 4]) wrong++;
+  }
+  return failOutcome([
+    `the cube is not solved after ${answer.tokens.length} moves: ${wrong} facelets differ from their face's centre ` +
+      `(final state ${state})`,
+  ]);
+}
