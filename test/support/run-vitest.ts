@@ -1,0 +1,48 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Report, reportSchema } from '../../src/schema/report';
+
+export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
+
+export interface VitestRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  outDir: string;
+  report: () => Report;
+  junit: () => string;
+}
+
+/**
+ * Runs `vitest run <args>` in a child process (the way CI and users run it), with CEILINGBENCH_*
+ * variables, writing reports into a fresh temporary directory. No network: sim/oracle subjects only.
+ */
+export function runVitest(args: string[], env: Record<string, string>): VitestRun {
+  const outDir = env.CEILINGBENCH_OUT ?? mkdtempSync(join(tmpdir(), 'cb-e2e-'));
+  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...args], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      CI: 'true',
+      CEILINGBENCH_OUT: outDir,
+      ...env,
+      VITEST: undefined,
+      VITEST_WORKER_ID: undefined,
+      VITEST_POOL_ID: undefined,
+      NODE_ENV: undefined,
+      TEST: undefined,
+    },
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    outDir,
+    report: () => reportSchema.parse(JSON.parse(readFileSync(join(outDir, 'ceilingbench.json'), 'utf8'))),
+    junit: () => readFileSync(join(outDir, 'junit.xml'), 'utf8'),
+  };
+}
