@@ -1,4 +1,9 @@
 import type { AnyTaskPlugin } from '../task';
+import { d1Task } from './d1';
 
-/** D1, D2, D3 — filled in by the CCB issue. */
-export const ccbTasks: AnyTaskPlugin[] = [];
+export { d1Task } from './d1';
+export type { CcbPlugin } from './plugin';
+export * from './types';
+
+/** D1, D2, D3 of the Complexity Ceiling Benchmark. */
+export const ccbTasks: AnyTaskPlugin[] = [d1Task];

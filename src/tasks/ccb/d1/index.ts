@@ -1,0 +1,29 @@
+import { makeCcbPlugin } from '../plugin';
+import { stripWhitespace } from '../scan';
+import { simulateResponse } from '../simulate';
+import { type D1Instance, generateD1 } from './generate';
+import { readD1 } from './parse';
+import { renderD1 } from './prompt';
+import { d1SimDomain } from './simulate';
+
+export type { D1Data, D1Instance } from './generate';
+export { applyD1, D1_OPS, type D1Op, formatGrid, type Grid, START_GRID } from './grid';
+export { D1_SYSTEM_PROMPT } from './prompt';
+
+/** D1 Alien Grid: a 3×3 grid under N of seven cell permutations (ccb.md §3). */
+export const d1Task = makeCcbPlugin<D1Instance>({
+  id: 'd1',
+  title: 'CCB D1 Alien Grid (3x3 grid state tracking)',
+  generate: (rng, depth, seed, profile) => generateD1(rng, depth, seed, profile),
+  // release key: the operation chain
+  instanceKey: (instance) => instance.data.ops.join(','),
+  render: renderD1,
+  read: (text, instance) => readD1(text, instance.profile),
+  readLoose: (text) => readD1(text, 'official'),
+  truth: (instance) => ({
+    steps: instance.trace.map((s) => stripWhitespace(s).toLowerCase()),
+    answer: stripWhitespace(instance.answer).toLowerCase(),
+  }),
+  simulate: (instance, rng, knobs) =>
+    simulateResponse(d1SimDomain(instance), instance.level, instance.answer, rng, knobs),
+});

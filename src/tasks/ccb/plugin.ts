@@ -1,0 +1,69 @@
+import type { PyRandom } from '../../rng';
+import type { CcbOutcome } from '../outcome';
+import type { GenerateOptions, GradeContext, ParseResult, Prompt, SimKnobs, TaskPlugin } from '../task';
+import { type CcbReading, type CcbTruth, classify } from './reading';
+import {
+  assertDepth,
+  CCB_DEPTHS,
+  CCB_PROFILES,
+  CCB_VARIANTS,
+  type CcbInstance,
+  type CcbProfile,
+  type CcbTaskId,
+  type CcbVariant,
+  releaseMaxTokens,
+  resolveProfile,
+  resolveVariant,
+} from './types';
+import { formatResponse } from './variants';
+
+/** The domain-specific parts of a CCB plugin; `makeCcbPlugin` supplies the shared contract around them. */
+export interface CcbDomain<I extends CcbInstance> {
+  id: CcbTaskId;
+  title: string;
+  generate(rng: PyRandom, depth: number, seed: number, profile: CcbProfile, options: GenerateOptions): I;
+  instanceKey(instance: I): string;
+  render(instance: I, variant: CcbVariant): Prompt;
+  /** Parses a response for grading; the instance selects profile rules (and D3's answer mode). */
+  read(text: string, instance: I): CcbReading;
+  /** Parses without an instance (official profile, full-state answer). */
+  readLoose(text: string): CcbReading;
+  /** Ground truth normalised like `StateReading.norm`. */
+  truth(instance: I): CcbTruth;
+  /** The simulated subject's response (see `simulateResponse`). */
+  simulate(instance: I, rng: PyRandom, knobs: SimKnobs): string;
+}
+
+export type CcbPlugin<I extends CcbInstance = CcbInstance> = TaskPlugin<I, CcbReading> & {
+  grade(instance: I, text: string, context?: GradeContext): CcbOutcome;
+};
+
+export function makeCcbPlugin<I extends CcbInstance>(domain: CcbDomain<I>): CcbPlugin<I> {
+  return {
+    id: domain.id,
+    family: 'ccb',
+    title: domain.title,
+    levels: { kind: 'depth', values: CCB_DEPTHS },
+    variants: CCB_VARIANTS,
+    profiles: CCB_PROFILES,
+    generate(rng: PyRandom, level: number, options: GenerateOptions & { seed: number }): I {
+      assertDepth(domain.id, level);
+      return domain.generate(rng, level, options.seed, resolveProfile(domain.id, options.profile), options);
+    },
+    instanceKey: (instance) => domain.instanceKey(instance),
+    render: (instance, variant) => domain.render(instance, resolveVariant(domain.id, variant)),
+    canonicalResponse: (instance) => formatResponse(instance.trace, instance.answer),
+    parse(text: string): ParseResult<CcbReading> {
+      const reading = domain.readLoose(text);
+      if (reading.steps.length === 0 && reading.answer === null) {
+        return { ok: false, reason: 'no trace step and no ANSWER found' };
+      }
+      return { ok: true, value: reading };
+    },
+    grade: (instance, text, context) => classify(domain.read(text, instance), domain.truth(instance), text, context),
+    simulate(instance: I, rng: PyRandom, knobs: SimKnobs): string {
+      return domain.simulate(instance, rng, knobs);
+    },
+    maxOutputTokens: (level) => releaseMaxTokens(domain.id, level),
+  };
+}

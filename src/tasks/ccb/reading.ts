@@ -1,0 +1,96 @@
+import type { CcbOutcome } from '../outcome';
+import type { GradeContext } from '../task';
+
+/** One parsed state (a trace step or the answer) of a model response. */
+export interface StateReading {
+  /** Comparison key: whitespace-free and in canonical order, so layout never changes a verdict. */
+  norm: string;
+  /** The state's text could not be read as a state (release F2a) → Format. */
+  formatIssue?: string;
+  /** The state breaks a structural rule of the task (profile-dependent) → Constraint. */
+  constraintIssue?: string;
+}
+
+/** What a domain parser extracted from a response, positionally. */
+export interface CcbReading {
+  steps: StateReading[];
+  answer: StateReading | null;
+  /** Whole-response format problems (missing keywords, prose inside steps). */
+  formatIssues: string[];
+}
+
+/** The ground truth a response is graded against, already normalised like `StateReading.norm`. */
+export interface CcbTruth {
+  steps: string[];
+  answer: string;
+}
+
+/**
+ * Algorithm 1's k*: the first 1-based position whose parsed state differs from the ground truth, a
+ * missing step counting as divergent; −1 when every ground-truth step is matched. Positional: the step
+ * number a model writes is ignored.
+ */
+export function divergenceStep(truthSteps: readonly string[], steps: readonly StateReading[]): number {
+  for (let i = 0; i < truthSteps.length; i++) {
+    if (i >= steps.length || steps[i].norm !== truthSteps[i]) return i + 1;
+  }
+  return -1;
+}
+
+/**
+ * The six-way classification in the release's precedence (ccb.md §6.0, the D3 order applied to every
+ * domain): api → correct → format → truncation → constraint → reasoning.
+ *
+ * - api: an empty response that was not cut off (the release's D3 rule; missing data).
+ * - correct: the final answer matches exactly; the trace only feeds k* and TFBC.
+ * - format: a whole-response format issue, an unreadable step, no trace step at all, or a complete trace
+ *   without a readable answer. (Deliberate: a cut-off trace without an answer is Truncation, not Format.)
+ * - truncation: finish reason `length`, or fewer trace steps than N.
+ * - constraint: any step or the answer breaks a structural rule.
+ * - reasoning: a well-formed, complete response with a wrong answer.
+ */
+export function classify(reading: CcbReading, truth: CcbTruth, text: string, context: GradeContext = {}): CcbOutcome {
+  const cutOff = context.finishReason === 'length';
+  const depth = truth.steps.length;
+  const kStar = divergenceStep(truth.steps, reading.steps);
+  const answerCorrect = reading.answer !== null && truth.answer !== '' && reading.answer.norm === truth.answer;
+  const tfbc = answerCorrect && kStar !== -1;
+  const outcome = (kind: CcbOutcome['kind'], issues: string[]): CcbOutcome => ({
+    family: 'ccb',
+    kind,
+    answerCorrect,
+    kStar,
+    tfbc,
+    issues,
+  });
+
+  if (text.trim() === '' && !cutOff) return outcome('api', ['empty response (treated as a transport fault)']);
+
+  const formatIssues = [...reading.formatIssues];
+  reading.steps.forEach((step, i) => {
+    if (step.formatIssue) formatIssues.push(`step ${i + 1}: ${step.formatIssue}`);
+  });
+  if (reading.steps.length === 0 && !cutOff) formatIssues.push('no trace step could be parsed');
+  if (reading.answer === null && reading.steps.length >= depth && !cutOff) {
+    formatIssues.push('no ANSWER could be parsed');
+  }
+  if (reading.answer?.formatIssue) formatIssues.push(`answer: ${reading.answer.formatIssue}`);
+
+  const constraintIssues: string[] = [];
+  reading.steps.forEach((step, i) => {
+    if (step.constraintIssue) constraintIssues.push(`step ${i + 1}: ${step.constraintIssue}`);
+  });
+  if (reading.answer?.constraintIssue) constraintIssues.push(`answer: ${reading.answer.constraintIssue}`);
+
+  const truncationIssues: string[] = [];
+  if (cutOff) truncationIssues.push('generation stopped at the token limit (finish reason length)');
+  if (reading.steps.length < depth) truncationIssues.push(`trace has ${reading.steps.length} of ${depth} steps`);
+
+  const traceNote = kStar === -1 ? [] : [`trace first diverges at step ${kStar}`];
+  if (answerCorrect) return outcome('correct', [...traceNote, ...formatIssues, ...constraintIssues]);
+  if (formatIssues.length > 0) return outcome('format', formatIssues);
+  if (truncationIssues.length > 0) return outcome('truncation', truncationIssues);
+  if (constraintIssues.length > 0) return outcome('constraint', [...constraintIssues, ...traceNote]);
+  const answerNote = reading.answer === null ? 'no answer' : `wrong answer ${reading.answer.norm}`;
+  return outcome('reasoning', [answerNote, ...traceNote]);
+}

@@ -1,0 +1,82 @@
+/**
+ * Linear-time text scanners behind the CCB parsers. The release uses lazy regexes such as
+ * `Step\s*\d+:\s*\[\[.*?\]\]` under `findall`; run naively, a line holding many unclosed headers makes that
+ * quadratic. These scanners return the same matches in O(length): header regexes have no nested or
+ * overlapping quantifiers, and a body that failed to close on its line is never rescanned.
+ */
+
+export interface StepMatch {
+  /** Index of the `Step` header. */
+  start: number;
+  /** Index of the state's opening bracket. */
+  bodyStart: number;
+  /** Index just after the state's closing bracket. */
+  end: number;
+}
+
+const isHorizontalSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v';
+
+/**
+ * Every step `header … body` in order, `findall`-style (a match resumes scanning after its end). `header`
+ * must be a global, case-insensitive regex ending at the state's opening bracket(s) and have one capture
+ * group for the opening bracket position; the body must close (per `closeAt`) on the header's last line.
+ */
+export function scanSteps(
+  text: string,
+  header: RegExp,
+  openLength: (match: RegExpExecArray) => number,
+  closeAt: (text: string, index: number) => number,
+): StepMatch[] {
+  const out: StepMatch[] = [];
+  const re = new RegExp(header.source, header.flags.includes('g') ? header.flags : `${header.flags}g`);
+  let failedUntil = -1; // bodies starting before this index lie on a line already known not to close
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const bodyEnd = m.index + m[0].length;
+    const bodyStart = bodyEnd - openLength(m);
+    if (bodyEnd <= failedUntil) {
+      re.lastIndex = m.index + 1;
+      continue;
+    }
+    let i = bodyEnd;
+    let end = -1;
+    for (; i < text.length && text[i] !== '\n'; i++) {
+      const closed = closeAt(text, i);
+      if (closed > 0) {
+        end = closed;
+        break;
+      }
+    }
+    if (end < 0) {
+      failedUntil = i;
+      re.lastIndex = m.index + 1;
+      continue;
+    }
+    out.push({ start: m.index, bodyStart, end });
+    re.lastIndex = end;
+  }
+  return out;
+}
+
+/** `]]` with optional horizontal whitespace between: returns the index after it, or −1. */
+export function closeDoubleBracket(text: string, i: number): number {
+  if (text[i] !== ']') return -1;
+  let j = i + 1;
+  while (j < text.length && isHorizontalSpace(text[j])) j++;
+  return text[j] === ']' ? j + 1 : -1;
+}
+
+/** A single `]`: returns the index after it, or −1. */
+export function closeBracket(text: string, i: number): number {
+  return text[i] === ']' ? i + 1 : -1;
+}
+
+/** Removes every whitespace character (the release's `re.sub(r'\s+', '', …)`). */
+export const stripWhitespace = (s: string): string => s.replace(/\s+/g, '');
+
+/** Index of the first `ANSWER` keyword followed by `separator`, and the index after it; null when absent. */
+export function findAnswerKeyword(text: string, separator: RegExp): { start: number; end: number } | null {
+  const re = new RegExp(`ANSWER${separator.source}`, 'gi');
+  const m = re.exec(text);
+  return m === null ? null : { start: m.index, end: m.index + m[0].length };
+}
