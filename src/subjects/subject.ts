@@ -45,6 +45,8 @@ export type TrialResponse =
       attempts: number;
       /** Present when an API subject applied the budget rule. */
       budget?: BudgetRecord;
+      /** The trial's response-cache key (API subjects): links a record to its cache entry. */
+      cacheKey?: string;
     }
   | {
       /** Transport/provider failure after bounded retries: missing data (outcome `api`). */

@@ -166,12 +166,12 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         text,
         finishReason,
         usage,
-        latencyMs: 0,
+        latencyMs: performance.now() - start,
         cacheHit: true,
         attempts: 0,
+        cacheKey: key,
+        ...(budget ? { budget } : {}),
       };
-      if (budget) hit.budget = budget;
-      hit.latencyMs = performance.now() - start;
       return hit;
     }
     if (request.signal?.aborted) return errorResponse('aborted by the caller', start, 0);
@@ -205,7 +205,15 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       const latencyMs = performance.now() - start;
       const response = { ...completion, latencyMs, attempts, budget: budgetRecord };
       await options.cache?.put(entryOf(key, request, endpoint.identity, options.model, firstParams, response));
-      return { kind: 'answer', ...completion, latencyMs, cacheHit: false, attempts, budget: budgetRecord };
+      return {
+        kind: 'answer',
+        ...completion,
+        latencyMs,
+        cacheHit: false,
+        attempts,
+        budget: budgetRecord,
+        cacheKey: key,
+      };
     }
   }
 
