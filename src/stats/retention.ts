@@ -2,7 +2,13 @@ import { PyRandom } from '../rng';
 import { sampleBinomial } from './binomial';
 import { type DepthCount, normalizeCounts } from './depth-counts';
 import { quantileLinear } from './quantile';
-import { logChoose, normalQuantile } from './special';
+import { logChoose, normalCdf, normalQuantile } from './special';
+
+/**
+ * 'bca' (default): bias-corrected and accelerated percentile interval; 'percentile': the plain percentile
+ * interval of the released code (ccb.md §6.4), which under-covers at low p_d (see test/stats/coverage.test.ts).
+ */
+export type BootstrapMethod = 'bca' | 'percentile';
 
 /** The paper's admissible range for p_d. */
 export const PD_LOWER = 0.5;
@@ -154,7 +160,7 @@ export function fitRetentionReleaseGrid(counts: DepthCount[]): number {
  */
 export function bootstrapRetentionCI(
   counts: DepthCount[],
-  opts: { seed: number; resamples?: number; level?: number },
+  opts: { seed: number; resamples?: number; level?: number; method?: BootstrapMethod },
 ): [number, number] {
   const data = normalizeCounts(counts);
   const resamples = opts.resamples ?? 2000;
@@ -180,7 +186,44 @@ export function bootstrapRetentionCI(
     estimates[b] = x === X_LOWER ? PD_LOWER : Math.exp(x);
   }
   const tail = (1 - level) / 2;
-  return [quantileLinear(estimates, tail), quantileLinear(estimates, 1 - tail)];
+  const method = opts.method ?? 'bca';
+  const [lowerLevel, upperLevel] =
+    method === 'bca' ? bcaLevels(data, pd, estimates, tail) : ([tail, 1 - tail] as const);
+  return [quantileLinear(estimates, lowerLevel), quantileLinear(estimates, upperLevel)];
+}
+
+/**
+ * BCa percentile levels (Efron 1987) for the one-parameter model: bias correction z0 = Φ⁻¹(share of replicates
+ * below p̂, ties counted half) and the parametric acceleration a = skewness of the score at p̂ / 6, with score
+ * U = Σ w_N (c_N − n_N q_N), w_N = N / (1 − q_N), q_N = p̂^N. At a bound of [0.5, 1] (or when every replicate
+ * falls on one side) the correction is undefined and the plain percentile levels are returned.
+ */
+function bcaLevels(
+  data: readonly DepthCount[],
+  pd: number,
+  estimates: readonly number[],
+  tail: number,
+): [number, number] {
+  if (pd <= PD_LOWER || pd >= PD_UPPER) return [tail, 1 - tail];
+  let below = 0;
+  for (const e of estimates) below += e < pd ? 1 : e === pd ? 0.5 : 0;
+  const share = below / estimates.length;
+  if (share <= 0 || share >= 1) return [tail, 1 - tail];
+  const z0 = normalQuantile(share);
+  let k2 = 0;
+  let k3 = 0;
+  for (const { depth, n } of data) {
+    const q = pd ** depth;
+    const w = depth / (1 - q);
+    k2 += w * w * n * q * (1 - q);
+    k3 += w * w * w * n * q * (1 - q) * (1 - 2 * q);
+  }
+  const a = k2 > 0 ? k3 / (6 * k2 ** 1.5) : 0;
+  const adjusted = (alpha: number) => {
+    const z = z0 + normalQuantile(alpha);
+    return normalCdf(z0 + z / (1 - a * z));
+  };
+  return [adjusted(tail), adjusted(1 - tail)];
 }
 
 /** χ²₁ quantile at `level`, as the square of the normal quantile. */
