@@ -11,7 +11,10 @@ import {
 import type { SimSpec } from '../../src/subjects/spec';
 import { resolveTask } from '../../src/tasks/registry';
 import type { AnyTaskPlugin } from '../../src/tasks/task';
-import { fakeCountPlugin, fakeResolve, fakeStepsPlugin } from '../support/fake-tasks';
+import { fakeCountPlugin as countPlugin, fakeResolve, fakeStepsPlugin as stepsPlugin } from '../support/fake-tasks';
+
+const fakeStepsPlugin: AnyTaskPlugin = stepsPlugin;
+const fakeCountPlugin: AnyTaskPlugin = countPlugin;
 
 function requestFor(task: AnyTaskPlugin, level: number, seed: number, trialIndex: number): TrialRequest {
   const instance = task.generate(new PyRandom(seed), level, { seed });
