@@ -90,13 +90,17 @@ export class LadderSearch {
       if (passed) {
         this.lowPass = step.center;
         const nxt = Math.min(this.settings.maxLength, 2 * step.center);
-        if (step.center >= this.settings.maxLength || nxt === step.center) return this.finishExpansion();
+        if (step.center >= this.settings.maxLength || nxt === step.center) {
+          this.finishExpansion();
+          return;
+        }
         this.center = nxt;
         this.pending = { phase: 'expansion', center: nxt };
         return;
       }
       this.firstFail = step.center;
-      return this.finishExpansion();
+      this.finishExpansion();
+      return;
     }
     if (passed) this.lowPass = step.center;
     else this.firstFail = step.center;

@@ -96,6 +96,7 @@ function ladderPosition(request: TrialRequest): LadderPosition | null {
 
 export function sccLogReplaySubject(log: SccLogModel, spec: string): Subject {
   const byPosition = new Map(log.trials.map((t) => [key(t.evaluation_index, t.trial_index), t]));
+  const tierCenters = new Map(log.trials.map((t) => [t.evaluation_index, t.center_length]));
   const answer = async (request: TrialRequest): Promise<TrialResponse> => {
     if (request.signal?.aborted) throw new DOMException('aborted', 'AbortError');
     const position = ladderPosition(request);
@@ -105,6 +106,12 @@ export function sccLogReplaySubject(log: SccLogModel, spec: string): Subject {
       );
     const trial = byPosition.get(key(position.evaluationIndex, request.trialIndex));
     const where = `${spec}: ${position.phase} evaluation ${position.evaluationIndex} trial ${request.trialIndex}`;
+    if (!trial && tierCenters.get(position.evaluationIndex) === request.instance.level) {
+      // The logged runner stopped this tier early (its abort rule); a scheduler that issues more trials in
+      // parallel gets missing data here, never an invented answer. Such a tier already fails on its records.
+      const error = 'not recorded: the logged run stopped this tier before this trial';
+      return { kind: 'error', error, latencyMs: 0, attempts: 0 };
+    }
     if (!trial)
       throw new SccFatalError(
         `${where} is not in the log: the ladder left the recorded path (wrong seed or draw mode?)`,

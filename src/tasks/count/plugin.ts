@@ -14,6 +14,8 @@ export interface CountData {
   n: number;
   /** The tier centre L the target was drawn around. */
   center: number;
+  /** Where the SCC ladder asked for this trial (lets a log-replay subject find the recorded response). */
+  tier?: { phase: 'preflight' | 'expansion' | 'refine'; evaluationIndex: number };
 }
 
 /** `level` is the tier centre L; `answer` the exact count. */

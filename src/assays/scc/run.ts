@@ -1,0 +1,204 @@
+import { PyRandom } from '../../rng';
+import type { Subject } from '../../subjects/subject';
+import { countInstance } from '../../tasks/count/plugin';
+import { COUNT_SYSTEM_PROMPT, countPrompt, DEFAULT_MOTIF, resolveMotif } from '../../tasks/count/stimulus';
+import { nestedUserPrompt } from '../../tasks/nested/generate';
+import { nestedInstance } from '../../tasks/nested/plugin';
+import { findAttractors, formatAuditOf, tokensPerCountAtCc } from './analyses';
+import { DEFAULT_SCC_CONFIG, type DrawMode, type SccConfig, type Schedule, sccConfigSchema } from './config';
+import { LadderSearch } from './ladder';
+import type { SccResult, SccTier, SccTrial } from './schema';
+import { evaluateTier, type TierRun } from './tier';
+import { runSccTrial, type SccTrialRecord, shouldPromote } from './trial';
+
+export type SccTaskId = 'count' | 'nested';
+
+export interface SccTrialEvent extends SccTrial {
+  phase: 'preflight' | 'expansion' | 'refine';
+  evaluationIndex: number;
+  center: number;
+}
+
+export interface SccAssayOptions {
+  /** Seed of the model's CPython RNG (the authors: 7 + the model's position in the run queue). */
+  seed: number;
+  /** Caps the doubling (the authors: 20000). */
+  maxLength?: number;
+  /** Ours: stop and abort a tier's trials once its verdict is settled (default true). */
+  earlyDecision?: boolean;
+  /** Same as earlyDecision: false — run every trial the authors' runner would. Wins over earlyDecision. */
+  exactPeerCalls?: boolean;
+  /** Trials in flight at once under the `pool` schedule (default 4). */
+  concurrency?: number;
+  /** Default `pool`; `batch-barrier` and `sequential` reproduce the authors' runners. */
+  schedule?: Schedule;
+  /**
+   * Default `upfront`; `lazy` reproduces the old `o1` run: it forces the `sequential` schedule and turns the
+   * early decision off, since both would change how many targets a tier draws and so every later target.
+   */
+  drawMode?: DrawMode;
+  task?: SccTaskId;
+  /** Counting motif id (Table S11), count task only. */
+  motif?: string;
+  config?: Partial<SccConfig>;
+  signal?: AbortSignal;
+  onTrial?: (trial: SccTrialEvent) => void;
+}
+
+const toTrial = (record: SccTrialRecord): SccTrial => ({
+  trialIndex: record.trialIndex,
+  target: record.target,
+  parsed: record.parsed,
+  relativeError: record.relativeError,
+  exact: record.exact,
+  format: record.format,
+  tokens: record.tokens,
+  inputTokens: record.inputTokens,
+  status: record.status,
+  detail: record.detail,
+  retryCount: record.retryCount,
+  requestedMaxOutputTokens: record.requestedMaxOutputTokens,
+  finalMaxOutputTokens: record.finalMaxOutputTokens,
+  text: record.text,
+});
+
+/** Runs the SCC assay end to end: preflight at 8, the ladder, the analyses. The subject is the only I/O. */
+export async function runSccAssay(subject: Subject, options: SccAssayOptions): Promise<SccResult> {
+  const config = sccConfigSchema.parse({
+    ...DEFAULT_SCC_CONFIG,
+    ...options.config,
+    ...(options.maxLength !== undefined ? { maxLength: options.maxLength } : {}),
+  });
+  const task: SccTaskId = options.task ?? 'count';
+  const motif = task === 'count' ? resolveMotif(options.motif) : DEFAULT_MOTIF;
+  const drawMode = options.drawMode ?? 'upfront';
+  // Lazy draws follow the trials that start, so only the old one-at-a-time runner reproduces them.
+  const schedule = drawMode === 'lazy' ? 'sequential' : (options.schedule ?? 'pool');
+  const earlyDecision = !options.exactPeerCalls && (options.earlyDecision ?? true) && drawMode === 'upfront';
+  const concurrency = options.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+  if (!Number.isSafeInteger(options.seed)) throw new RangeError(`seed must be a safe integer, got ${options.seed}`);
+
+  let calls = 0;
+  const trialAt =
+    (phase: SccTrialEvent['phase'], evaluationIndex: number, center: number) =>
+    async (index: number, target: number, budget: number, signal: AbortSignal) => {
+      const tier = { phase, evaluationIndex };
+      const instance =
+        task === 'count'
+          ? { ...countInstance(target, center, options.seed), data: { n: target, center, tier } }
+          : { ...nestedInstance(target, center, options.seed), data: { n: target, center, tier } };
+      const prompt =
+        task === 'count' ? countPrompt(target, motif) : { system: COUNT_SYSTEM_PROMPT, user: nestedUserPrompt(target) };
+      calls++;
+      const record = await runSccTrial({
+        subject,
+        taskId: task,
+        instance,
+        prompt,
+        motif,
+        trialIndex: index,
+        budget,
+        retryMaxOutputTokens: config.retryMaxOutputTokens,
+        signal,
+      });
+      if (record) options.onTrial?.({ ...toTrial(record), phase, evaluationIndex, center });
+      return record;
+    };
+
+  const outerSignal = options.signal ?? new AbortController().signal;
+  const preRecord = await trialAt('preflight', -1, config.preflightLength)(
+    0,
+    config.preflightLength,
+    config.maxOutputTokens,
+    outerSignal,
+  );
+  if (preRecord === null) throw new Error('SCC assay aborted by the caller during the preflight');
+  const preflight = toTrial(preRecord);
+  const base = { task, seed: options.seed, config, schedule, drawMode, earlyDecision, preflight };
+
+  if (preRecord.parsed === null || preRecord.status === 'error') {
+    return {
+      ...base,
+      skipped: true,
+      skipReason: 'preflight_failed',
+      cc: 0,
+      ccLower: 0,
+      ccUpper: config.initialLength,
+      bounded: false,
+      errorBar: { lower: 0, upper: Math.max(1, Math.trunc(config.initialLength * config.stepFraction)) },
+      tiers: [],
+      calls,
+      callsSaved: 0,
+      tokensSaved: 0,
+      tokensSpent: preRecord.tokens ?? 0,
+      learnedMaxOutputTokens: config.maxOutputTokens,
+      attractors: [],
+      tokensPerCountAtCc: tokensPerCountAtCc([], 0),
+      formatAudit: formatAuditOf(subject.identity.spec, [preflight]),
+    };
+  }
+
+  let budget = shouldPromote(preRecord, config.maxOutputTokens)
+    ? preRecord.finalMaxOutputTokens
+    : config.maxOutputTokens;
+  const rng = new PyRandom(options.seed);
+  const search = new LadderSearch(config);
+  const tiers: SccTier[] = [];
+  let callsSaved = 0;
+  let tokensSaved = 0;
+  for (let step = search.next(); step; step = search.next()) {
+    const evaluationIndex = tiers.length;
+    const run: TierRun = await evaluateTier(
+      { run: trialAt(step.phase, evaluationIndex, step.center) },
+      { step, config, rng, drawMode, schedule, concurrency, earlyDecision, budget, signal: options.signal },
+    );
+    budget = Math.max(budget, run.budget);
+    search.record(run.passed);
+    if (run.decidedEarly) {
+      const completed = run.records.length;
+      callsSaved += config.samplesPerLength - run.issued;
+      const tokens = run.records.flatMap((r) => (r.tokens === null ? [] : [r.tokens]));
+      const meanTokens = tokens.length ? tokens.reduce((a, b) => a + b, 0) / tokens.length : 0;
+      tokensSaved += (config.samplesPerLength - completed) * meanTokens;
+    }
+    tiers.push({
+      evaluationIndex,
+      phase: step.phase,
+      center: step.center,
+      sampleLow: run.sampleLow,
+      sampleHigh: run.sampleHigh,
+      targets: run.targets,
+      passed: run.passed,
+      parseRate: run.parseRate,
+      mape: run.mape,
+      issued: run.issued,
+      aborted: run.aborted,
+      decidedEarly: run.decidedEarly,
+      abortRuleStopped: run.abortRuleStopped,
+      trials: run.records.map(toTrial),
+    });
+  }
+  const outcome = search.result();
+  const allTrials = [preflight, ...tiers.flatMap((t) => t.trials)];
+  return {
+    ...base,
+    skipped: false,
+    skipReason: null,
+    cc: outcome.cc,
+    ccLower: outcome.ccLower,
+    ccUpper: outcome.ccUpper,
+    bounded: outcome.bounded,
+    errorBar: outcome.errorBar,
+    tiers,
+    calls,
+    callsSaved,
+    tokensSaved,
+    tokensSpent: allTrials.reduce((sum, t) => sum + (t.tokens ?? 0), 0),
+    learnedMaxOutputTokens: budget,
+    attractors: findAttractors(tiers, outcome.cc),
+    tokensPerCountAtCc: tokensPerCountAtCc(tiers, outcome.cc),
+    formatAudit: formatAuditOf(subject.identity.spec, allTrials),
+  };
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { FORMAT_CATEGORIES } from '../../tasks/count/audit';
+import { DRAW_MODES, SCHEDULES, sccConfigSchema } from './config';
+
+/** Zod schemas of the SCC assay's result (it crosses into reports, caches and the CLI's --json). */
+export const sccTrialSchema = z.object({
+  trialIndex: z.number().int().nonnegative(),
+  target: z.number().int(),
+  parsed: z.number().nullable(),
+  relativeError: z.number().nonnegative().nullable(),
+  exact: z.boolean(),
+  format: z.enum(FORMAT_CATEGORIES),
+  /** Output tokens of the final call (null when the subject did not report usage). */
+  tokens: z.number().int().nonnegative().nullable(),
+  inputTokens: z.number().int().nonnegative().nullable(),
+  status: z.enum(['completed', 'incomplete', 'error']),
+  detail: z.string().nullable(),
+  retryCount: z.number().int().nonnegative(),
+  requestedMaxOutputTokens: z.number().int().positive(),
+  finalMaxOutputTokens: z.number().int().positive(),
+  text: z.string(),
+});
+
+export const sccTierSchema = z.object({
+  evaluationIndex: z.number().int().nonnegative(),
+  phase: z.enum(['expansion', 'refine']),
+  center: z.number().int().positive(),
+  sampleLow: z.number().int(),
+  sampleHigh: z.number().int(),
+  targets: z.array(z.number().int()),
+  passed: z.boolean(),
+  parseRate: z.number().min(0).max(1),
+  mape: z.number().nullable(),
+  issued: z.number().int().nonnegative(),
+  aborted: z.number().int().nonnegative(),
+  decidedEarly: z.boolean(),
+  abortRuleStopped: z.boolean(),
+  trials: z.array(sccTrialSchema),
+});
+
+export const attractorSchema = z.object({
+  value: z.number(),
+  count: z.number().int().positive(),
+  /** Share of the wrong parsed answers past capacity. */
+  share: z.number().min(0).max(1),
+});
+
+export const tokensAtCcSchema = z.object({
+  /** The highest-index passed tier whose centre equals cc (null when cc = 0 or none passed there). */
+  center: z.number().int().nullable(),
+  trials: z.number().int().nonnegative(),
+  meanOutputTokens: z.number().nullable(),
+  meanTotalTokens: z.number().nullable(),
+  outputTokensPerCount: z.number().nullable(),
+  totalTokensPerCount: z.number().nullable(),
+  /** The authors' CSV column `avg_output_tokens_at_cc`: mean output tokens (> 0) over ALL passed tiers. */
+  authorsCsvAvgOutputTokens: z.number().nullable(),
+});
+
+export const formatAuditRowSchema = z.object({
+  category: z.enum(FORMAT_CATEGORIES),
+  cases: z.number().int().positive(),
+  parsed: z.number().int().nonnegative(),
+  models: z.number().int().nonnegative(),
+});
+
+export const sccResultSchema = z.object({
+  task: z.string(),
+  seed: z.number().int(),
+  config: sccConfigSchema,
+  schedule: z.enum(SCHEDULES),
+  drawMode: z.enum(DRAW_MODES),
+  earlyDecision: z.boolean(),
+  skipped: z.boolean(),
+  skipReason: z.string().nullable(),
+  cc: z.number().int().nonnegative(),
+  ccLower: z.number().int().nonnegative(),
+  ccUpper: z.number().int().positive().nullable(),
+  /** Absent in the authors' skipped record; false here when skipped. */
+  bounded: z.boolean(),
+  errorBar: z.object({ lower: z.number().int().nonnegative(), upper: z.number().int().positive() }),
+  preflight: sccTrialSchema,
+  tiers: z.array(sccTierSchema),
+  /** Requests issued, the preflight included (aborted ones included). */
+  calls: z.number().int().nonnegative(),
+  /** Trials not issued because of the early decision, counted against K per decided tier. */
+  callsSaved: z.number().int().nonnegative(),
+  /** Estimated output tokens saved: per decided tier, (K − completed) × the tier's mean output tokens. */
+  tokensSaved: z.number().nonnegative(),
+  /** Output tokens of all completed trials, as reported by the subject. */
+  tokensSpent: z.number().nonnegative(),
+  learnedMaxOutputTokens: z.number().int().positive(),
+  attractors: z.array(attractorSchema),
+  tokensPerCountAtCc: tokensAtCcSchema,
+  formatAudit: z.array(formatAuditRowSchema),
+});
+
+export type SccTrial = z.infer<typeof sccTrialSchema>;
+export type SccTier = z.infer<typeof sccTierSchema>;
+export type SccResult = z.infer<typeof sccResultSchema>;
+export type Attractor = z.infer<typeof attractorSchema>;
+export type TokensAtCc = z.infer<typeof tokensAtCcSchema>;
