@@ -18,22 +18,17 @@ const isHorizontalSpace = (c: string): boolean => c === ' ' || c === '\t' || c =
 
 /**
  * Every step `header … body` in order, `findall`-style (a match resumes scanning after its end). `header`
- * must be a global, case-insensitive regex ending at the state's opening bracket(s) and have one capture
- * group for the opening bracket position; the body must close (per `closeAt`) on the header's last line.
+ * is a case-insensitive regex whose first `[` opens the state; the state must close (per `closeAt`) after
+ * the header, on the header's last line.
  */
-export function scanSteps(
-  text: string,
-  header: RegExp,
-  openLength: (match: RegExpExecArray) => number,
-  closeAt: (text: string, index: number) => number,
-): StepMatch[] {
+export function scanSteps(text: string, header: RegExp, closeAt: (text: string, index: number) => number): StepMatch[] {
   const out: StepMatch[] = [];
   const re = new RegExp(header.source, header.flags.includes('g') ? header.flags : `${header.flags}g`);
   let failedUntil = -1; // bodies starting before this index lie on a line already known not to close
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const bodyEnd = m.index + m[0].length;
-    const bodyStart = bodyEnd - openLength(m);
+    const bodyStart = m.index + m[0].indexOf('[');
     if (bodyEnd <= failedUntil) {
       re.lastIndex = m.index + 1;
       continue;

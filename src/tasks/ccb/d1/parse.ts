@@ -4,7 +4,7 @@ import type { CcbProfile } from '../types';
 import { isPermutationGrid, readGrid } from './grid';
 
 /** Release: `Step\s*\d+:\s*\[\[.*?\]\]` (one line). Also accepted: space before `:` and between brackets. */
-const STEP_HEADER = /step\s*\d+\s*:\s*(\[[ \t]*\[)/gi;
+const STEP_HEADER = /step\s*\d+\s*:\s*\[[ \t]*\[/gi;
 
 function readState(raw: string, profile: CcbProfile): StateReading {
   const norm = stripWhitespace(raw).toLowerCase();
@@ -51,7 +51,7 @@ function findAnswerGrid(text: string): string | null {
  * whitespace-free and lower-cased; the `paper` profile adds the grid-integrity constraint.
  */
 export function readD1(text: string, profile: CcbProfile): CcbReading {
-  const steps = scanSteps(text, STEP_HEADER, (m) => m[1].length, closeDoubleBracket).map((s) =>
+  const steps = scanSteps(text, STEP_HEADER, closeDoubleBracket).map((s) =>
     readState(text.slice(s.bodyStart, s.end), profile),
   );
   const answerText = findAnswerGrid(text);

@@ -1,0 +1,44 @@
+import type { PyRandom } from '../../../rng';
+import type { CcbInstance, CcbProfile } from '../types';
+import { applyD2, D2_OPS, type D2Op, formatRegisters, type Registers, START_REGISTERS, setTarget } from './registers';
+
+export interface D2Data {
+  ops: D2Op[];
+}
+export type D2Instance = CcbInstance<D2Data>;
+
+/**
+ * `paper` profile (ccb.md §7): the operations offered at a step, in canonical order, omitting a SET whose
+ * result is already held by a register other than the one being set. SHIFT and SWAP permute values, so the
+ * seven values stay distinct at every step.
+ */
+export function offeredPaperOps(r: Registers): D2Op[] {
+  return D2_OPS.filter((op) => {
+    const target = setTarget(op, r);
+    return target === null || r.every((v, i) => i === target.index || v !== target.value);
+  });
+}
+
+/** `official`: one `choice(OPS)` per step (release); `paper`: `choice(offeredPaperOps(state))`. */
+export function generateD2(rng: PyRandom, depth: number, seed: number, profile: CcbProfile): D2Instance {
+  const ops: D2Op[] = [];
+  const trace: string[] = [];
+  let r = START_REGISTERS;
+  for (let i = 0; i < depth; i++) {
+    const op = rng.choice(profile === 'paper' ? offeredPaperOps(r) : D2_OPS);
+    r = applyD2(op, r);
+    ops.push(op);
+    trace.push(formatRegisters(r));
+  }
+  return { task: 'd2', level: depth, seed, profile, data: { ops }, trace, answer: formatRegisters(r) };
+}
+
+export function replayD2(ops: readonly D2Op[]): Registers[] {
+  const out: Registers[] = [];
+  let r = START_REGISTERS;
+  for (const op of ops) {
+    r = applyD2(op, r);
+    out.push(r);
+  }
+  return out;
+}

@@ -1,0 +1,29 @@
+import { makeCcbPlugin } from '../plugin';
+import { simulateResponse } from '../simulate';
+import { type D2Instance, generateD2 } from './generate';
+import { readD2, readRegisters } from './parse';
+import { renderD2 } from './prompt';
+import { d2SimDomain } from './simulate';
+
+export type { D2Data, D2Instance } from './generate';
+export { offeredPaperOps } from './generate';
+export { D2_SYSTEM_PROMPT } from './prompt';
+export { applyD2, D2_OPS, type D2Op, formatRegisters, type Registers, START_REGISTERS } from './registers';
+
+/** D2 Symbolic Pointer Tracking: registers A..G under N shifts, a swap and mod-10 assignments (ccb.md §4). */
+export const d2Task = makeCcbPlugin<D2Instance>({
+  id: 'd2',
+  title: 'CCB D2 Symbolic Pointer Tracking (registers A-G, mod 10)',
+  generate: (rng, depth, seed, profile) => generateD2(rng, depth, seed, profile),
+  // release key: the operation chain
+  instanceKey: (instance) => instance.data.ops.join(','),
+  render: renderD2,
+  read: (text, instance) => readD2(text, instance.profile),
+  readLoose: (text) => readD2(text, 'official'),
+  truth: (instance) => ({
+    steps: instance.trace.map((s) => readRegisters(s, 'official').norm),
+    answer: readRegisters(instance.answer, 'official').norm,
+  }),
+  simulate: (instance, rng, knobs) =>
+    simulateResponse(d2SimDomain(instance), instance.level, instance.answer, rng, knobs),
+});

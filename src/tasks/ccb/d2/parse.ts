@@ -1,0 +1,84 @@
+import type { CcbReading, StateReading } from '../reading';
+import { closeBracket, findAnswerKeyword, scanSteps, stripWhitespace } from '../scan';
+import type { CcbProfile } from '../types';
+import { REGISTER_NAMES } from './registers';
+
+/** Release: `Step\s*\d+:\s*\[[A-Za-z_]+=.*?\]` (one line); also accepted: spaces before `:`, after `[`, around `=`. */
+const STEP_HEADER = /step\s*\d+\s*:\s*\[\s*[A-Za-z_]+\s*=/gi;
+
+/** The release's D2 PROSE_PATTERNS (case-insensitive); prose inside the trace is a Format failure (F1/F3). */
+const PROSE =
+  /\bis\s+(?:in)?correct\b|\bshould\s+be\b|\bthe\s+correct\b|\bgoes\s+to\s+the\s+position\b|\binstead\b|->|\bso\s+the\b|\balso\s+incorrect\b|\bbecomes\b|\bafter\s+shift\b/i;
+
+const ITEM = /^([A-Za-z_]+)\s*=\s*(-?\d+)$/;
+
+/**
+ * One register state `[A=1, …, G=7]`. Not 7 assignments to A..G with integer values → Format (release
+ * F2a). A register assigned twice or a value outside 0–9 → Constraint (F2b); the `paper` profile adds
+ * the uniqueness rule (7 distinct digits). Repeated digits are legal in `official` (the release's own
+ * ground truth has them). Registers compare in A..G order, so key order and whitespace never matter.
+ */
+export function readRegisters(raw: string, profile: CcbProfile): StateReading {
+  const inner = raw.trim().replace(/^\[/, '').replace(/\]$/, '');
+  const items = inner.split(',').map((item) => ITEM.exec(item.trim()));
+  const parsed = items.filter((m): m is RegExpExecArray => m !== null);
+  const compact = stripWhitespace(raw).toLowerCase();
+  const validKey = (k: string) => (REGISTER_NAMES as readonly string[]).includes(k);
+  if (items.length !== 7 || parsed.length !== 7 || !parsed.every((m) => validKey(m[1]))) {
+    return { norm: compact, formatIssue: `${raw.trim()} is not 7 assignments A=…, …, G=…` };
+  }
+  const values = new Map<string, string>();
+  let constraintIssue: string | undefined;
+  for (const [, key, value] of parsed) {
+    if (values.has(key)) constraintIssue ??= `register ${key} is assigned twice`;
+    values.set(key, value);
+    const n = Number(value);
+    if (n < 0 || n > 9) constraintIssue ??= `${key}=${value} is outside 0-9`;
+  }
+  if (values.size !== 7) return { norm: compact, constraintIssue };
+  const ordered = REGISTER_NAMES.map((k) => `${k}=${values.get(k)}`);
+  const norm = `[${ordered.join(',')}]`.toLowerCase();
+  if (constraintIssue === undefined && profile === 'paper') {
+    const seen = new Map<number, string>();
+    for (const k of REGISTER_NAMES) {
+      const v = Number(values.get(k));
+      const holder = seen.get(v);
+      if (holder !== undefined) {
+        constraintIssue = `assignment uniqueness: ${holder} and ${k} both hold ${v}`;
+        break;
+      }
+      seen.set(v, k);
+    }
+  }
+  return constraintIssue === undefined ? { norm } : { norm, constraintIssue };
+}
+
+/** The answer: first `ANSWER:`, then the first `[` after it and the first `]` after that (may span lines). */
+function findAnswerState(text: string): string | null {
+  const keyword = findAnswerKeyword(text, /\s*:/);
+  if (keyword === null) return null;
+  const open = text.indexOf('[', keyword.end);
+  if (open < 0) return null;
+  const close = text.indexOf(']', open + 1);
+  return close < 0 ? null : text.slice(open, close + 1);
+}
+
+/** D2 parser (ccb.md §4 with the fix-pass rules F1–F4 folded in; see `readRegisters` for F2a/F2b). */
+export function readD2(text: string, profile: CcbProfile): CcbReading {
+  const matches = scanSteps(text, STEP_HEADER, closeBracket);
+  const steps = matches.map((s) => readRegisters(text.slice(s.bodyStart, s.end), profile));
+  const answerText = findAnswerState(text);
+  const formatIssues: string[] = [];
+  if (!text.includes('TRACE')) formatIssues.push("the upper-case keyword 'TRACE' is missing (release F4)");
+  if (answerText !== null && !text.includes('ANSWER')) {
+    formatIssues.push("the keyword 'ANSWER' is not upper-case (release F4)");
+  }
+  if (matches.length > 0) {
+    const last = matches[matches.length - 1];
+    const answerAt = text.slice(last.end).search(/ANSWER/i);
+    const region = text.slice(matches[0].start, answerAt < 0 ? text.length : last.end + answerAt);
+    const prose = PROSE.exec(region);
+    if (prose !== null) formatIssues.push(`prose inside the trace ('${prose[0]}', release F1)`);
+  }
+  return { steps, answer: answerText === null ? null : readRegisters(answerText, profile), formatIssues };
+}
