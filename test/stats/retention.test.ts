@@ -63,7 +63,8 @@ describe('CCB Table 1: p_d from the per-depth counts of Tables 8–10', () => {
 });
 
 describe('fitRetention edge cases', () => {
-  const design = (correct: number[], n = 40): DepthCount[] => correct.map((c, i) => ({ depth: 5 * (i + 1), correct: c, n }));
+  const design = (correct: number[], n = 40): DepthCount[] =>
+    correct.map((c, i) => ({ depth: 5 * (i + 1), correct: c, n }));
 
   it('all correct → p_d = 1, log-likelihood 0', () => {
     const fit = fitRetention(design([40, 40, 40]));
@@ -78,7 +79,10 @@ describe('fitRetention edge cases', () => {
     const fit = fitRetention(design([0, 0, 0, 0]));
     expect(fit.pd).toBe(0.5);
     expect(fit.atLowerBound).toBe(true);
-    expect(fit.logLik).toBeCloseTo(40 * (Math.log1p(-(0.5 ** 5)) + Math.log1p(-(0.5 ** 10)) + Math.log1p(-(0.5 ** 15)) + Math.log1p(-(0.5 ** 20))), 12);
+    expect(fit.logLik).toBeCloseTo(
+      40 * (Math.log1p(-(0.5 ** 5)) + Math.log1p(-(0.5 ** 10)) + Math.log1p(-(0.5 ** 15)) + Math.log1p(-(0.5 ** 20))),
+      12,
+    );
   });
 
   it('no data at all → 0.5 at the lower bound with no depths used', () => {
@@ -100,7 +104,7 @@ describe('fitRetention edge cases', () => {
     expect(withEmpty.depthsUsed).toBe(2);
     // The MLE solves the score equation Σ N (c − n q)/(1 − q) = 0 with q = p^N.
     const p = withEmpty.pd;
-    const score = 5 * (30 - 40 * p ** 5) / (1 - p ** 5) + (20 * (3 - 12 * p ** 20)) / (1 - p ** 20);
+    const score = (5 * (30 - 40 * p ** 5)) / (1 - p ** 5) + (20 * (3 - 12 * p ** 20)) / (1 - p ** 20);
     expect(Math.abs(score)).toBeLessThan(1e-6);
   });
 
@@ -109,7 +113,12 @@ describe('fitRetention edge cases', () => {
   });
 
   it('merges duplicate depths and rejects malformed counts', () => {
-    expect(fitRetention([{ depth: 5, correct: 3, n: 4 }, { depth: 5, correct: 27, n: 36 }]).pd).toBeCloseTo(0.75 ** 0.2, 12);
+    expect(
+      fitRetention([
+        { depth: 5, correct: 3, n: 4 },
+        { depth: 5, correct: 27, n: 36 },
+      ]).pd,
+    ).toBeCloseTo(0.75 ** 0.2, 12);
     expect(() => fitRetention([{ depth: 5, correct: 41, n: 40 }])).toThrow(/correct=41/);
     expect(() => fitRetention([{ depth: 0, correct: 1, n: 4 }])).toThrow(/depth=0/);
     expect(() => fitRetention([{ depth: 5, correct: 1.5, n: 4 }])).toThrow(RangeError);
@@ -117,7 +126,11 @@ describe('fitRetention edge cases', () => {
 
   it('is the maximiser of the log-likelihood on [0.5, 1] (property)', () => {
     const counts = fc.array(
-      fc.record({ depth: fc.integer({ min: 1, max: 60 }), n: fc.integer({ min: 0, max: 50 }), share: fc.double({ min: 0, max: 1, noNaN: true }) }),
+      fc.record({
+        depth: fc.integer({ min: 1, max: 60 }),
+        n: fc.integer({ min: 0, max: 50 }),
+        share: fc.double({ min: 0, max: 1, noNaN: true }),
+      }),
       { minLength: 1, maxLength: 8 },
     );
     fc.assert(
@@ -139,7 +152,11 @@ describe('fitRetention edge cases', () => {
 });
 
 describe('bootstrap and horizon', () => {
-  const counts: DepthCount[] = [5, 10, 15, 20].map((depth) => ({ depth, correct: Math.round(40 * 0.9 ** depth), n: 40 }));
+  const counts: DepthCount[] = [5, 10, 15, 20].map((depth) => ({
+    depth,
+    correct: Math.round(40 * 0.9 ** depth),
+    n: 40,
+  }));
 
   it('is deterministic in the seed and depends on it', () => {
     const a = bootstrapRetentionCI(counts, { seed: 7 });

@@ -40,22 +40,29 @@ describe('special functions against SciPy reference values', () => {
     }
   });
   it('beta quantile', () => {
-    for (const [p, a, b, expected] of ref.betaQuantile) expect(Math.abs(betaQuantile(p, a, b) - expected)).toBeLessThan(1e-12);
+    for (const [p, a, b, expected] of ref.betaQuantile)
+      expect(Math.abs(betaQuantile(p, a, b) - expected)).toBeLessThan(1e-12);
   });
   it('normal quantile', () => {
     for (const [p, expected] of ref.normalQuantile) close(normalQuantile(p), expected, 1e-14);
   });
   it('binomial CDF', () => {
-    for (const [k, n, p, expected] of ref.binomialCdf) expect(Math.abs(binomialCdf(k, n, p) - expected)).toBeLessThan(5e-13);
+    for (const [k, n, p, expected] of ref.binomialCdf)
+      expect(Math.abs(binomialCdf(k, n, p) - expected)).toBeLessThan(5e-13);
   });
   it('binomial CDF equals the summed pmf (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }), fc.double({ min: 0.01, max: 0.99, noNaN: true }), (n, k0, p) => {
-        const k = Math.min(k0, n);
-        let sum = 0;
-        for (let i = 0; i <= k; i++) sum += Math.exp(binomialLogPmf(i, n, p));
-        expect(Math.abs(binomialCdf(k, n, p) - sum)).toBeLessThan(1e-12);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+        (n, k0, p) => {
+          const k = Math.min(k0, n);
+          let sum = 0;
+          for (let i = 0; i <= k; i++) sum += Math.exp(binomialLogPmf(i, n, p));
+          expect(Math.abs(binomialCdf(k, n, p) - sum)).toBeLessThan(1e-12);
+        },
+      ),
     );
   });
   it('Fisher exact two-sided p', () => {
