@@ -1,4 +1,61 @@
-import type { AnyTaskPlugin } from '../../task';
+import type { PyRandom } from '../../../rng';
+import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
+import { gradeSolvable } from '../common';
+import { puzzleTokenBudget } from '../shared-b';
+import { type CryptData, generateCrypt } from './generate';
+import { cryptLevel } from './levels';
+import { formatCryptAnswer, renderCrypt } from './render';
+import { type CryptAnswer, parseCrypt, validateCrypt } from './validate';
 
-/** Not implemented yet (puzzles issue); the registry skips a null plugin. */
-export const cryptTask: AnyTaskPlugin | null = null;
+export { type Cryptarithm, countSolutions } from './counter';
+export { type CryptData, generateCrypt } from './generate';
+export { CRYPT_LEVELS, type CryptLevel, cryptLevel } from './levels';
+export { formatCryptAnswer, renderCrypt } from './render';
+export { CRYPT_ANSWER_NAME, type CryptAnswer, parseCrypt, validateCrypt } from './validate';
+
+/** `answer`: the unique solution (letter → digit). */
+export type CryptInstance = TaskInstance<CryptData, never, Record<string, number>>;
+
+const plugin: TaskPlugin<CryptInstance, CryptAnswer> = {
+  id: 'crypt',
+  family: 'puzzle',
+  title: 'Cryptarithmetic (addition, unique solution)',
+  levels: { kind: 'level', values: [1, 2, 3, 4, 5, 6], knob: () => undefined },
+  variants: ['standard'],
+  profiles: ['default'],
+
+  generate(rng: PyRandom, level: number, options): CryptInstance {
+    const data = generateCrypt(rng, cryptLevel(level));
+    return { task: 'crypt', level, seed: options.seed, profile: 'default', data, trace: [], answer: data.solution };
+  },
+
+  instanceKey: (instance) => instance.data.equation,
+  render: (instance) => renderCrypt(instance.data),
+  canonicalResponse: (instance) => formatCryptAnswer(instance.answer),
+  parse: parseCrypt,
+
+  grade(instance, text, context: GradeContext = {}) {
+    return gradeSolvable(
+      text,
+      context,
+      parseCrypt,
+      (answer) => validateCrypt(instance.data.addends, instance.data.result, answer),
+      (answer) => answer.entries.length === 0,
+    );
+  },
+
+  /** Each letter keeps its digit with probability `retention`, otherwise it gets another random digit. */
+  simulate(instance, rng: PyRandom, knobs: SimKnobs) {
+    const mapping: Record<string, number> = {};
+    for (const letter of instance.data.letters) {
+      const right = instance.answer[letter];
+      mapping[letter] = rng.random() < knobs.retention ? right : (right + 1 + rng.randbelow(9)) % 10;
+    }
+    return formatCryptAnswer(mapping);
+  },
+
+  /** About 5 tokens per `"A": 1` entry. */
+  maxOutputTokens: (level) => puzzleTokenBudget(level, 5 * cryptLevel(level).maxLetters + 8),
+};
+
+export const cryptTask: AnyTaskPlugin = plugin;

@@ -1,0 +1,34 @@
+import type { Prompt } from '../../task';
+import type { CryptData } from './generate';
+
+/** One template for every level (complexity-invariant); only the equation changes. */
+export const CRYPT_SYSTEM =
+  'You are solving a cryptarithmetic (alphametic) puzzle. Follow the rules exactly and give the final answer in ' +
+  'the required machine-readable format.';
+
+export function renderCrypt(data: CryptData): Prompt {
+  const user = [
+    'Solve the cryptarithm below: replace every letter by a digit so that the addition is correct.',
+    '',
+    'Rules:',
+    '- Each letter stands for exactly one digit 0–9, and different letters stand for different digits.',
+    '- No number starts with the digit 0 (the first letter of every word, including the result, is not 0).',
+    '- The sum of the numbers on the left of "=" must equal the number on the right, in base 10.',
+    '',
+    `Puzzle: ${data.equation}`,
+    `Letters (${data.letters.length}): ${data.letters.join(', ')}`,
+    '',
+    'Output format:',
+    'You may reason step by step first. End your response with one final line of the form',
+    'mapping = {"A": 1, "B": 2, "C": 3}',
+    'a strict JSON object mapping every letter of the puzzle (upper case, as a string key) to its digit (a JSON ' +
+      'integer). Only the last `mapping =` line is graded.',
+  ].join('\n');
+  return { system: CRYPT_SYSTEM, user };
+}
+
+export const formatCryptAnswer = (mapping: Record<string, number>): string =>
+  `mapping = {${Object.keys(mapping)
+    .sort()
+    .map((letter) => `"${letter}": ${mapping[letter]}`)
+    .join(', ')}}`;

@@ -1,0 +1,61 @@
+import type { PuzzleOutcome } from '../../outcome';
+import type { ParseResult } from '../../task';
+import { failOutcome, parseJsonObject, passOutcome } from '../common';
+
+/** The answer line the template asks for: `mapping = {"S": 9, "E": 5, …}`. */
+export const CRYPT_ANSWER_NAME = 'mapping';
+
+/** The raw mapping: keys as written, values as parsed JSON (checked by the validator, Algorithm 5 step 1). */
+export interface CryptAnswer {
+  entries: [string, unknown][];
+}
+
+export function parseCrypt(text: string): ParseResult<CryptAnswer> {
+  const object = parseJsonObject(text, CRYPT_ANSWER_NAME);
+  if (!object.ok) return object;
+  return { ok: true, value: { entries: Object.entries(object.value) } };
+}
+
+const shorten = (text: string): string => (text.length > 24 ? `${text.slice(0, 21)}...` : text);
+const isDigit = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 9;
+
+/**
+ * Paper Algorithm 5, collecting every issue instead of returning at the first: (1) keys are letters and
+ * values integers 0–9; (2) every letter of the equation is mapped; (3) no digit is used twice (over the
+ * whole mapping, extra letters included); (4) no word starts with 0; (5) the decoded sum is exact (checked
+ * only when every letter has a valid digit). Extra letters are tolerated, as in the paper. kStar is −1:
+ * a mapping has no order.
+ */
+export function validateCrypt(addends: readonly string[], result: string, answer: CryptAnswer): PuzzleOutcome {
+  const issues: string[] = [];
+  const digitOf = new Map<string, number>();
+  for (const [key, value] of answer.entries) {
+    if (!/^[A-Za-z]+$/.test(key)) issues.push(`key '${shorten(key)}' is not a letter`);
+    else if (!isDigit(value))
+      issues.push(`${shorten(key)} → ${shorten(JSON.stringify(value) ?? 'undefined')} is not an integer 0–9`);
+    else digitOf.set(key, value);
+  }
+  const words = [...addends, result];
+  const letters = [...new Set(words.join(''))].sort();
+  const missing = letters.filter((letter) => !answer.entries.some(([key]) => key === letter));
+  if (missing.length > 0) issues.push(`letters without a digit: ${missing.join(', ')}`);
+  const byDigit = new Map<number, string[]>();
+  for (const [letter, digit] of digitOf) byDigit.set(digit, [...(byDigit.get(digit) ?? []), letter]);
+  for (const [digit, owners] of [...byDigit].sort((a, b) => a[0] - b[0])) {
+    if (owners.length > 1) issues.push(`repeated digit ${digit}: used by ${owners.join(', ')}`);
+  }
+  for (const word of words) {
+    if (digitOf.get(word[0]) === 0) issues.push(`leading zero: ${word} starts with ${word[0]} = 0`);
+  }
+  if (letters.every((letter) => digitOf.has(letter))) {
+    const decode = (word: string): number => Number([...word].map((letter) => digitOf.get(letter)).join(''));
+    const total = addends.reduce((sum, word) => sum + decode(word), 0);
+    if (total !== decode(result)) {
+      issues.push(
+        `wrong sum: ${addends.map(decode).join(' + ')} = ${total}, but ${result} decodes to ${decode(result)}`,
+      );
+    }
+  }
+  return issues.length === 0 ? passOutcome() : failOutcome(issues);
+}
