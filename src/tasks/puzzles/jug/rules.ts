@@ -1,0 +1,140 @@
+import type { PuzzleOutcome } from '../../outcome';
+import { failOutcome, passOutcome, shortJson } from '../common';
+
+/**
+ * Two-jug water problem (puzzles.md §8, paper §3.1.7 and Algorithm 7). Jugs A and B with capacities (cA, cB)
+ * start empty; the goal is exactly g litres in either jug after the LAST step. Pours move
+ * δ = min(source, free space of the target), so no operator can overflow or underflow a jug.
+ */
+export const JUG_OPERATORS = ['Fill A', 'Fill B', 'Empty A', 'Empty B', 'Pour A to B', 'Pour B to A'] as const;
+export type JugOperator = (typeof JUG_OPERATORS)[number];
+export type JugState = [a: number, b: number];
+
+export function applyOperator([a, b]: JugState, op: JugOperator, capA: number, capB: number): JugState {
+  switch (op) {
+    case 'Fill A':
+      return [capA, b];
+    case 'Fill B':
+      return [a, capB];
+    case 'Empty A':
+      return [0, b];
+    case 'Empty B':
+      return [a, 0];
+    case 'Pour A to B': {
+      const delta = Math.min(a, capB - b);
+      return [a - delta, b + delta];
+    }
+    case 'Pour B to A': {
+      const delta = Math.min(b, capA - a);
+      return [a + delta, b - delta];
+    }
+  }
+}
+
+const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
+export const isJugSolvable = (capA: number, capB: number, goal: number): boolean =>
+  goal <= Math.max(capA, capB) && goal % gcd(capA, capB) === 0;
+
+/** Breadth-first search from (0, 0); a shortest operator sequence reaching g in either jug, or null. */
+export function solveJug(capA: number, capB: number, goal: number): JugOperator[] | null {
+  const key = ([a, b]: JugState) => a * (capB + 1) + b;
+  const parent = new Map<number, { from: JugState; op: JugOperator } | null>([[0, null]]);
+  let frontier: JugState[] = [[0, 0]];
+  while (frontier.length > 0) {
+    const next: JugState[] = [];
+    for (const state of frontier) {
+      if (state[0] === goal || state[1] === goal) {
+        const ops: JugOperator[] = [];
+        for (let at = parent.get(key(state)); at; at = parent.get(key(at.from))) ops.push(at.op);
+        return ops.reverse();
+      }
+      for (const op of JUG_OPERATORS) {
+        const target = applyOperator(state, op, capA, capB);
+        if (parent.has(key(target))) continue;
+        parent.set(key(target), { from: state, op });
+        next.push(target);
+      }
+    }
+    frontier = next;
+  }
+  return null;
+}
+
+export function jugTrace(ops: readonly JugOperator[], capA: number, capB: number): JugState[] {
+  let state: JugState = [0, 0];
+  return ops.map((op) => {
+    state = applyOperator(state, op, capA, capB);
+    return state;
+  });
+}
+
+const isOperator = (value: unknown): value is JugOperator =>
+  typeof value === 'string' && (JUG_OPERATORS as readonly string[]).includes(value);
+
+/** Why a legal operator moved no water (the closest thing to an over/underflow under the δ = min rule). */
+function noOpReason(op: JugOperator, [a, b]: JugState, capA: number, capB: number): string | null {
+  const full = { A: a === capA, B: b === capB };
+  const empty = { A: a === 0, B: b === 0 };
+  if (op === 'Fill A' && full.A) return 'Fill A on a full jug A (overflow) does nothing';
+  if (op === 'Fill B' && full.B) return 'Fill B on a full jug B (overflow) does nothing';
+  if (op === 'Empty A' && empty.A) return 'Empty A on an empty jug A does nothing';
+  if (op === 'Empty B' && empty.B) return 'Empty B on an empty jug B does nothing';
+  if (op === 'Pour A to B' && (empty.A || full.B)) {
+    return empty.A
+      ? 'Pour A to B from an empty jug A (underflow) moves no water'
+      : 'Pour A to B into a full jug B (overflow) moves no water';
+  }
+  if (op === 'Pour B to A' && (empty.B || full.A)) {
+    return empty.B
+      ? 'Pour B to A from an empty jug B (underflow) moves no water'
+      : 'Pour B to A into a full jug A (overflow) moves no water';
+  }
+  return null;
+}
+
+const MAX_NOTES = 5;
+
+/**
+ * Algorithm 7: a step that is not a one-element list holding one of the six exact operator strings fails at
+ * that step; otherwise the sequence is simulated and passes iff a jug holds g after the last step. On a goal
+ * failure kStar is the step after the first time g was reached (the answer went on past the goal) or T+1, and
+ * the issue list adds up to five steps that moved no water (overflowing fills/pours, pours from empty jugs).
+ */
+export function validateJug(capA: number, capB: number, goal: number, entries: readonly unknown[]): PuzzleOutcome {
+  let state: JugState = [0, 0];
+  let firstReached = -1;
+  const notes: string[] = [];
+  for (let index = 0; index < entries.length; index++) {
+    const step = index + 1;
+    const entry = entries[index];
+    if (!Array.isArray(entry) || entry.length !== 1) {
+      return failOutcome([`step ${step}: not a one-element list ["operator"]: ${shortJson(entry)}`], step);
+    }
+    const op = entry[0] as unknown;
+    if (!isOperator(op)) {
+      return failOutcome(
+        [`step ${step}: unknown operator ${shortJson(op)} (use exactly: ${JUG_OPERATORS.join(', ')})`],
+        step,
+      );
+    }
+    const noOp = noOpReason(op, state, capA, capB);
+    if (noOp && notes.length < MAX_NOTES) notes.push(`step ${step}: ${noOp}`);
+    state = applyOperator(state, op, capA, capB);
+    if (firstReached < 0 && (state[0] === goal || state[1] === goal)) firstReached = step;
+  }
+  if (state[0] === goal || state[1] === goal) return passOutcome();
+  const final = `(A, B) = (${state[0]}, ${state[1]})`;
+  if (firstReached > 0) {
+    return failOutcome(
+      [
+        `goal not held at the end: ${goal} was reached after step ${firstReached}, but the sequence went on to ${final}`,
+        ...notes,
+      ],
+      firstReached + 1,
+    );
+  }
+  return failOutcome(
+    [`goal not reached after ${entries.length} steps: ${final}, target ${goal}`, ...notes],
+    entries.length + 1,
+  );
+}
