@@ -90,6 +90,8 @@ export interface SccReplayRow {
   callsFullTiers: number;
   /** Trials in the log for this model. */
   callsLogged: number;
+  /** Output tokens of the logged trials the early decision did not need (full-tier run minus ours). */
+  tokensSaved: number;
   published: { cc: number; ccUpper: number | null; bounded: boolean };
   /** cc, upper bound and bounded flag equal the published ones, with and without early decision. */
   match: boolean;
@@ -161,6 +163,7 @@ export async function replayModel(
     calls: ours.calls,
     callsFullTiers: full.calls,
     callsLogged: log.trials.length,
+    tokensSaved: full.tokensSpent - ours.tokensSpent,
     published: pub,
     match: same(ours) && same(full),
     discrepancies: compareWithLog(full, ours, log, published),

@@ -1,12 +1,97 @@
-import { UsageError } from '../errors';
+import { access } from 'node:fs/promises';
+import { replaySccLogs, type SccReplayRow } from '../../assays/scc/replay';
+import { EXIT, UsageError } from '../errors';
 import type { RegisterCommand } from './index';
 
-// Placeholder until its issue lands: registered so that --help lists it, but it refuses to run.
-export const registerSccReplay: RegisterCommand = (cli) => {
+interface SccReplayFlags {
+  trials?: string;
+  summary?: string;
+  model?: string;
+  json?: boolean;
+  concurrency?: string | number;
+}
+
+async function requireFile(flag: string, path: string | undefined): Promise<string> {
+  if (typeof path !== 'string' || path === '') {
+    throw new UsageError(
+      `--${flag} is required: pass the path of the run's ${flag === 'trials' ? 'trial log (.jsonl)' : 'summary (.json)'}`,
+    );
+  }
+  try {
+    await access(path);
+  } catch {
+    throw new UsageError(`--${flag}: cannot read '${path}'; check the path`);
+  }
+  return path;
+}
+
+const show = (value: number | null) => (value === null ? '—' : String(value));
+
+function table(rows: SccReplayRow[]): string {
+  const header = ['model', 'cc', 'upper', 'bounded', 'published cc/upper/bounded', 'match', 'calls', 'full tiers'];
+  const lines = rows.map((r) => [
+    r.model,
+    String(r.cc),
+    show(r.ccUpper),
+    String(r.bounded),
+    `${r.published.cc}/${show(r.published.ccUpper)}/${r.published.bounded}`,
+    r.match ? 'yes' : 'NO',
+    String(r.calls),
+    String(r.callsFullTiers),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const format = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  return [format(header), ...lines.map(format)].join('\n');
+}
+
+/** `ceilingbench scc-replay`: runs our SCC ladder on released logs and checks it against the published CCs. */
+export const registerSccReplay: RegisterCommand = (cli, io) => {
   cli
-    .command('scc-replay', 'not implemented yet')
-    .allowUnknownOptions()
-    .action(() => {
-      throw new UsageError("'scc-replay' is not implemented in this build yet");
+    .command('scc-replay', 'Replay released SCC logs through our ladder and compare with the published CC')
+    .option('--trials <jsonl>', 'Trial log, one JSON object per trial (closed.jsonl format)')
+    .option('--summary <json>', 'Per-model summary with inferred_seed and published CC (closed.summary.json format)')
+    .option('--model <model>', 'Replay only this model')
+    .option('--concurrency <n>', 'Trials in flight per tier in our early-decision run (default 4)')
+    .option('--json', 'Print the rows as JSON')
+    .action(async (flags: SccReplayFlags) => {
+      const trials = await requireFile('trials', flags.trials);
+      const summary = await requireFile('summary', flags.summary);
+      let concurrency: number | undefined;
+      if (flags.concurrency !== undefined) {
+        concurrency = Number(flags.concurrency);
+        if (!Number.isInteger(concurrency) || concurrency < 1) {
+          throw new UsageError(`--concurrency: '${flags.concurrency}' is not an integer ≥ 1`);
+        }
+      }
+      let rows: SccReplayRow[];
+      try {
+        rows = await replaySccLogs(trials, summary, flags.model === undefined ? undefined : String(flags.model), {
+          concurrency,
+        });
+      } catch (error) {
+        throw new UsageError(error instanceof Error ? error.message : String(error));
+      }
+      const matched = rows.filter((r) => r.match).length;
+      const calls = rows.reduce((sum, r) => sum + r.calls, 0);
+      const full = rows.reduce((sum, r) => sum + r.callsFullTiers, 0);
+      if (flags.json) {
+        io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+      } else {
+        io.stdout(`${table(rows)}\n\n`);
+        io.stdout(`match: ${matched}/${rows.length} models (cc, upper bound, bounded)\n`);
+        const saved = full - calls;
+        const share = full > 0 ? ((100 * saved) / full).toFixed(1) : '0.0';
+        io.stdout(`calls: ${calls} with early tier decision, ${full} with full tiers — ${saved} saved (${share}%)\n`);
+        const tokens = rows.reduce((sum, r) => sum + r.tokensSaved, 0);
+        io.stdout(`output tokens of the trials not run: ${tokens}\n`);
+        for (const r of rows.filter((row) => row.discrepancies.length > 0)) {
+          io.stdout(`${r.model}: ${r.discrepancies.join('; ')}\n`);
+        }
+      }
+      return matched === rows.length ? EXIT.ok : EXIT.gateFailed;
     });
 };
