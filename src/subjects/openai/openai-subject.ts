@@ -115,7 +115,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         attempts++;
         const raw: unknown = await client.chat.completions.create(body, {
           signal: trial.signal,
-          timeout: Math.max(1, Math.min(policy.requestTimeoutMs, remaining)),
+          timeout: Math.max(1, Math.floor(Math.min(policy.requestTimeoutMs, remaining))),
           maxRetries: 0,
           headers: options.trialHeader === false ? undefined : { [TRIAL_HEADER]: trial.key },
         });
