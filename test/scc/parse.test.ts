@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_INT_DIGITS, parseLastInteger, scoreCount } from '../../src/tasks/count/parse';
+
+interface ParserCase {
+  input?: string;
+  input_repr?: string;
+  parsed: number | string | null;
+}
+const fixture = JSON.parse(readFileSync(new URL('../../fixtures/scc/parser_cases.json', import.meta.url), 'utf8')) as {
+  cases: ParserCase[];
+};
+
+/** Python's findall(r'-?\d+')[-1], ASCII digits only, as a slow reference. */
+function referenceAscii(text: string): bigint | null {
+  const matches = text.match(/-?[0-9]+/g);
+  return matches ? BigInt(matches[matches.length - 1]) : null;
+}
+
+describe('last-integer parser (parser_cases.json)', () => {
+  it('matches every literal case', () => {
+    for (const c of fixture.cases.filter((x) => x.input !== undefined)) {
+      const got = parseLastInteger(c.input as string);
+      expect(got === null ? null : Number(got), JSON.stringify(c.input)).toBe(c.parsed);
+    }
+  });
+
+  it('refuses more than 4,300 digits and accepts 4,300', () => {
+    expect(parseLastInteger('1'.repeat(MAX_INT_DIGITS + 1))).toBeNull();
+    expect(parseLastInteger('1'.repeat(MAX_INT_DIGITS))).toBe(BigInt('1'.repeat(MAX_INT_DIGITS)));
+  });
+
+  it('turns a 200-digit answer into the authors’ overflow error trial', () => {
+    const score = scoreCount(parseLastInteger('1'.repeat(200)), 32);
+    expect(score.kind).toBe('overflow');
+    expect(scoreCount(parseLastInteger('1'.repeat(100)), 32).kind).toBe('scored');
+  });
+
+  it('reads Unicode decimal digits by value (full-width, Arabic-Indic, Devanagari, math bold)', () => {
+    expect(parseLastInteger('３２')).toBe(32n);
+    expect(parseLastInteger('٣٢')).toBe(32n);
+    expect(parseLastInteger('संख्या ३१३ है')).toBe(313n);
+    expect(parseLastInteger('𝟗𝟖')).toBe(98n);
+    expect(parseLastInteger('x-٥')).toBe(-5n);
+  });
+
+  it('agrees with a regex reference on ASCII text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('1', '2', '0', '-', ' ', 'a', ',', '.', '\n', '+') }), (text) => {
+        expect(parseLastInteger(text)).toBe(referenceAscii(text));
+      }),
+    );
+  });
+
+  it('runs in linear time on adversarial input', () => {
+    const text = `${'-'.repeat(200_000)}${'1-'.repeat(200_000)}`;
+    const start = performance.now();
+    expect(parseLastInteger(text)).toBe(-1n);
+    expect(performance.now() - start).toBeLessThan(2000);
+  });
+});

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { replaySccLogs } from '../../src/assays/scc/replay';
+import { runSccAssay } from '../../src/assays/scc/run';
+import { sccResultSchema } from '../../src/assays/scc/schema';
+import { runCli } from '../../src/cli/program';
+import { createSccLogReplaySubject, parseSccLog } from '../../src/subjects/replay/scc-log';
+
+const logs = new URL('../../../shared/reference/scc-logs/', import.meta.url);
+const trialsPath = fileURLToPath(new URL('closed.jsonl', logs));
+const summaryPath = fileURLToPath(new URL('closed.summary.json', logs));
+
+describe('SCC replay conformance on the 44 released closed-model runs', () => {
+  it('matches the published cc, upper bound and bounded flag for 44/44 models, with and without early decision', async () => {
+    const rows = await replaySccLogs(trialsPath, summaryPath);
+    expect(rows).toHaveLength(44);
+    expect(rows.filter((r) => !r.match).map((r) => r.model)).toEqual([]);
+    // The full-tier run, scheduled as the authors' runner, reproduces the log: same path and verdicts,
+    // same error bars, same requested budgets, and exactly the logged number of trials.
+    expect(rows.flatMap((r) => r.discrepancies.map((d) => `${r.model}: ${d}`))).toEqual([]);
+    expect(rows.map((r) => r.callsFullTiers)).toEqual(rows.map((r) => r.callsLogged));
+    const full = rows.reduce((s, r) => s + r.callsFullTiers, 0);
+    const ours = rows.reduce((s, r) => s + r.calls, 0);
+    expect(full).toBe(4959);
+    expect(ours).toBeLessThan(full);
+    const published = JSON.parse(readFileSync(summaryPath, 'utf8')).models as Record<string, { cc: number }>;
+    for (const row of rows) expect(row.cc).toBe(published[row.model].cc);
+  }, 60_000);
+
+  it('serves a model through replay:<path>#model and returns a schema-valid result', async () => {
+    const subject = await createSccLogReplaySubject(trialsPath, 'anthropic/claude-3.5-haiku');
+    const result = await runSccAssay(subject, { seed: 8 });
+    expect(sccResultSchema.parse(result)).toBeTruthy();
+    expect(result.tiers.map((t) => t.center)).toEqual([32, 64, 128, 256, 192, 160, 144]);
+    expect({ cc: result.cc, upper: result.ccUpper, bar: result.errorBar }).toEqual({
+      cc: 144,
+      upper: 160,
+      bar: { lower: 14, upper: 16 },
+    });
+  });
+
+  it('stops with a clear error when the seed is wrong (the ladder leaves the recorded targets)', async () => {
+    const subject = await createSccLogReplaySubject(trialsPath, 'gpt-4o');
+    await expect(runSccAssay(subject, { seed: 1234 })).rejects.toThrow(/target .* the log has/);
+  });
+
+  it('names the bad line of a truncated or malformed log', () => {
+    const good = readFileSync(trialsPath, 'utf8').split('\n')[0];
+    expect(() => parseSccLog(`${good}\n${good.slice(0, 80)}\n`, 'x.jsonl')).toThrow(
+      /x\.jsonl:2: not a complete JSON object/,
+    );
+    const broken = good.replace('"retry_count": 0', '"retry_count": "zero"');
+    expect(() => parseSccLog(broken, 'y.jsonl')).toThrow(/y\.jsonl:1: field 'retry_count'/);
+    expect(() => parseSccLog('\n', 'z.jsonl')).toThrow(/no trials/);
+  });
+
+  it('scc-replay prints the rows as JSON and exits 0 when every model matches', async () => {
+    let out = '';
+    const io = { stdout: (t: string) => (out += t), stderr: () => {} };
+    const code = await runCli(
+      ['scc-replay', '--trials', trialsPath, '--summary', summaryPath, '--model', 'o1', '--json'],
+      io,
+    );
+    expect(code).toBe(0);
+    const rows = JSON.parse(out);
+    expect(rows).toEqual([
+      expect.objectContaining({ model: 'o1', cc: 80, ccUpper: 88, bounded: true, match: true, callsFullTiers: 83 }),
+    ]);
+    expect(rows[0].published).toEqual({ cc: 80, ccUpper: 88, bounded: true });
+  });
+
+  it('scc-replay rejects missing arguments with exit 2', async () => {
+    let err = '';
+    const io = { stdout: () => {}, stderr: (t: string) => (err += t) };
+    expect(await runCli(['scc-replay', '--summary', summaryPath], io)).toBe(2);
+    expect(err).toMatch(/--trials is required/);
+    expect(await runCli(['scc-replay', '--trials', trialsPath, '--summary', summaryPath, '--model', 'nope'], io)).toBe(
+      2,
+    );
+    expect(err).toMatch(/model 'nope' is not in/);
+  });
+});
