@@ -1,0 +1,30 @@
+import { makeCcbPlugin } from '../plugin';
+import { simulateResponse } from '../simulate';
+import { type D3Instance, generateD3 } from './generate';
+import { readD3 } from './parse';
+import { eventList, renderD3 } from './prompt';
+import { d3SimDomain } from './simulate';
+
+export type { D3Data, D3Instance, D3Query } from './generate';
+export { eventLine, PEOPLE, type Relation, type SocialEvent } from './graph';
+export { D3_SYSTEM_PROMPT, toSlotLabels } from './prompt';
+
+const truthNorm = (state: string): string => readD3(`Step 1: ${state}`, 'state').steps[0]?.norm ?? '';
+
+/** D3 Social Logic: alliances and rivalries among ten agents under transitive closure (ccb.md §5). */
+export const d3Task = makeCcbPlugin<D3Instance>({
+  id: 'd3',
+  title: 'CCB D3 Social Logic (transitive alliance/rivalry closure)',
+  generate: (rng, depth, seed, profile, options) => generateD3(rng, depth, seed, profile, options.query === true),
+  // release key: the user-prompt text (events with relation words); the paper query is not part of it
+  instanceKey: (instance) => eventList(instance),
+  render: renderD3,
+  read: (text, instance) => readD3(text, instance.data.answerMode),
+  readLoose: (text) => readD3(text, 'state'),
+  truth: (instance) => ({
+    steps: instance.trace.map(truthNorm),
+    answer: instance.data.answerMode === 'query' ? instance.answer : truthNorm(instance.answer),
+  }),
+  simulate: (instance, rng, knobs) =>
+    simulateResponse(d3SimDomain(instance), instance.level, instance.answer, rng, knobs),
+});

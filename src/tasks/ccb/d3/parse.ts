@@ -1,0 +1,96 @@
+import type { CcbReading, StateReading } from '../reading';
+import { findAnswerKeyword } from '../scan';
+
+/** Release STEP_NUM_RE `Step\s*(\d+)\s*[:\-]` (case-insensitive). */
+const STEP_HEADER = /step\s*\d+\s*[:-]/gi;
+/** Release PAIR_RE `\b([A-J]{2}):([FR])\b` (case-insensitive), plus Var B's `P01P02:F` labels and spaces around `:`. */
+const PAIR = /\b(?:([A-J])([A-J])|P(0[1-9]|10)P(0[1-9]|10))\s*:\s*([FR])\b/gi;
+/** A query answer token: a pair tagged F, R or N. */
+const QUERY_TOKEN = /\b(?:([A-J])([A-J])|P(0[1-9]|10)P(0[1-9]|10))\s*:\s*([FRN])\b/i;
+/** Anything shaped like a pair token in upper case (`AK:F`, `AB:X`); those not matching PAIR are malformed. */
+const PAIR_SHAPED = /\b[A-Z]{2}\s*:\s*[A-Z]\b/g;
+const PAIR_EXACT = new RegExp(`^(?:${PAIR.source})$`, 'i');
+const HAS_PAIR_SHAPED = new RegExp(PAIR_SHAPED.source);
+const EMPTY_STATE = /^\s*\[\s*\]/;
+
+const letter = (slot: string): string => String.fromCharCode(64 + Number(slot));
+
+interface PairToken {
+  x: string;
+  y: string;
+  tag: string;
+}
+
+function tokenOf(m: RegExpExecArray): PairToken {
+  const x = m[1] !== undefined ? m[1].toUpperCase() : letter(m[3]);
+  const y = m[2] !== undefined ? m[2].toUpperCase() : letter(m[4]);
+  return { x, y, tag: m[5].toUpperCase() };
+}
+
+function pairsIn(segment: string): PairToken[] {
+  return Array.from(segment.matchAll(PAIR), (m) => tokenOf(m));
+}
+
+/** The canonical state: the sorted set of `XY:T` tokens joined by `,` (release `canonical state`). */
+export const canonicalPairs = (tokens: readonly PairToken[]): string =>
+  [...new Set(tokens.map((t) => `${t.x}${t.y}:${t.tag}`))].sort().join(',');
+
+/**
+ * Constraint rules (ccb.md §5, issue 3): a pair whose letters are not strictly increasing (`BA`, `AA`),
+ * a pair listed more than once in one state, a malformed pair-shaped token (`AK:F`, `AB:X`).
+ */
+function constraintIn(segment: string, tokens: readonly PairToken[]): string | undefined {
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (t.x >= t.y) return `pair ${t.x}${t.y} is not in alphabetical order (or pairs a person with itself)`;
+    if (seen.has(`${t.x}${t.y}`)) return `pair ${t.x}${t.y} is listed twice`;
+    seen.add(`${t.x}${t.y}`);
+  }
+  for (const m of segment.matchAll(PAIR_SHAPED)) {
+    if (!PAIR_EXACT.test(m[0])) return `malformed pair token '${m[0]}'`;
+  }
+  return undefined;
+}
+
+function stateReading(segment: string, tokens: PairToken[]): StateReading {
+  const norm = canonicalPairs(tokens);
+  const constraintIssue = constraintIn(segment, tokens);
+  return constraintIssue === undefined ? { norm } : { norm, constraintIssue };
+}
+
+/**
+ * D3 parser (ccb.md §5): a step is the text between consecutive `Step n:` headers (the last one ends at
+ * the ANSWER keyword — a deliberate fix: the release lets the answer's pairs leak into the last step); a
+ * step is kept when it holds pairs, a malformed pair token, or an explicit empty state `[]`. The answer is
+ * the text after `ANSWER:` up to the first blank line: its pair set, or (query mode) its first query token.
+ */
+export function readD3(text: string, answerMode: 'state' | 'query'): CcbReading {
+  const keyword = findAnswerKeyword(text, /\s*[:\-*]+/);
+  const headers = Array.from(text.matchAll(STEP_HEADER), (m) => ({ start: m.index, end: m.index + m[0].length }));
+  const steps: StateReading[] = [];
+  headers.forEach((h, k) => {
+    let end = k + 1 < headers.length ? headers[k + 1].start : text.length;
+    if (keyword !== null && keyword.start >= h.end && keyword.start < end) end = keyword.start;
+    const segment = text.slice(h.end, end);
+    const tokens = pairsIn(segment);
+    if (tokens.length > 0 || EMPTY_STATE.test(segment) || HAS_PAIR_SHAPED.test(segment)) {
+      steps.push(stateReading(segment, tokens));
+    }
+  });
+  return { steps, answer: keyword === null ? null : readAnswer(text.slice(keyword.end), answerMode), formatIssues: [] };
+}
+
+function readAnswer(rest: string, answerMode: 'state' | 'query'): StateReading | null {
+  const trimmed = rest.trim();
+  const cut = trimmed.indexOf('\n\n');
+  const body = cut < 0 ? trimmed : trimmed.slice(0, cut);
+  if (answerMode === 'query') {
+    const m = QUERY_TOKEN.exec(body);
+    if (m === null) return null;
+    const t = tokenOf(m);
+    const norm = `${t.x}${t.y}:${t.tag}`;
+    return t.x < t.y ? { norm } : { norm, constraintIssue: `query pair ${t.x}${t.y} is not in alphabetical order` };
+  }
+  const tokens = pairsIn(body);
+  return tokens.length === 0 ? null : stateReading(body, tokens);
+}
