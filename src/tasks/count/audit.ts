@@ -73,12 +73,16 @@ function motifPieces(text: string, motif: Motif): string[] {
   return pieces.map((piece) => piece.trim()).filter((piece) => piece !== '');
 }
 
-/** The text is (almost) nothing but the counted sequence copied back: ≥ 3 items, ≥ 90% of the pieces. */
+/**
+ * The text is nothing but the counted sequence copied back: ≥ 3 items, ≥ 90% of the pieces, and no words
+ * around it (a copied stretch inside an explanation is step-by-step counting, not an echo).
+ */
 function isPromptEcho(text: string, motif: Motif): boolean {
   const pieces = motifPieces(text, motif);
   if (pieces.length < 3) return false;
-  const items = pieces.filter((piece) => piece === motif.item).length;
-  return items >= 3 && items >= 0.9 * pieces.length;
+  const others = pieces.filter((piece) => piece !== motif.item);
+  if (others.some((piece) => LETTER.test(piece))) return false;
+  return pieces.length - others.length >= 3 && others.length <= 0.1 * pieces.length;
 }
 
 /** Longest run of consecutive `item` pieces (a copied stretch of the sequence inside prose). */
