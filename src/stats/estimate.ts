@@ -1,7 +1,7 @@
 import { type AcceleratingFit, fitAccelerating, fitLinear, informationCriteria, type LinearFit } from './decay-models';
 import { type DepthCount, normalizeCounts, totalTrials } from './depth-counts';
 import { clopperPearson } from './intervals';
-import { bootstrapRetentionCI, fitRetention, horizon, profileLikelihoodCI } from './retention';
+import { type BootstrapMethod, bootstrapRetentionCI, fitRetention, horizon, profileLikelihoodCI } from './retention';
 
 /** Success thresholds s reported for the horizon H_s and the observed crossing depth. */
 export const HORIZON_THRESHOLDS = ['0.5', '0.9'] as const;
@@ -14,8 +14,12 @@ export interface DepthSummary extends DepthCount {
 
 export interface RetentionEstimate {
   pd: number;
-  /** Parametric-bootstrap percentile interval (seeded). */
+  /** Seeded parametric-bootstrap interval (method in ciMethod; BCa unless asked otherwise). */
   ci95: [number, number];
+  ciMethod: BootstrapMethod;
+  /** Bootstrap settings, so the interval can be reproduced. */
+  seed: number;
+  resamples: number;
   /** Profile-likelihood interval, a cheap cross-check of ci95. */
   profileCi95: [number, number];
   atLowerBound: boolean;
@@ -59,10 +63,15 @@ function preferred(criteria: Record<'geometric' | 'accelerating' | 'linear', num
 }
 
 /** Everything the reports print for one CCB cell: p_d with both intervals, horizons, per-depth CIs, alternatives. */
-export function estimateRetention(counts: DepthCount[], opts: { seed: number; resamples?: number }): RetentionEstimate {
+export function estimateRetention(
+  counts: DepthCount[],
+  opts: { seed: number; resamples?: number; method?: BootstrapMethod },
+): RetentionEstimate {
   const data = normalizeCounts(counts);
   const fit = fitRetention(data);
-  const ci95 = bootstrapRetentionCI(data, { seed: opts.seed, resamples: opts.resamples });
+  const resamples = opts.resamples ?? 2000;
+  const ciMethod = opts.method ?? 'bca';
+  const ci95 = bootstrapRetentionCI(data, { seed: opts.seed, resamples, method: ciMethod });
   const nTrials = totalTrials(data);
   const { aic, bic } = informationCriteria(fit.logLik, 1, nTrials);
   const horizons: RetentionEstimate['horizon'] = {};
@@ -75,6 +84,9 @@ export function estimateRetention(counts: DepthCount[], opts: { seed: number; re
   return {
     pd: fit.pd,
     ci95,
+    ciMethod,
+    seed: opts.seed,
+    resamples,
     profileCi95: profileLikelihoodCI(data),
     atLowerBound: fit.atLowerBound,
     horizon: horizons,

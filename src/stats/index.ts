@@ -6,6 +6,7 @@ export {
   type LogisticStatus,
   logisticFit,
 } from './collapse';
+export { CountInputError, parseCountInput } from './count-input';
 export { type CcbKind, countsFromOutcomes, type MissingRule, type OutcomeRates, outcomeRates } from './counts';
 export {
   type AcceleratingFit,
@@ -27,6 +28,7 @@ export { clopperPearson, wilson } from './intervals';
 export { fisherExact, mcnemarExact, mcnemarFromPairs } from './paired';
 export { median, quantileInvertedCdf, quantileLinear } from './quantile';
 export {
+  type BootstrapMethod,
   bootstrapRetentionCI,
   fitRetention,
   fitRetentionReleaseGrid,
@@ -37,5 +39,5 @@ export {
   profileLikelihoodCI,
   type RetentionFit,
 } from './retention';
-export { betaQuantile, logChoose, logGamma, normalQuantile, regularizedBeta } from './special';
+export { betaQuantile, erfc, logChoose, logGamma, normalCdf, normalQuantile, regularizedBeta } from './special';
 export { type KStarSummary, summarizeKStar, tfbcRate } from './trace';
