@@ -82,3 +82,23 @@ describe('gradeSolvable', () => {
     expect(grade('moves = [[1], [2]]')).toEqual(failOutcome(['wrong length'], 2));
   });
 });
+
+describe('extractAssignedJson robustness', () => {
+  it('skips later prose assignments without a bracketed value', () => {
+    expect(extractAssignedJson('moves = [[1, "A", "C"]]\nTotal moves: 1', 'moves')).toEqual({
+      ok: true,
+      value: [[1, 'A', 'C']],
+    });
+    const onlyProse = extractAssignedJson('Total moves: 7', 'moves');
+    expect(onlyProse.ok).toBe(false);
+    if (!onlyProse.ok) expect(onlyProse.reason).toMatch(/not followed by a JSON list/);
+  });
+
+  it('stays linear on many fence openers without newlines', () => {
+    const evil = 'moves:```'.repeat(50000);
+    const t0 = performance.now();
+    expect(extractAssignedJson(evil, 'moves').ok).toBe(false);
+    expect(extractAssignedJson(`${'moves:   '.repeat(50000)}x`, 'moves').ok).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+});

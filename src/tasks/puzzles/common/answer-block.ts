@@ -4,19 +4,18 @@ import type { ParseResult } from '../../task';
  * Strict extraction of the final answer block `name = <JSON value>` from a model response.
  *
  * Rules (shared by every family whose template asks for such a block):
- * - the LAST occurrence of `name` (not preceded by an identifier character) followed by optional spaces and
- *   `=` or `:` is the answer; earlier ones (drafts, echoes of the format) are ignored;
- * - after the `=`, whitespace and an optional Markdown fence opener (```` ``` ```` or ```` ```json ````) may
- *   precede the value, which must start with `[` or `{`;
+ * - an assignment is `name` (not preceded by an identifier character), optional spaces, then `=` or `:`; after
+ *   it, whitespace and an optional Markdown fence opener (```` ``` ```` or ```` ```json ````) may precede the value;
+ * - the answer is the LAST assignment whose value starts with `[` or `{`; earlier ones (drafts, echoes of the
+ *   format) and later prose such as "moves: 7" are ignored;
  * - the value ends at its matching bracket (strings and escapes respected) and must be strict JSON
  *   (double quotes, no trailing commas, no comments).
  * Every step is a single left-to-right or right-to-left pass: linear in the text length, never throws.
  */
 export function extractAssignedJson(text: string, name: string): ParseResult<unknown> {
-  const start = findLastAssignment(text, name);
-  if (start < 0) return { ok: false, reason: `no answer block: expected a final line \`${name} = ...\`` };
-  const open = skipToValue(text, start);
-  if (open < 0 || (text[open] !== '[' && text[open] !== '{')) {
+  const open = findLastAssignedValue(text, name);
+  if (open === NO_ASSIGNMENT) return { ok: false, reason: `no answer block: expected a final line \`${name} = ...\`` };
+  if (open === NO_VALUE) {
     return { ok: false, reason: `malformed answer: \`${name} =\` is not followed by a JSON list or object` };
   }
   const end = matchingBracket(text, open);
@@ -28,35 +27,47 @@ export function extractAssignedJson(text: string, name: string): ParseResult<unk
   }
 }
 
+const NO_ASSIGNMENT = -1;
+const NO_VALUE = -2;
+
 const isIdentChar = (code: number): boolean =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 
 const isSpace = (ch: string | undefined): boolean =>
   ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f' || ch === '\v';
 
-/** Index just after `=`/`:` of the last `name =` in the text, or −1. */
-function findLastAssignment(text: string, name: string): number {
+/**
+ * Index of the opening bracket of the last `name =` / `name:` whose value starts with `[` or `{`; NO_VALUE when
+ * assignments exist but none holds such a value (e.g. only "moves: 7"), NO_ASSIGNMENT when there is none.
+ * Each candidate scans only its own whitespace run and at most one short fence opener, so the total is linear.
+ */
+function findLastAssignedValue(text: string, name: string): number {
+  let sawAssignment = false;
   let from = text.length;
   while (from >= 0) {
     const at = text.lastIndexOf(name, from);
-    if (at < 0) return -1;
+    if (at < 0) break;
     from = at - 1;
     if (at > 0 && isIdentChar(text.charCodeAt(at - 1))) continue;
     let i = at + name.length;
-    // Spaces/tabs only (bounded by the next occurrence scanned earlier, so the total work stays linear).
     while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
-    if (text[i] === '=' || text[i] === ':') return i + 1;
+    if (text[i] !== '=' && text[i] !== ':') continue;
+    sawAssignment = true;
+    const open = skipToValue(text, i + 1);
+    if (open >= 0 && (text[open] === '[' || text[open] === '{')) return open;
   }
-  return -1;
+  return sawAssignment ? NO_VALUE : NO_ASSIGNMENT;
 }
 
-/** Skip whitespace and one optional fence opener; index of the first value character or −1. */
+const MAX_FENCE_OPENER = 20;
+
+/** Skip whitespace and one optional fence opener (```` ``` ```` plus a short language tag); first value index or −1. */
 function skipToValue(text: string, i: number): number {
   while (i < text.length && isSpace(text[i])) i++;
   if (text.startsWith('```', i)) {
-    const newline = text.indexOf('\n', i);
+    const newline = text.slice(i, i + MAX_FENCE_OPENER).indexOf('\n');
     if (newline < 0) return -1;
-    i = newline + 1;
+    i += newline + 1;
     while (i < text.length && isSpace(text[i])) i++;
   }
   return i < text.length ? i : -1;
