@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PyRandom } from '../../../src/rng';
+import { resolveTask } from '../../../src/tasks';
 import {
   collapseOutcome,
   extractAssignedJson,
@@ -100,5 +103,45 @@ describe('extractAssignedJson robustness', () => {
     expect(extractAssignedJson(evil, 'moves').ok).toBe(false);
     expect(extractAssignedJson(`${'moves:   '.repeat(50000)}x`, 'moves').ok).toBe(false);
     expect(performance.now() - t0).toBeLessThan(2000);
+  });
+});
+
+describe('registered puzzle plugins (hanoi, checkers, river, jug, coloring)', () => {
+  const ids = ['hanoi', 'checkers', 'river', 'jug', 'coloring'];
+
+  it('resolve through the registry with the puzzle contract metadata', () => {
+    for (const id of ids) {
+      const plugin = resolveTask(id);
+      expect(plugin.id).toBe(id);
+      expect(plugin.family).toBe('puzzle');
+      expect(plugin.levels.kind).toBe('level');
+      expect(plugin.levels.values).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(plugin.variants).toEqual(['standard']);
+      expect(plugin.profiles).toEqual(['default']);
+      const budgets = plugin.levels.values.map((level) => plugin.maxOutputTokens(level));
+      expect(budgets).toEqual([...budgets].sort((a, b) => a - b));
+      expect(() => plugin.generate(new PyRandom(1), 0, { seed: 1 })).toThrow(/level 0 is not defined/);
+    }
+  });
+
+  it('reproduce the golden fixtures byte for byte (instance, prompt, canonical response)', () => {
+    for (const id of ids) {
+      const plugin = resolveTask(id);
+      for (const level of [1, 3]) {
+        const seed = level * 10000;
+        const url = new URL(`../../../fixtures/puzzles/${id}/L${level}-seed${seed}.json`, import.meta.url);
+        const instance = plugin.generate(new PyRandom(seed), level, { seed });
+        const golden = {
+          task: id,
+          level,
+          seed,
+          instance,
+          prompt: plugin.render(instance),
+          canonical: plugin.canonicalResponse(instance),
+        };
+        expect(`${JSON.stringify(golden, null, 2)}\n`).toBe(readFileSync(url, 'utf8'));
+        expect(plugin.grade(instance, golden.canonical, { finishReason: 'stop' }).kind).toBe('pass');
+      }
+    }
   });
 });
