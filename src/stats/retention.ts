@@ -221,9 +221,12 @@ function bcaLevels(
   const a = k2 > 0 ? k3 / (6 * k2 ** 1.5) : 0;
   const adjusted = (alpha: number) => {
     const z = z0 + normalQuantile(alpha);
-    return normalCdf(z0 + z / (1 - a * z));
+    const denominator = 1 - a * z;
+    return denominator > 0 ? normalCdf(z0 + z / denominator) : Number.NaN;
   };
-  return [adjusted(tail), adjusted(1 - tail)];
+  const levels: [number, number] = [adjusted(tail), adjusted(1 - tail)];
+  // An acceleration so large that 1 − a·z ≤ 0 leaves BCa undefined; fall back to the percentile levels.
+  return levels.every((l) => l >= 0 && l <= 1) ? levels : [tail, 1 - tail];
 }
 
 /** χ²₁ quantile at `level`, as the square of the normal quantile. */

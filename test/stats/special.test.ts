@@ -6,8 +6,10 @@ import {
   binomialCdf,
   binomialLogPmf,
   clopperPearson,
+  erfc,
   fisherExact,
   logGamma,
+  normalCdf,
   normalQuantile,
   regularizedBeta,
   wilson,
@@ -18,6 +20,7 @@ interface Reference {
   regularizedBeta: [number, number, number, number][];
   betaQuantile: [number, number, number, number][];
   normalQuantile: [number, number][];
+  erfc: [number, number][];
   binomialCdf: [number, number, number, number][];
   fisherExact: [number, number, number, number, number][];
   wilson: [number, number, number, [number, number]][];
@@ -45,6 +48,10 @@ describe('special functions against SciPy reference values', () => {
   });
   it('normal quantile', () => {
     for (const [p, expected] of ref.normalQuantile) close(normalQuantile(p), expected, 1e-14);
+  });
+  it('erfc and the normal CDF', () => {
+    for (const [x, expected] of ref.erfc) expect(Math.abs(erfc(x) - expected)).toBeLessThanOrEqual(1e-12 * expected); // relative
+    for (const [p] of ref.normalQuantile.filter(([q]) => q > 1e-20)) close(normalCdf(normalQuantile(p)), p, 1e-12);
   });
   it('binomial CDF', () => {
     for (const [k, n, p, expected] of ref.binomialCdf)
