@@ -44,7 +44,8 @@ export function divergenceStep(truthSteps: readonly string[], steps: readonly St
  * - api: an empty response that was not cut off (the release's D3 rule; missing data).
  * - correct: the final answer matches exactly; the trace only feeds k* and TFBC.
  * - format: a whole-response format issue, an unreadable step, no trace step at all, or a complete trace
- *   without a readable answer. (Deliberate: a cut-off trace without an answer is Truncation, not Format.)
+ *   without a readable answer. (Deliberate: a trace cut off before its answer — or an output cut off by
+ *   the token limit before its first step — is Truncation, not Format.)
  * - truncation: finish reason `length`, or fewer trace steps than N.
  * - constraint: any step or the answer breaks a structural rule.
  * - reasoning: a well-formed, complete response with a wrong answer.
@@ -66,7 +67,8 @@ export function classify(reading: CcbReading, truth: CcbTruth, text: string, con
 
   if (text.trim() === '' && !cutOff) return outcome('api', ['empty response (treated as a transport fault)']);
 
-  const formatIssues = [...reading.formatIssues];
+  // An output cut off before its first step is a truncation, whatever its (missing) keywords.
+  const formatIssues = cutOff && reading.steps.length === 0 ? [] : [...reading.formatIssues];
   reading.steps.forEach((step, i) => {
     if (step.formatIssue) formatIssues.push(`step ${i + 1}: ${step.formatIssue}`);
   });
