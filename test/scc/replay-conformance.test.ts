@@ -1,11 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { replaySccLogs } from '../../src/assays/scc/replay';
+import { authorsReplayOptions, configFromSummary, loadSccSummary, replaySccLogs } from '../../src/assays/scc/replay';
 import { runSccAssay } from '../../src/assays/scc/run';
 import { sccResultSchema } from '../../src/assays/scc/schema';
 import { runCli } from '../../src/cli/program';
-import { createSccLogReplaySubject, parseSccLog } from '../../src/subjects/replay/scc-log';
+import {
+  createSccLogReplaySubject,
+  loadSccLog,
+  parseSccLog,
+  recordedText,
+  sccLogReplaySubject,
+} from '../../src/subjects/replay/scc-log';
+import { parseLastInteger } from '../../src/tasks/count/parse';
 
 const logs = new URL('../../../shared/reference/scc-logs/', import.meta.url);
 const trialsPath = fileURLToPath(new URL('closed.jsonl', logs));
@@ -27,6 +34,58 @@ describe('SCC replay conformance on the 44 released closed-model runs', () => {
     const published = JSON.parse(readFileSync(summaryPath, 'utf8')).models as Record<string, { cc: number }>;
     for (const row of rows) expect(row.cc).toBe(published[row.model].cc);
   }, 60_000);
+
+  it('reproduces every published tier MAPE except the four tiers of the stored first-integer quirk (§15.3)', async () => {
+    const [models, summary] = await Promise.all([loadSccLog(trialsPath), loadSccSummary(summaryPath)]);
+    const raw = JSON.parse(readFileSync(summaryPath, 'utf8')).models as Record<
+      string,
+      { evaluations: { evaluation_index: number; mape: number | null }[] }
+    >;
+    const differing: string[] = [];
+    let tiers = 0;
+    for (const [name, log] of models) {
+      const published = summary.models[name];
+      const result = await runSccAssay(
+        sccLogReplaySubject(log, name),
+        authorsReplayOptions(published, configFromSummary(summary)),
+      );
+      for (const tier of result.tiers) {
+        tiers++;
+        const logged = raw[name].evaluations[tier.evaluationIndex].mape;
+        if (logged === null ? tier.mape !== null : tier.mape === null || Math.abs(tier.mape - logged) > 1e-9) {
+          differing.push(`${name} ${tier.evaluationIndex}`);
+        }
+      }
+    }
+    expect(tiers).toBe(309);
+    expect(differing.sort()).toEqual([
+      'gemini-2.5-flash 2',
+      'gemini-3-flash-preview 4',
+      'gemini-3-flash-preview 5',
+      'gemini-3-flash-preview 6',
+    ]);
+  }, 60_000);
+
+  it('parses every logged response as stored, except the six first-integer values of §15.3', async () => {
+    const quirks: string[] = [];
+    for (const [name, log] of await loadSccLog(trialsPath)) {
+      for (const trial of log.trials) {
+        if (trial.response_status === 'error') continue;
+        const parsed = parseLastInteger(recordedText(trial));
+        if ((parsed === null ? null : Number(parsed)) !== trial.parsed) {
+          quirks.push(`${name} ${trial.evaluation_index}/${trial.trial_index} ${trial.parsed}→${parsed}`);
+        }
+      }
+    }
+    expect(quirks).toEqual([
+      'gemini-2.5-flash 2/4 10→50',
+      'gemini-3-flash-preview 4/1 10→110',
+      'gemini-3-flash-preview 4/4 2998→1000',
+      'gemini-3-flash-preview 5/9 10→9',
+      'gemini-3-flash-preview 6/1 20→200',
+      'gemini-3-flash-preview 6/9 1→36',
+    ]);
+  });
 
   it('serves a model through replay:<path>#model and returns a schema-valid result', async () => {
     const subject = await createSccLogReplaySubject(trialsPath, 'anthropic/claude-3.5-haiku');

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { loadSccLog, type SccLogModel, sccLogReplaySubject } from '../../subjects/replay/scc-log';
+import { formatAuditOf } from './analyses';
 import type { SccConfig } from './config';
-import { runSccAssay } from './run';
+import { runSccAssay, type SccAssayOptions } from './run';
 import type { SccResult } from './schema';
 
 /** The per-model fields of closed.summary.json that a replay needs (scc.md §15.2). */
@@ -97,6 +98,8 @@ export interface SccReplayRow {
   match: boolean;
   /** Where the full-tier replay departs from the log (path, targets, requested budgets, verdicts). */
   discrepancies: string[];
+  /** Table S2 categories of every logged response (the full-tier run, preflight included). */
+  formatAudit: SccResult['formatAudit'];
 }
 
 const pathOf = (r: SccResult) => r.tiers.map((t) => `${t.phase} ${t.center} ${t.passed ? 'pass' : 'fail'}`);
@@ -133,6 +136,17 @@ function compareWithLog(result: SccResult, ours: SccResult, log: SccLogModel, pu
   return found.slice(0, 20);
 }
 
+/** Options that run the ladder as the logged runner did: its seed, draw mode and schedule, full tiers. */
+export function authorsReplayOptions(published: SccSummaryModel, config: Partial<SccConfig>): SccAssayOptions {
+  return {
+    seed: published.inferred_seed,
+    drawMode: published.rng_draw_mode,
+    config,
+    exactPeerCalls: true,
+    schedule: published.config_has_parallel_trials_per_batch ? 'batch-barrier' : 'sequential',
+  };
+}
+
 export interface ReplayOptions {
   concurrency?: number;
 }
@@ -145,13 +159,14 @@ export async function replayModel(
   options: ReplayOptions = {},
 ): Promise<SccReplayRow> {
   const subject = sccLogReplaySubject(log, `replay#${log.model}`);
-  const common = { seed: published.inferred_seed, drawMode: published.rng_draw_mode, config };
-  const full = await runSccAssay(subject, {
-    ...common,
-    exactPeerCalls: true,
-    schedule: published.config_has_parallel_trials_per_batch ? 'batch-barrier' : 'sequential',
+  const full = await runSccAssay(subject, authorsReplayOptions(published, config));
+  const ours = await runSccAssay(subject, {
+    seed: published.inferred_seed,
+    drawMode: published.rng_draw_mode,
+    config,
+    earlyDecision: true,
+    concurrency: options.concurrency,
   });
-  const ours = await runSccAssay(subject, { ...common, earlyDecision: true, concurrency: options.concurrency });
   const pub = { cc: published.cc, ccUpper: published.cc_upper_bound, bounded: published.bounded ?? false };
   const same = (r: SccResult) => r.cc === pub.cc && r.ccUpper === pub.ccUpper && r.bounded === pub.bounded;
   return {
@@ -167,6 +182,7 @@ export async function replayModel(
     published: pub,
     match: same(ours) && same(full),
     discrepancies: compareWithLog(full, ours, log, published),
+    formatAudit: formatAuditOf(log.model, [full.preflight, ...full.tiers.flatMap((t) => t.trials)]),
   };
 }
 

@@ -1,5 +1,6 @@
 import { access } from 'node:fs/promises';
 import { replaySccLogs, type SccReplayRow } from '../../assays/scc/replay';
+import { auditTable, FORMAT_TITLES } from '../../tasks/count/audit';
 import { EXIT, UsageError } from '../errors';
 import type { RegisterCommand } from './index';
 
@@ -48,6 +49,30 @@ function table(rows: SccReplayRow[]): string {
   return [format(header), ...lines.map(format)].join('\n');
 }
 
+function auditSummary(rows: SccReplayRow[]): string {
+  const table = auditTable(
+    rows.flatMap((r) =>
+      r.formatAudit.flatMap((row) =>
+        Array.from({ length: row.cases }, (_, i) => ({
+          model: r.model,
+          category: row.category,
+          parsed: i < row.parsed,
+        })),
+      ),
+    ),
+  );
+  const total = table.reduce((s, r) => s + r.cases, 0);
+  const flagged = table.filter((r) => r.category !== 'single-integer');
+  const lines = table.map(
+    (r) => `  ${FORMAT_TITLES[r.category]}: ${r.cases} cases, ${r.models} models, ${r.parsed} parsed`,
+  );
+  const cases = flagged.reduce((s, r) => s + r.cases, 0);
+  const parsed = flagged.reduce((s, r) => s + r.parsed, 0);
+  return [...lines, `  outside the strict single-integer form: ${cases} of ${total}, ${parsed} still parsed`].join(
+    '\n',
+  );
+}
+
 /** `ceilingbench scc-replay`: runs our SCC ladder on released logs and checks it against the published CCs. */
 export const registerSccReplay: RegisterCommand = (cli, io) => {
   cli
@@ -88,6 +113,7 @@ export const registerSccReplay: RegisterCommand = (cli, io) => {
         io.stdout(`calls: ${calls} with early tier decision, ${full} with full tiers — ${saved} saved (${share}%)\n`);
         const tokens = rows.reduce((sum, r) => sum + r.tokensSaved, 0);
         io.stdout(`output tokens of the trials not run: ${tokens}\n`);
+        io.stdout(`\nformat audit (Table S2 categories), all responses:\n${auditSummary(rows)}\n`);
         for (const r of rows.filter((row) => row.discrepancies.length > 0)) {
           io.stdout(`${r.model}: ${r.discrepancies.join('; ')}\n`);
         }
