@@ -1,3 +1,9 @@
+/**
+ * Pure estimators (no I/O): geometric step retention p_d with bootstrap and profile intervals, horizons,
+ * alternative decay forms, per-depth binomial intervals, paired tests, k*/TFBC summaries and the collapse
+ * threshold λ*. All randomness comes from a seeded PyRandom.
+ */
+
 export { binomialCdf, binomialLogPmf, sampleBinomial } from './binomial';
 export {
   type CollapseThreshold,
