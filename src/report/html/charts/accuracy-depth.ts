@@ -1,0 +1,137 @@
+import type { RetentionFit } from '../../../schema/fit';
+import type { Report } from '../../../schema/report';
+import {
+  absent,
+  CHART_CONFIG,
+  type ChartResult,
+  distinct,
+  drawn,
+  facetColumns,
+  round,
+  VEGA_LITE_SCHEMA,
+} from '../chart';
+
+const ID = 'accuracy-depth';
+const TITLE = 'Accuracy vs depth with the fitted geometric decay 100·p_d^N';
+
+/** The fit drawn for a (task, variant): the paper's missing-data rule when both were fitted. */
+export function chosenFits(fits: readonly RetentionFit[]): RetentionFit[] {
+  const byKey = new Map<string, RetentionFit>();
+  for (const fit of fits) {
+    const key = `${fit.task}\u0000${fit.variant}`;
+    const held = byKey.get(key);
+    if (!held || (held.missing !== 'paper' && fit.missing === 'paper')) byKey.set(key, fit);
+  }
+  return [...byKey.values()];
+}
+
+/** Depths at which the curve is sampled: every integer over the fitted range (finer when it is short). */
+function curveDepths(depths: readonly number[]): number[] {
+  const lo = Math.min(...depths);
+  const hi = Math.max(...depths);
+  if (hi <= lo) return [lo];
+  const step = hi - lo >= 20 ? 1 : (hi - lo) / 40;
+  const out: number[] = [];
+  for (let i = 0; lo + i * step <= hi + 1e-9; i++) out.push(round(lo + i * step, 4));
+  return out;
+}
+
+/** Paper 000 Fig. 1: per task, cell accuracy with Clopper–Pearson bars and the fitted curve. */
+export function accuracyDepthChart(report: Report): ChartResult {
+  const cells = report.cells.filter(
+    (c) => c.family === 'ccb' && c.levelKind === 'depth' && c.accuracy !== null && c.ci95 !== null,
+  );
+  if (cells.length === 0) return absent(ID, TITLE, 'no CCB depth cells with answered trials in this report');
+  const tasks = distinct(cells.map((c) => c.task));
+  const rows: Record<string, string | number>[] = cells.map((c) => ({
+    layer: 'observed',
+    task: c.task,
+    variant: c.variant,
+    depth: c.level,
+    accuracy: round(100 * (c.accuracy as number)),
+    lo: round(100 * (c.ci95 as [number, number])[0]),
+    hi: round(100 * (c.ci95 as [number, number])[1]),
+    answered: c.n - c.missing,
+  }));
+  const fits = chosenFits(report.fits).filter((f) => tasks.includes(f.task) && f.counts.length > 0);
+  let refitted = 0;
+  for (const fit of fits) {
+    for (const depth of curveDepths(fit.counts.map((c) => c.depth))) {
+      rows.push({ layer: 'fit', task: fit.task, variant: fit.variant, depth, accuracy: round(100 * fit.pd ** depth) });
+    }
+    // Where the fit's population differs from the cell's (paper rule: format/truncation are missing data),
+    // show the points the curve was actually fitted to.
+    for (const count of fit.counts) {
+      if (count.n === 0) continue;
+      const cell = cells.find((c) => c.task === fit.task && c.variant === fit.variant && c.level === count.depth);
+      const fitted = count.correct / count.n;
+      if (cell && Math.abs(fitted - (cell.accuracy as number)) < 1e-9) continue;
+      refitted++;
+      rows.push({
+        layer: 'fit-input',
+        task: fit.task,
+        variant: fit.variant,
+        depth: count.depth,
+        accuracy: round(100 * fitted),
+        answered: count.n,
+      });
+    }
+  }
+  const x = { field: 'depth', type: 'quantitative' as const, title: 'Depth N', scale: { zero: false } };
+  const y = { field: 'accuracy', type: 'quantitative' as const, title: 'Accuracy (%)', scale: { domain: [0, 100] } };
+  const color = { field: 'variant', type: 'nominal' as const, title: 'Prompt variant' };
+  const only = (layer: string) => [{ filter: `datum.layer === '${layer}'` }];
+  const rules = distinct(fits.map((f) => f.missing));
+  const caption =
+    `Markers: cell accuracy (correct / answered, API faults excluded) with Clopper–Pearson 95% intervals. ` +
+    (fits.length > 0
+      ? `Curves: 100·p_d^N with p_d from the maximum-likelihood geometric fit (missing-data rule: ${rules.join(', ')}).` +
+        (refitted > 0
+          ? ' Open circles: the per-depth proportions the fit used where they differ from the cell accuracy ' +
+            '(under the paper rule, format and truncation failures are missing data).'
+          : '')
+      : ' No retention fit in this report, so no curve.');
+  return drawn({
+    id: ID,
+    title: TITLE,
+    caption,
+    spec: {
+      $schema: VEGA_LITE_SCHEMA,
+      config: CHART_CONFIG,
+      data: { values: rows },
+      facet: { field: 'task', type: 'nominal', title: null, sort: tasks },
+      columns: facetColumns(tasks.length),
+      spec: {
+        width: 260,
+        height: 190,
+        layer: [
+          {
+            transform: only('fit'),
+            mark: { type: 'line', strokeWidth: 1.5, clip: true },
+            encoding: { x, y, color, order: { field: 'depth', type: 'quantitative' } },
+          },
+          {
+            transform: only('observed'),
+            mark: { type: 'rule', strokeWidth: 1 },
+            encoding: {
+              x,
+              y: { field: 'lo', type: 'quantitative', title: 'Accuracy (%)' },
+              y2: { field: 'hi' },
+              color,
+            },
+          },
+          {
+            transform: only('observed'),
+            mark: { type: 'point', filled: true, size: 36, opacity: 1 },
+            encoding: { x, y, color },
+          },
+          {
+            transform: only('fit-input'),
+            mark: { type: 'point', filled: false, size: 36, strokeWidth: 1 },
+            encoding: { x, y, color },
+          },
+        ],
+      },
+    },
+  });
+}

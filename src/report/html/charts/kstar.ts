@@ -1,0 +1,108 @@
+import type { Report } from '../../../schema/report';
+import {
+  absent,
+  CHART_CONFIG,
+  type ChartResult,
+  distinct,
+  drawn,
+  facetColumns,
+  panelLabel,
+  round,
+  VEGA_LITE_SCHEMA,
+} from '../chart';
+import { chosenFits } from './accuracy-depth';
+
+const ID = 'kstar';
+const TITLE = 'Divergence step k* distribution';
+
+interface Panel {
+  panel: string;
+  histogram: Map<number, number>;
+  source: string;
+}
+
+const addHistogram = (into: Map<number, number>, histogram: Record<string, number>) => {
+  for (const [k, count] of Object.entries(histogram)) {
+    const step = Number(k);
+    if (Number.isInteger(step) && step >= 1 && count > 0) into.set(step, (into.get(step) ?? 0) + count);
+  }
+};
+
+/**
+ * Paper 000 Fig. 5: first divergent step k* over Reasoning and Constraint trials (the population of
+ * src/assays/sweep kStarPopulation), per CCB task. From the fit's pooled histogram; for a (task, variant)
+ * without a fit, pooled from its cells' histograms.
+ */
+export function kStarChart(report: Report): ChartResult {
+  const panels = new Map<string, Panel>();
+  for (const fit of chosenFits(report.fits)) {
+    const histogram = new Map<number, number>();
+    addHistogram(histogram, fit.kStar.histogram);
+    panels.set(panelLabel(fit.task, fit.variant), {
+      panel: panelLabel(fit.task, fit.variant),
+      histogram,
+      source: 'fit',
+    });
+  }
+  for (const cell of report.cells) {
+    if (cell.family !== 'ccb') continue;
+    const key = panelLabel(cell.task, cell.variant);
+    const held = panels.get(key) ?? { panel: key, histogram: new Map(), source: 'cells' };
+    if (held.source === 'cells') addHistogram(held.histogram, cell.kStar.histogram);
+    panels.set(key, held);
+  }
+  const rows: Record<string, string | number>[] = [];
+  const names: string[] = [];
+  for (const { panel, histogram } of panels.values()) {
+    const total = [...histogram.values()].reduce((s, c) => s + c, 0);
+    if (total === 0) continue;
+    const name = `${panel} (n = ${total})`;
+    names.push(name);
+    let sum = 0;
+    for (const [k, count] of [...histogram.entries()].sort((a, b) => a[0] - b[0])) {
+      rows.push({ layer: 'bar', panel: name, k, k0: k - 0.5, k1: k + 0.5, count });
+      sum += k * count;
+    }
+    rows.push({ layer: 'mean', panel: name, k: round(sum / total), label: `mean ${(sum / total).toFixed(1)}` });
+  }
+  if (rows.length === 0) {
+    return absent(ID, TITLE, 'no divergent trace (Reasoning or Constraint trial with k* ≥ 1) in this report');
+  }
+  const ordered = distinct(names);
+  return drawn({
+    id: ID,
+    title: TITLE,
+    caption:
+      'Histogram of the first step at which the trace diverged from the canonical one, over Reasoning and ' +
+      'Constraint trials (n per panel); the dashed rule is the mean k*.',
+    spec: {
+      $schema: VEGA_LITE_SCHEMA,
+      config: CHART_CONFIG,
+      data: { values: rows },
+      facet: { field: 'panel', type: 'nominal', title: null, sort: ordered },
+      columns: facetColumns(ordered.length),
+      resolve: { scale: { y: 'independent' } },
+      spec: {
+        width: 260,
+        height: 150,
+        layer: [
+          {
+            transform: [{ filter: "datum.layer === 'bar'" }],
+            mark: { type: 'rect', color: '#4c78a8', stroke: 'white', strokeWidth: 0.5 },
+            encoding: {
+              x: { field: 'k0', type: 'quantitative', title: 'First divergent step k*', scale: { zero: false } },
+              x2: { field: 'k1' },
+              y: { field: 'count', type: 'quantitative', title: 'Trials' },
+              y2: { datum: 0 },
+            },
+          },
+          {
+            transform: [{ filter: "datum.layer === 'mean'" }],
+            mark: { type: 'rule', color: '#d62728', strokeDash: [4, 3], strokeWidth: 1.5 },
+            encoding: { x: { field: 'k', type: 'quantitative' } },
+          },
+        ],
+      },
+    },
+  });
+}

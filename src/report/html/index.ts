@@ -1,0 +1,84 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Baseline } from '../../schema/baseline';
+import type { Report } from '../../schema/report';
+import type { AbsentChart, ChartResult, ChartSpec } from './chart';
+import { accuracyDepthChart } from './charts/accuracy-depth';
+import { depthHeatmapChart } from './charts/depth-heatmap';
+import { historyCcChart, historyPdChart } from './charts/history';
+import { kStarChart } from './charts/kstar';
+import { puzzleCollapseChart } from './charts/puzzle-collapse';
+import { sccLadderChart, sccScatterChart } from './charts/scc';
+import { assemblePage, type RenderedFigure } from './page';
+import { renderChartSvg } from './render-svg';
+
+export type { AbsentChart, ChartSpec } from './chart';
+export { countSvgMarks } from './svg-marks';
+
+export interface HtmlReportOptions {
+  /** Saved per-release baselines (baselines/*.json) for the history charts. */
+  baselines?: Baseline[];
+}
+
+export interface HtmlReport {
+  html: string;
+  /** Every drawn chart, in page order, with its Vega-Lite spec (data inline). */
+  charts: ChartSpec[];
+  /** The figures the report has no data for, with the reason shown on the page. */
+  absent: AbsentChart[];
+}
+
+/** Every figure of the report, in page order; each is drawn or absent with a reason. */
+export function planCharts(report: Report, options: HtmlReportOptions = {}): ChartResult[] {
+  const baselines = options.baselines ?? [];
+  return [
+    accuracyDepthChart(report),
+    depthHeatmapChart(report),
+    kStarChart(report),
+    puzzleCollapseChart(report),
+    sccLadderChart(report),
+    sccScatterChart(report),
+    historyPdChart(report, baselines),
+    historyCcChart(report, baselines),
+  ];
+}
+
+/** Renders index.html (self-contained: inline CSS and SVG) for a validated ceilingbench.json. */
+export async function renderHtmlReport(report: Report, options: HtmlReportOptions = {}): Promise<HtmlReport> {
+  const planned = planCharts(report, options);
+  const charts = planned.flatMap((r) => (r.kind === 'drawn' ? [r.chart] : []));
+  const absent = planned.flatMap((r) => (r.kind === 'absent' ? [r.absent] : []));
+  const figures: RenderedFigure[] = [];
+  for (const chart of charts) {
+    const { svg, warnings } = await renderChartSvg(chart);
+    if (warnings.length > 0) throw new Error(`chart '${chart.id}' rendered with warnings: ${warnings.join('; ')}`);
+    figures.push({ chart, svg });
+  }
+  return { html: assemblePage(report, figures, absent), charts, absent };
+}
+
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/** Writes index.html and charts.vl.json (every chart's spec with its data) into `outDir`; returns the paths. */
+export async function writeHtmlReport(
+  report: Report,
+  outDir: string,
+  options: HtmlReportOptions = {},
+): Promise<string[]> {
+  const { html, charts } = await renderHtmlReport(report, options);
+  mkdirSync(outDir, { recursive: true });
+  const specs = {
+    generator: `ceilingbench ${report.tool.version}`,
+    charts: charts.map((c) => ({ id: c.id, title: c.title, caption: c.caption, spec: c.spec })),
+  };
+  const files: Array<[string, string]> = [
+    ['index.html', html],
+    ['charts.vl.json', `${JSON.stringify(specs, null, 2)}\n`],
+  ];
+  for (const [name, text] of files) writeAtomic(join(outDir, name), text);
+  return files.map(([name]) => join(outDir, name));
+}

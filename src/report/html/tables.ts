@@ -1,0 +1,177 @@
+import type { Report } from '../../schema/report';
+import { fixed, interval, percent } from '../format';
+import { escapeHtml as e, htmlTable } from './escape';
+import { readSccRuns } from './scc-view';
+
+/** The subject / seed / git / timing block at the top of the page. */
+export function headerTable(report: Report): string {
+  const subjects = report.subjects.map((s) => {
+    const params = Object.entries(s.parameters)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ');
+    const parts = [`<code>${e(s.spec)}</code> (${e(s.kind)})`];
+    if (s.model) parts.push(`model ${e(s.model)}`);
+    if (s.endpoint) parts.push(`endpoint <code>${e(s.endpoint)}</code>`);
+    if (params) parts.push(`parameters ${e(params)}`);
+    return parts.join(' · ');
+  });
+  const s = report.summary;
+  const rows: Array<[string, string]> = [
+    ['Subject', subjects.join('<br>') || '–'],
+    ['Seed', report.seed === null ? 'mixed' : String(report.seed)],
+    ['Git', report.git.sha ? `<code>${e(report.git.sha)}</code>` : '–'],
+    ['Tool', `ceilingbench ${e(report.tool.version)}`],
+    ['Projects', e(report.projects.join(', ')) || '–'],
+    [
+      'Run',
+      `${e(report.timing.startedAt)} → ${e(report.timing.finishedAt)} (${fixed(report.timing.durationMs / 1000, 1)} s)`,
+    ],
+    [
+      'Totals',
+      `${s.cells} cells · ${s.trials} trials · ${s.missing} missing (API)${s.missingRate === null ? '' : ` = ${percent(s.missingRate)}`}` +
+        ` · ${s.insufficientCells} insufficient cells · ${s.hardGatesFailed} hard gates failed · ${s.testsFailed} tests failed`,
+    ],
+  ];
+  return `<table class="header">${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('\n')}</table>`;
+}
+
+export function gatesTable(report: Report): string {
+  return htmlTable(
+    ['gate', 'task', 'mode', 'result', 'estimate', '95% CI', 'threshold', 'message'],
+    report.gates.map((g) => [
+      e(`${g.project}.${g.gate}`),
+      e(g.task),
+      g.mode,
+      g.passed ? '<span class="pass">pass</span>' : '<span class="fail">FAIL</span>',
+      fixed(g.estimate),
+      interval(g.ci95),
+      e(String(g.threshold)),
+      e(g.message),
+    ]),
+  );
+}
+
+export function fitsTable(report: Report): string {
+  return htmlTable(
+    [
+      'task',
+      'variant',
+      'rule',
+      'p_d',
+      '95% CI',
+      'H_0.5 [95% CI]',
+      'k* mean / median (n)',
+      'TFBC rate',
+      'format',
+      'truncation',
+      'API',
+      'trials',
+    ],
+    report.fits.map((f) => {
+      const h = f.horizon['0.5'];
+      return [
+        e(f.task),
+        e(f.variant),
+        `${f.missing}${f.status === 'insufficient' ? ' <span class="fail">(insufficient)</span>' : ''}`,
+        `${fixed(f.pd)}${f.atLowerBound ? '†' : ''}`,
+        interval(f.ci95),
+        h ? `${fixed(h.value, 2)} ${interval(h.ci95, 2)}` : '–',
+        `${fixed(f.kStar.mean, 1)} / ${fixed(f.kStar.median, 1)} (${f.kStar.n})`,
+        `${percent(f.tfbcRate)} (${f.tfbc}/${f.correct})`,
+        percent(f.formatRate),
+        percent(f.truncationRate),
+        percent(f.apiRate),
+        String(f.nTrials),
+      ];
+    }),
+  );
+}
+
+export function collapseTable(report: Report): string {
+  const levels = [...new Set(report.collapse.flatMap((c) => c.levels.map((l) => l.level)))].sort((a, b) => a - b);
+  return htmlTable(
+    ['task', ...levels.map((l) => `L${l}`), 'λ*', 'λ* 95% CI', 'λ* on knob', 'logistic 50%'],
+    report.collapse.map((c) => {
+      const t = c.collapseThreshold;
+      return [
+        e(c.task) + (c.status === 'insufficient' ? ' <span class="fail">(insufficient)</span>' : ''),
+        ...levels.map((l) => {
+          const level = c.levels.find((x) => x.level === l);
+          return level ? `${percent(level.accuracy, 0)} <small>(${level.correct}/${level.n})</small>` : '–';
+        }),
+        t.levelIndex === null ? 'undefined (flat)' : `L${t.levelIndex}${t.increasing ? ' (rise)' : ''}`,
+        interval(t.ci95, 0),
+        fixed(t.knob, 0),
+        fixed(t.logistic50, 2),
+      ];
+    }),
+  );
+}
+
+export function sccTable(report: Report): string {
+  const { runs } = readSccRuns(report);
+  return htmlTable(
+    ['task', 'CC', 'ladder bounds', 'tiers', 'top attractors'],
+    report.scc.map((s) => {
+      const view = runs.find((r) => r.record === s)?.view;
+      const attractors = (view?.attractors ?? [])
+        .slice(0, 3)
+        .map((a) => `${a.value} (${percent(a.share, 0)})`)
+        .join(', ');
+      return [
+        e(s.task) + (s.skipped ? ' (skipped)' : ''),
+        String(s.cc),
+        `${s.ccLower}–${s.bounded ? s.ccUpper : '∞ (no tier failed)'}`,
+        view ? String(view.tiers.length) : 'unreadable result',
+        attractors || '–',
+      ];
+    }),
+  );
+}
+
+export function ablationTables(report: Report): string {
+  return report.ablations
+    .map(
+      (a) =>
+        `<h3>${e(a.task)} at level ${a.level}: paired, exact McNemar vs <code>${e(a.baseline)}</code></h3>\n` +
+        htmlTable(
+          ['variant', 'pairs', 'baseline correct', 'variant correct', 'b (base only)', 'c (variant only)', 'p'],
+          a.comparisons.map((c) => [
+            e(c.variant),
+            String(c.pairs),
+            String(c.baselineCorrect),
+            String(c.variantCorrect),
+            String(c.b),
+            String(c.c),
+            fixed(c.p),
+          ]),
+        ),
+    )
+    .join('\n');
+}
+
+export function cellsTable(report: Report): string {
+  return htmlTable(
+    ['task', 'variant', 'level', 'n', 'accuracy', '95% CI (Clopper–Pearson)', 'outcomes', 'status'],
+    report.cells.map((c) => [
+      e(c.task),
+      e(c.variant),
+      `${c.levelKind === 'depth' ? 'N=' : 'L'}${c.level}`,
+      String(c.n),
+      percent(c.accuracy),
+      interval(c.ci95),
+      e(
+        Object.entries(c.outcomes)
+          .filter(([, v]) => v > 0)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', '),
+      ),
+      c.status,
+    ]),
+    'compact',
+  );
+}
+
+export function failedTestsList(report: Report): string {
+  return `<ul>${report.tests.map((t) => `<li>${e(`${t.project} › ${t.name}: ${t.errors[0] ?? 'failed'}`)}</li>`).join('\n')}</ul>`;
+}
