@@ -1,6 +1,6 @@
 /**
  * Pure estimators (no I/O): geometric step retention p_d with bootstrap and profile intervals, horizons,
- * alternative decay forms, per-depth binomial intervals, paired tests, k*/TFBC summaries and the collapse
+ * alternative decay forms, per-depth binomial intervals, paired tests, k* and TFBC summaries and the collapse
  * threshold λ*. All randomness comes from a seeded PyRandom.
  */
 
