@@ -1,0 +1,47 @@
+import type { Prompt } from '../../task';
+import type { SudokuData } from './generate';
+import { regionLabel } from './regions';
+
+/**
+ * One template for every level (complexity-invariant): the region map is always given explicitly, for
+ * box layouts as well as jigsaws, so only N, the puzzle and the map change between levels.
+ */
+export const SUDOKU_SYSTEM =
+  'You are solving a Sudoku puzzle. Follow the rules exactly and give the final answer in the required ' +
+  'machine-readable format.';
+
+const rowsOf = <T>(cells: readonly T[], n: number): T[][] =>
+  Array.from({ length: n }, (_, r) => cells.slice(r * n, (r + 1) * n));
+
+export function renderSudoku(data: SudokuData): Prompt {
+  const { n } = data;
+  const example = Array.from({ length: 2 }, (_, r) =>
+    Array.from({ length: n }, (_, c) => ((c + r * 2) % n) + 1).join(''),
+  );
+  const user = [
+    `Complete the ${n}×${n} Sudoku below.`,
+    '',
+    'Rules:',
+    `- Fill every blank cell with a digit from 1 to ${n}.`,
+    `- Every row, every column and every region must contain each digit 1–${n} exactly once.`,
+    `- The regions are given by the region map: cells with the same letter form one region (${n} regions of ` +
+      `${n} cells).`,
+    '- The given digits must not be changed. The puzzle has exactly one solution.',
+    '',
+    `Puzzle (${n} rows of ${n} digits, 0 = blank):`,
+    ...rowsOf(data.puzzle, n).map((row) => row.join('')),
+    '',
+    `Region map (${n} rows of ${n} letters):`,
+    ...rowsOf(data.regions, n).map((row) => row.map(regionLabel).join('')),
+    '',
+    'Output format:',
+    'You may reason step by step first. End your response with one final line of the form',
+    `grid = ["${example[0]}", "${example[1]}", ...]`,
+    `a strict JSON list of the ${n} completed rows, top to bottom, each a string of ${n} digits. Only the last ` +
+      '`grid =` line is graded.',
+  ].join('\n');
+  return { system: SUDOKU_SYSTEM, user };
+}
+
+export const formatSudokuAnswer = (cells: readonly number[], n: number): string =>
+  `grid = ${JSON.stringify(rowsOf(cells, n).map((row) => row.join('')))}`;
