@@ -39,7 +39,7 @@ export default class ProgressReporter implements Reporter {
     } else if (record?.kind === 'retention') {
       detail = `p_d ${record.pd.toFixed(3)} [${record.ci95[0].toFixed(3)}, ${record.ci95[1].toFixed(3)}]`;
     } else if (record?.kind === 'scc') {
-      detail = `CC ${record.cc} (${record.ccLower}–${record.ccUpper})`;
+      detail = `CC ${record.cc} (${record.ccLower}–${record.ccUpper ?? '∞'})`;
     } else if (record?.kind === 'collapse') {
       detail = `λ* ${record.collapseThreshold.levelIndex ?? 'undefined'}`;
     }

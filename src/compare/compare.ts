@@ -140,7 +140,7 @@ function compareCapacity(base: Baseline, cand: Baseline, tol: Tolerances): Metri
   return base.scc.flatMap((b) => {
     const c = cand.scc.find((x) => key(x.project, x.task) === key(b.project, b.task));
     if (!c) return [];
-    const disjoint = c.ccUpper < b.ccLower;
+    const disjoint = c.ccUpper !== null && c.ccUpper < b.ccLower;
     const regression = disjoint && c.cc < b.cc * (1 - tol.countingCapacity);
     return [
       {
@@ -155,7 +155,7 @@ function compareCapacity(base: Baseline, cand: Baseline, tol: Tolerances): Metri
         p: null,
         regression,
         reason: regression
-          ? `CC fell from ${b.cc} (${b.ccLower}–${b.ccUpper}) to ${c.cc} (${c.ccLower}–${c.ccUpper}); the ladder bounds do not overlap`
+          ? `CC fell from ${b.cc} (${b.ccLower}–${b.ccUpper ?? '∞'}) to ${c.cc} (${c.ccLower}–${c.ccUpper ?? '∞'}); the ladder bounds do not overlap`
           : disjoint
             ? 'CC fell beyond the ladder bounds but within tolerance'
             : 'ladder bounds overlap',

@@ -35,7 +35,7 @@ function summaryLine(entry: TestEntry): string {
     case 'ablation':
       return record.comparisons.map((c) => `${c.variant}: b=${c.b} c=${c.c} p=${fixed(c.p)}`).join('; ');
     case 'scc':
-      return `${record.task} cc=${record.cc} bounds=${record.ccLower}-${record.ccUpper}`;
+      return `${record.task} cc=${record.cc} bounds=${record.ccLower}-${record.ccUpper ?? 'inf'}`;
   }
 }
 

@@ -53,7 +53,7 @@ export function renderMarkdown(report: Report): string {
     lines.push(
       '## Counting capacity (SCC)',
       '',
-      `${s.task}: CC = ${s.cc} (ladder bounds ${s.ccLower}–${s.ccUpper}${s.bounded ? '' : ', unbounded'})${s.skipped ? ' — skipped' : ''}`,
+      `${s.task}: CC = ${s.cc} (ladder bounds ${s.ccLower}–${s.ccUpper ?? '∞'}${s.bounded ? '' : ', unbounded'})${s.skipped ? ' — skipped' : ''}`,
       '',
     );
   }

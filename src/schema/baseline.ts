@@ -48,7 +48,7 @@ export const baselineSchema = z.object({
       task: z.string(),
       cc: z.number(),
       ccLower: z.number(),
-      ccUpper: z.number(),
+      ccUpper: z.number().nullable(),
       bounded: z.boolean(),
     }),
   ),

@@ -10,7 +10,7 @@ export const sccRecordSchema = z.object({
   task: z.string(),
   cc: z.number(),
   ccLower: z.number(),
-  ccUpper: z.number(),
+  ccUpper: z.number().nullable(),
   bounded: z.boolean(),
   skipped: z.boolean().optional(),
   /** The full assay result (see src/assays/scc: sccResultSchema). */

@@ -108,20 +108,20 @@ export function checkCollapseNoEarlierThan(fit: CollapseFit, level: number): Che
 export interface CountingCapacity {
   cc: number;
   ccLower: number;
-  ccUpper: number;
+  /** null when the ladder never failed a tier (unbounded above). */
+  ccUpper: number | null;
   bounded: boolean;
   skipped?: boolean;
 }
 
 export function checkCountingCapacityAtLeast(result: CountingCapacity, n: number): CheckResult {
   const pass = !result.skipped && result.cc >= n;
-  const bounds: [number, number] = [result.ccLower, result.ccUpper];
   return {
     pass,
     estimate: result.cc,
     ci95: null,
     message: result.skipped
       ? `counting capacity: skipped (the preflight produced no parseable integer), below ${n}`
-      : `counting capacity = ${result.cc} (ladder bounds ${bounds[0]}–${bounds[1]}${result.bounded ? '' : ', unbounded above'}) is ${pass ? 'at least' : 'below'} ${n}`,
+      : `counting capacity = ${result.cc} (ladder bounds ${result.ccLower}–${result.ccUpper ?? '∞'}${result.bounded ? '' : ', unbounded above'}) is ${pass ? 'at least' : 'below'} ${n}`,
   };
 }

@@ -10,7 +10,7 @@ export interface SccMetaRecord {
   task: string;
   cc: number;
   ccLower: number;
-  ccUpper: number;
+  ccUpper: number | null;
   bounded: boolean;
   skipped?: boolean;
   result: unknown;
