@@ -69,14 +69,12 @@ function finish(
 ): SccTrialRecord {
   const target = spec.instance.answer;
   let { status, detail } = fields;
-  let score = status === 'error' ? ({ kind: 'unparsed' } as const) : scoreCount(null, target);
-  if (status !== 'error') {
-    const scan = scanLastInteger(fields.text);
-    score = scoreCount(scan.kind === 'integer' ? scan.value : null, target);
-    if (score.kind === 'overflow') {
-      status = 'error';
-      detail = 'OverflowError';
-    }
+  // Error trials are unparsed whatever their text holds (the authors store parsed = None for them).
+  const scan = status === 'error' ? null : scanLastInteger(fields.text);
+  const score = scoreCount(scan?.kind === 'integer' ? scan.value : null, target);
+  if (score.kind === 'overflow') {
+    status = 'error';
+    detail = 'OverflowError';
   }
   const format = auditResponse(fields.text, { finishReason, transportError: status === 'error', motif: spec.motif });
   const scored = score.kind === 'scored' ? score : null;
