@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
 import { puzzleTasks } from '../../../src/tasks/puzzles';
+import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common';
 import {
   CRYPT_LEVELS,
   type CryptInstance,
@@ -97,6 +98,14 @@ describe('crypt counter and generator', () => {
 describe('crypt grading', () => {
   it('is registered among the puzzle tasks', () => {
     expect(puzzleTasks.map((t) => t.id)).toContain('crypt');
+  });
+
+  it('honours the shared puzzle self-check on every level', () => {
+    for (const level of LEVELS) {
+      for (const seed of SEEDS) {
+        expect(puzzleSelfCheck(cryptTask, level, seed, { halfAnswerWithoutLimitCollapses: true })).toEqual([]);
+      }
+    }
   });
 
   it('grades the canonical response pass; empty, impossible and truncated answers collapse', () => {

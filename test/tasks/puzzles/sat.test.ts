@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
 import { puzzleTasks } from '../../../src/tasks/puzzles';
+import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common';
 import {
   dpll,
   formatSatAnswer,
@@ -92,6 +93,14 @@ describe('sat generator', () => {
 describe('sat grading', () => {
   it('is registered among the puzzle tasks', () => {
     expect(puzzleTasks.map((t) => t.id)).toContain('sat');
+  });
+
+  it('honours the shared puzzle self-check on every level', () => {
+    for (const level of LEVELS) {
+      for (const seed of SEEDS) {
+        expect(puzzleSelfCheck(satTask, level, seed, { halfAnswerWithoutLimitCollapses: true })).toEqual([]);
+      }
+    }
   });
 
   it('grades the canonical response pass; empty, impossible and truncated answers collapse', () => {

@@ -1,6 +1,6 @@
 import type { PyRandom } from '../../../rng';
 import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradeSolvable } from '../common';
+import { gradeSolvable, PUZZLE_LEVELS } from '../common';
 import { puzzleTokenBudget } from '../shared-b';
 import { type CryptData, generateCrypt } from './generate';
 import { cryptLevel } from './levels';
@@ -20,7 +20,7 @@ const plugin: TaskPlugin<CryptInstance, CryptAnswer> = {
   id: 'crypt',
   family: 'puzzle',
   title: 'Cryptarithmetic (addition, unique solution)',
-  levels: { kind: 'level', values: [1, 2, 3, 4, 5, 6], knob: () => undefined },
+  levels: { kind: 'level', values: PUZZLE_LEVELS, knob: () => undefined },
   variants: ['standard'],
   profiles: ['default'],
 

@@ -1,11 +1,8 @@
 import type { Prompt } from '../../task';
+import { PUZZLE_SYSTEM_PROMPT } from '../common';
 import type { CryptData } from './generate';
 
 /** One template for every level (complexity-invariant); only the equation changes. */
-export const CRYPT_SYSTEM =
-  'You are solving a cryptarithmetic (alphametic) puzzle. Follow the rules exactly and give the final answer in ' +
-  'the required machine-readable format.';
-
 export function renderCrypt(data: CryptData): Prompt {
   const user = [
     'Solve the cryptarithm below: replace every letter by a digit so that the addition is correct.',
@@ -24,7 +21,7 @@ export function renderCrypt(data: CryptData): Prompt {
     'a strict JSON object mapping every letter of the puzzle (upper case, as a string key) to its digit (a JSON ' +
       'integer). Only the last `mapping =` line is graded.',
   ].join('\n');
-  return { system: CRYPT_SYSTEM, user };
+  return { system: PUZZLE_SYSTEM_PROMPT, user };
 }
 
 export const formatCryptAnswer = (mapping: Record<string, number>): string =>

@@ -1,6 +1,6 @@
 import type { PyRandom } from '../../../rng';
 import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradeSolvable } from '../common';
+import { gradeSolvable, PUZZLE_LEVELS } from '../common';
 import { puzzleTokenBudget } from '../shared-b';
 import { generateRubik, type RubikData, rubikScrambleLength } from './generate';
 import { invertSequence } from './notation';
@@ -27,7 +27,7 @@ const plugin: TaskPlugin<RubikInstance, RubikAnswer> = {
   id: 'rubik',
   family: 'puzzle',
   title: "Rubik's Cube 3×3 (canonical scramble, optimal distance = level length)",
-  levels: { kind: 'level', values: [1, 2, 3, 4, 5, 6], knob: (level) => rubikScrambleLength(level) },
+  levels: { kind: 'level', values: PUZZLE_LEVELS, knob: (level) => rubikScrambleLength(level) },
   variants: ['standard'],
   profiles: ['default'],
 

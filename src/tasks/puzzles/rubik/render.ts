@@ -1,11 +1,8 @@
 import type { Prompt } from '../../task';
+import { PUZZLE_SYSTEM_PROMPT } from '../common';
 import type { RubikData } from './generate';
 
 /** One template for every level (complexity-invariant); only the scramble and the facelet string change. */
-export const RUBIK_SYSTEM =
-  "You are solving a 3×3×3 Rubik's Cube puzzle. Follow the rules exactly and give the final answer in the " +
-  'required machine-readable format.';
-
 export function renderRubik(data: RubikData): Prompt {
   const user = [
     "A solved 3×3×3 Rubik's Cube was scrambled. Find a sequence of moves that returns it to the solved state.",
@@ -28,7 +25,7 @@ export function renderRubik(data: RubikData): Prompt {
     `moves = ["R", "U'", "F2"]`,
     'a strict JSON list of move strings, applied in order. Only the last `moves =` line is graded.',
   ].join('\n');
-  return { system: RUBIK_SYSTEM, user };
+  return { system: PUZZLE_SYSTEM_PROMPT, user };
 }
 
 export const formatRubikAnswer = (tokens: readonly string[]): string => `moves = ${JSON.stringify(tokens)}`;

@@ -1,6 +1,6 @@
 import type { PyRandom } from '../../../rng';
 import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradeSolvable } from '../common';
+import { gradeSolvable, PUZZLE_LEVELS } from '../common';
 import { puzzleTokenBudget } from '../shared-b';
 import { generateSat, type SatData } from './generate';
 import { satLevel } from './levels';
@@ -22,7 +22,7 @@ const plugin: TaskPlugin<SatInstance, SatAnswer> = {
   id: 'sat',
   family: 'puzzle',
   title: 'Boolean 3-SAT (planted, q-hidden)',
-  levels: { kind: 'level', values: [1, 2, 3, 4, 5, 6], knob: () => undefined },
+  levels: { kind: 'level', values: PUZZLE_LEVELS, knob: () => undefined },
   variants: ['standard'],
   profiles: ['default'],
 

@@ -1,11 +1,8 @@
 import type { Prompt } from '../../task';
+import { PUZZLE_SYSTEM_PROMPT } from '../common';
 import type { SatData } from './generate';
 
 /** One template for every level (complexity-invariant); only n, m and the clause list change. */
-export const SAT_SYSTEM =
-  'You are solving a Boolean satisfiability (3-SAT) problem. Follow the rules exactly and give the final answer ' +
-  'in the required machine-readable format.';
-
 export function renderSat(data: SatData): Prompt {
   const user = [
     `Find an assignment of true/false values to the Boolean variables x1 … x${data.n} that satisfies the CNF ` +
@@ -28,7 +25,7 @@ export function renderSat(data: SatData): Prompt {
     'a strict JSON object mapping every variable number (as a string key) to true or false. Only the last ' +
       '`assignment =` line is graded.',
   ].join('\n');
-  return { system: SAT_SYSTEM, user };
+  return { system: PUZZLE_SYSTEM_PROMPT, user };
 }
 
 export const formatSatAnswer = (values: readonly boolean[]): string =>

@@ -1,6 +1,6 @@
 import type { PyRandom } from '../../../rng';
 import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradeSolvable } from '../common';
+import { gradeSolvable, PUZZLE_LEVELS } from '../common';
 import { puzzleTokenBudget } from '../shared-b';
 import { generateSudoku, type SudokuData, sudokuLevel } from './generate';
 import { formatSudokuAnswer, renderSudoku } from './render';
@@ -22,7 +22,7 @@ const plugin: TaskPlugin<SudokuInstance, SudokuAnswer> = {
   /** Scalar knob: the number of blank cells (6, 10, 16, 22, 45, 51), which — unlike the givens — grows with the level. */
   levels: {
     kind: 'level',
-    values: [1, 2, 3, 4, 5, 6],
+    values: PUZZLE_LEVELS,
     knob: (level) => {
       const spec = sudokuLevel(level);
       return spec.n * spec.n - spec.givens;

@@ -1,18 +1,15 @@
 import type { Prompt } from '../../task';
+import { PUZZLE_SYSTEM_PROMPT } from '../common';
 import type { SudokuData } from './generate';
 import { regionLabel } from './regions';
+
+const rowsOf = <T>(cells: readonly T[], n: number): T[][] =>
+  Array.from({ length: n }, (_, r) => cells.slice(r * n, (r + 1) * n));
 
 /**
  * One template for every level (complexity-invariant): the region map is always given explicitly, for
  * box layouts as well as jigsaws, so only N, the puzzle and the map change between levels.
  */
-export const SUDOKU_SYSTEM =
-  'You are solving a Sudoku puzzle. Follow the rules exactly and give the final answer in the required ' +
-  'machine-readable format.';
-
-const rowsOf = <T>(cells: readonly T[], n: number): T[][] =>
-  Array.from({ length: n }, (_, r) => cells.slice(r * n, (r + 1) * n));
-
 export function renderSudoku(data: SudokuData): Prompt {
   const { n } = data;
   const example = Array.from({ length: 2 }, (_, r) =>
@@ -40,7 +37,7 @@ export function renderSudoku(data: SudokuData): Prompt {
     `a strict JSON list of the ${n} completed rows, top to bottom, each a string of ${n} digits. Only the last ` +
       '`grid =` line is graded.',
   ].join('\n');
-  return { system: SUDOKU_SYSTEM, user };
+  return { system: PUZZLE_SYSTEM_PROMPT, user };
 }
 
 export const formatSudokuAnswer = (cells: readonly number[], n: number): string =>
