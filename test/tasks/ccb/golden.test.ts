@@ -1,12 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
-import { type CcbInstance, d1Task, d2Task, d3Task } from '../../../src/tasks/ccb';
+import type { CcbInstance } from '../../../src/tasks/ccb';
 import { applyD1, D1_OPS, formatGrid, START_GRID } from '../../../src/tasks/ccb/d1';
 import { applyD2, D2_OPS, formatRegisters, START_REGISTERS } from '../../../src/tasks/ccb/d2';
 import type { D3Instance } from '../../../src/tasks/ccb/d3';
 import { generateCell } from '../../../src/tasks/instances';
+import { resolveTask } from '../../../src/tasks/registry';
 import type { AnyTaskPlugin } from '../../../src/tasks/task';
+
+// Erased plugin types, as the registry hands them out.
+const d1Task: AnyTaskPlugin = resolveTask('d1');
+const d2Task: AnyTaskPlugin = resolveTask('d2');
+const d3Task: AnyTaskPlugin = resolveTask('d3');
 
 const gen = (task: AnyTaskPlugin, seed: number, depth: number, profile = 'official', query = false): CcbInstance =>
   task.generate(new PyRandom(seed), depth, { seed, profile, ...(query ? { query } : {}) });

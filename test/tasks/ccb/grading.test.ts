@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
-import { type CcbInstance, d1Task, d2Task, d3Task } from '../../../src/tasks/ccb';
+import type { CcbInstance } from '../../../src/tasks/ccb';
 import type { CcbOutcome } from '../../../src/tasks/outcome';
-import type { GradeContext } from '../../../src/tasks/task';
+import { resolveTask } from '../../../src/tasks/registry';
+import type { AnyTaskPlugin, GradeContext } from '../../../src/tasks/task';
 
-const gen = (task: typeof d1Task, seed: number, depth: number, profile = 'official', query = false): CcbInstance =>
+// Erased plugin types, as the registry hands them out.
+const d1Task: AnyTaskPlugin = resolveTask('d1');
+const d2Task: AnyTaskPlugin = resolveTask('d2');
+const d3Task: AnyTaskPlugin = resolveTask('d3');
+
+const gen = (task: AnyTaskPlugin, seed: number, depth: number, profile = 'official', query = false): CcbInstance =>
   task.generate(new PyRandom(seed), depth, { seed, profile, ...(query ? { query } : {}) });
 
 /** A response in the requested format from explicit step states and an answer (null: no ANSWER line). */
@@ -13,7 +19,7 @@ const respond = (steps: readonly string[], answer: string | null): string =>
 
 const summary = (o: CcbOutcome) => ({ kind: o.kind, kStar: o.kStar, tfbc: o.tfbc, answerCorrect: o.answerCorrect });
 
-function grade(task: typeof d1Task, instance: CcbInstance, text: string, context?: GradeContext) {
+function grade(task: AnyTaskPlugin, instance: CcbInstance, text: string, context?: GradeContext) {
   const outcome = task.grade(instance, text, context) as CcbOutcome;
   expect(outcome.family).toBe('ccb');
   return outcome;

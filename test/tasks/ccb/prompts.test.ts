@@ -1,15 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
-import { CCB_VARIANTS, type CcbInstance, d1Task, d2Task, d3Task } from '../../../src/tasks/ccb';
+import { CCB_VARIANTS, type CcbInstance } from '../../../src/tasks/ccb';
 import { D1_SYSTEM_PROMPT } from '../../../src/tasks/ccb/d1';
 import { D2_SYSTEM_PROMPT } from '../../../src/tasks/ccb/d2';
 import { D3_SYSTEM_PROMPT } from '../../../src/tasks/ccb/d3';
+import { resolveTask } from '../../../src/tasks/registry';
+import type { AnyTaskPlugin } from '../../../src/tasks/task';
+
+// Erased plugin types, as the registry hands them out.
+const d1Task: AnyTaskPlugin = resolveTask('d1');
+const d2Task: AnyTaskPlugin = resolveTask('d2');
+const d3Task: AnyTaskPlugin = resolveTask('d3');
 
 const spec = readFileSync(new URL('../../../../shared/reference/ccb.md', import.meta.url), 'utf8');
 const blocks = Array.from(spec.slice(spec.indexOf('## Appendix A')).matchAll(/```text\n([\s\S]*?)\n```/g), (m) => m[1]);
 
-const gen = (task: typeof d1Task, seed: number, depth: number, profile = 'official'): CcbInstance =>
+const gen = (task: AnyTaskPlugin, seed: number, depth: number, profile = 'official'): CcbInstance =>
   task.generate(new PyRandom(seed), depth, { seed, profile });
 
 describe('Standard system prompts are the release text (ccb.md Appendix A)', () => {

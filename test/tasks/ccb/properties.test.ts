@@ -1,8 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
-import { type CcbInstance, d1Task, d2Task, d3Task } from '../../../src/tasks/ccb';
+import type { CcbInstance } from '../../../src/tasks/ccb';
 import type { CcbOutcome } from '../../../src/tasks/outcome';
+import { resolveTask } from '../../../src/tasks/registry';
+import type { AnyTaskPlugin } from '../../../src/tasks/task';
+
+// Erased plugin types, as the registry hands them out.
+const d1Task: AnyTaskPlugin = resolveTask('d1');
+const d2Task: AnyTaskPlugin = resolveTask('d2');
+const d3Task: AnyTaskPlugin = resolveTask('d3');
 
 const tasks = { d1: d1Task, d2: d2Task, d3: d3Task } as const;
 type TaskKey = keyof typeof tasks;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
-import { type CcbInstance, d1Task, d2Task, d3Task } from '../../../src/tasks/ccb';
+import type { CcbInstance } from '../../../src/tasks/ccb';
 import type { CcbOutcome } from '../../../src/tasks/outcome';
+import { resolveTask } from '../../../src/tasks/registry';
+import type { AnyTaskPlugin } from '../../../src/tasks/task';
+
+// Erased plugin types, as the registry hands them out.
+const d1Task: AnyTaskPlugin = resolveTask('d1');
+const d2Task: AnyTaskPlugin = resolveTask('d2');
+const d3Task: AnyTaskPlugin = resolveTask('d3');
 
 /** |observed − n·q| within 5 binomial standard deviations (runs are seeded, so this is deterministic). */
 function expectBinomial(observed: number, n: number, q: number, label: string) {
@@ -13,7 +20,7 @@ function expectBinomial(observed: number, n: number, q: number, label: string) {
 }
 
 function run(
-  task: typeof d1Task,
+  task: AnyTaskPlugin,
   n: number,
   depth: number,
   retention: number,
