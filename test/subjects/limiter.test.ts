@@ -55,7 +55,12 @@ describe('RateLimiter', () => {
     const { clock, advance } = manualClock();
     const limiter = new RateLimiter({ concurrency: 100, requestsPerMinute: 2 }, clock);
     const granted: number[] = [];
-    for (let i = 0; i < 5; i++) limiter.acquire(0).then((lease) => (granted.push(i), lease.release()));
+    for (let i = 0; i < 5; i++) {
+      limiter.acquire(0).then((lease) => {
+        granted.push(i);
+        lease.release();
+      });
+    }
     await flush();
     expect(granted).toEqual([0, 1]);
     await advance(59_999);

@@ -109,7 +109,9 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
       let lease: { release(tokens?: number): void } | undefined;
       try {
+        const queued = performance.now();
         lease = await limiter.acquire(estimate, trial.signal);
+        trial.deadline += performance.now() - queued; // waiting for the limiter is not the provider's time
         const remaining = trial.deadline - performance.now();
         if (remaining <= 0) return { ok: false, error: `${lastReason}; trial time budget exhausted`, attempts };
         attempts++;

@@ -14,7 +14,7 @@ export interface RetryPolicy {
   maxAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
-  /** Wall-time budget of one trial, backoffs and budget doublings included. */
+  /** Wall-time budget of one trial, backoffs and budget doublings included; time queued in the limiter is not counted. */
   maxTotalMs: number;
   /** Timeout of one HTTP request (a hanging request becomes a retryable timeout). */
   requestTimeoutMs: number;
