@@ -54,3 +54,25 @@ export const round = (x: number, digits = 6): number => Number(x.toFixed(digits)
 
 /** Wrapped facet columns: up to three panels per row. */
 export const facetColumns = (panels: number): number => Math.min(3, Math.max(1, panels));
+
+type Row = Record<string, unknown>;
+/** One entry of a Vega-Lite `layer` array. */
+export type LayerItem = Extract<TopLevelSpec, { layer: unknown }>['layer'][number];
+
+/** Vega-Lite transform keeping the rows of one layer (and an optional extra condition on `datum`). */
+export const layerFilter = (name: string, extra?: string) => [
+  { filter: `datum.layer === '${name}'${extra ? ` && ${extra}` : ''}` },
+];
+
+/**
+ * `[layer]` when some row belongs to it, else `[]`: Vega fails on a faceted layer whose filter leaves no
+ * rows, so empty layers are never emitted. `match` must mirror the layer's extra filter condition.
+ */
+export function ifRows(
+  rows: readonly Row[],
+  name: string,
+  layer: LayerItem,
+  match: (row: Row) => boolean = () => true,
+): LayerItem[] {
+  return rows.some((r) => r.layer === name && match(r)) ? [layer] : [];
+}

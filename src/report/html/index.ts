@@ -63,22 +63,26 @@ function writeAtomic(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
+/** Writes an already rendered report (index.html + charts.vl.json) into `outDir`; returns the paths. */
+export function writeRenderedHtmlReport(report: Report, rendered: HtmlReport, outDir: string): string[] {
+  mkdirSync(outDir, { recursive: true });
+  const specs = {
+    generator: `ceilingbench ${report.tool.version}`,
+    charts: rendered.charts.map((c) => ({ id: c.id, title: c.title, caption: c.caption, spec: c.spec })),
+  };
+  const files: Array<[string, string]> = [
+    ['index.html', rendered.html],
+    ['charts.vl.json', `${JSON.stringify(specs, null, 2)}\n`],
+  ];
+  for (const [name, text] of files) writeAtomic(join(outDir, name), text);
+  return files.map(([name]) => join(outDir, name));
+}
+
 /** Writes index.html and charts.vl.json (every chart's spec with its data) into `outDir`; returns the paths. */
 export async function writeHtmlReport(
   report: Report,
   outDir: string,
   options: HtmlReportOptions = {},
 ): Promise<string[]> {
-  const { html, charts } = await renderHtmlReport(report, options);
-  mkdirSync(outDir, { recursive: true });
-  const specs = {
-    generator: `ceilingbench ${report.tool.version}`,
-    charts: charts.map((c) => ({ id: c.id, title: c.title, caption: c.caption, spec: c.spec })),
-  };
-  const files: Array<[string, string]> = [
-    ['index.html', html],
-    ['charts.vl.json', `${JSON.stringify(specs, null, 2)}\n`],
-  ];
-  for (const [name, text] of files) writeAtomic(join(outDir, name), text);
-  return files.map(([name]) => join(outDir, name));
+  return writeRenderedHtmlReport(report, await renderHtmlReport(report, options), outDir);
 }

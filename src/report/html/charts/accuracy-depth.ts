@@ -7,6 +7,8 @@ import {
   distinct,
   drawn,
   facetColumns,
+  ifRows,
+  layerFilter,
   round,
   VEGA_LITE_SCHEMA,
 } from '../chart';
@@ -80,7 +82,6 @@ export function accuracyDepthChart(report: Report): ChartResult {
   const x = { field: 'depth', type: 'quantitative' as const, title: 'Depth N', scale: { zero: false } };
   const y = { field: 'accuracy', type: 'quantitative' as const, title: 'Accuracy (%)', scale: { domain: [0, 100] } };
   const color = { field: 'variant', type: 'nominal' as const, title: 'Prompt variant' };
-  const only = (layer: string) => [{ filter: `datum.layer === '${layer}'` }];
   const rules = distinct(fits.map((f) => f.missing));
   const caption =
     `Markers: cell accuracy (correct / answered, API faults excluded) with Clopper–Pearson 95% intervals. ` +
@@ -105,13 +106,13 @@ export function accuracyDepthChart(report: Report): ChartResult {
         width: 260,
         height: 190,
         layer: [
-          {
-            transform: only('fit'),
+          ...ifRows(rows, 'fit', {
+            transform: layerFilter('fit'),
             mark: { type: 'line', strokeWidth: 1.5, clip: true },
             encoding: { x, y, color, order: { field: 'depth', type: 'quantitative' } },
-          },
+          }),
           {
-            transform: only('observed'),
+            transform: layerFilter('observed'),
             mark: { type: 'rule', strokeWidth: 1 },
             encoding: {
               x,
@@ -121,15 +122,15 @@ export function accuracyDepthChart(report: Report): ChartResult {
             },
           },
           {
-            transform: only('observed'),
+            transform: layerFilter('observed'),
             mark: { type: 'point', filled: true, size: 36, opacity: 1 },
             encoding: { x, y, color },
           },
-          {
-            transform: only('fit-input'),
+          ...ifRows(rows, 'fit-input', {
+            transform: layerFilter('fit-input'),
             mark: { type: 'point', filled: false, size: 36, strokeWidth: 1 },
             encoding: { x, y, color },
-          },
+          }),
         ],
       },
     },

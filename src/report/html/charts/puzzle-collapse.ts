@@ -1,5 +1,15 @@
 import type { Report } from '../../../schema/report';
-import { absent, CHART_CONFIG, type ChartResult, drawn, facetColumns, round, VEGA_LITE_SCHEMA } from '../chart';
+import {
+  absent,
+  CHART_CONFIG,
+  type ChartResult,
+  drawn,
+  facetColumns,
+  ifRows,
+  layerFilter,
+  round,
+  VEGA_LITE_SCHEMA,
+} from '../chart';
 
 const ID = 'puzzle-collapse';
 const TITLE = 'Puzzle accuracy vs complexity level, with the collapse threshold λ*';
@@ -39,7 +49,6 @@ export function puzzleCollapseChart(report: Report): ChartResult {
   const undefinedFor = fits.filter((f) => f.collapseThreshold.levelIndex === null).map((f) => f.task);
   const x = { field: 'level', type: 'quantitative' as const, title: 'Level', axis: { tickMinStep: 1, format: 'd' } };
   const y = { field: 'accuracy', type: 'quantitative' as const, title: 'Accuracy (%)', scale: { domain: [0, 100] } };
-  const only = (layer: string) => [{ filter: `datum.layer === '${layer}'` }];
   return drawn({
     id: ID,
     title: TITLE,
@@ -57,33 +66,33 @@ export function puzzleCollapseChart(report: Report): ChartResult {
         width: 240,
         height: 160,
         layer: [
-          {
-            transform: only('lambda-ci'),
+          ...ifRows(rows, 'lambda-ci', {
+            transform: layerFilter('lambda-ci'),
             mark: { type: 'rect', color: '#d62728', opacity: 0.1 },
             encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } },
-          },
-          {
-            transform: only('lambda'),
+          }),
+          ...ifRows(rows, 'lambda', {
+            transform: layerFilter('lambda'),
             mark: { type: 'rule', color: '#d62728', strokeDash: [5, 3], strokeWidth: 1.5 },
             encoding: { x },
-          },
-          {
-            transform: only('lambda'),
+          }),
+          ...ifRows(rows, 'lambda', {
+            transform: layerFilter('lambda'),
             mark: { type: 'text', color: '#d62728', align: 'left', dx: 4, fontSize: 10 },
             encoding: { x, y: { datum: 95 }, text: { field: 'label' } },
-          },
+          }),
           {
-            transform: only('level'),
+            transform: layerFilter('level'),
             mark: { type: 'line', color: '#4c78a8' },
             encoding: { x, y, order: { field: 'level', type: 'quantitative' } },
           },
           {
-            transform: only('level'),
+            transform: layerFilter('level'),
             mark: { type: 'rule', color: '#4c78a8' },
             encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } },
           },
           {
-            transform: only('level'),
+            transform: layerFilter('level'),
             mark: { type: 'point', filled: true, size: 36, color: '#4c78a8', opacity: 1 },
             encoding: { x, y },
           },

@@ -6,6 +6,8 @@ import {
   distinct,
   drawn,
   facetColumns,
+  ifRows,
+  layerFilter,
   round,
   VEGA_LITE_SCHEMA,
 } from '../chart';
@@ -42,7 +44,7 @@ export function sccLadderChart(report: Report): ChartResult {
     }
     if (record.cc > 0)
       rows.push({ layer: 'bound', side: 'below', task: record.task, value: record.cc, label: `CC = ${record.cc}` });
-    if (record.bounded && record.ccUpper !== record.cc) {
+    if (record.bounded && record.ccUpper !== null && record.ccUpper !== record.cc) {
       rows.push({
         layer: 'bound',
         side: 'above',
@@ -66,7 +68,6 @@ export function sccLadderChart(report: Report): ChartResult {
     title: 'Tier centre length',
     scale: { type: 'log' as const },
   };
-  const only = (layer: string) => [{ filter: `datum.layer === '${layer}'` }];
   return drawn({
     id: LADDER_ID,
     title: LADDER_TITLE,
@@ -85,38 +86,45 @@ export function sccLadderChart(report: Report): ChartResult {
         width: 320,
         height: 220,
         layer: [
-          {
-            transform: only('bound'),
+          ...ifRows(rows, 'bound', {
+            transform: layerFilter('bound'),
             mark: { type: 'rule', strokeDash: [4, 3], color: '#888' },
             encoding: { y: { field: 'value', type: 'quantitative' } },
-          },
-          ...(['above', 'below'] as const).map((side) => ({
-            transform: [{ filter: `datum.layer === 'bound' && datum.side === '${side}'` }],
-            mark: {
-              type: 'text' as const,
-              align: 'left' as const,
-              dy: side === 'above' ? -6 : 8,
-              fontSize: 10,
-              color: '#555',
-            },
-            encoding: {
-              y: { field: 'value', type: 'quantitative' as const },
-              x: { value: 4 },
-              text: { field: 'label' },
-            },
-          })),
+          }),
+          ...(['above', 'below'] as const).flatMap((side) =>
+            ifRows(
+              rows,
+              'bound',
+              {
+                transform: layerFilter('bound', `datum.side === '${side}'`),
+                mark: {
+                  type: 'text' as const,
+                  align: 'left' as const,
+                  dy: side === 'above' ? -6 : 8,
+                  fontSize: 10,
+                  color: '#555',
+                },
+                encoding: {
+                  y: { field: 'value', type: 'quantitative' as const },
+                  x: { value: 4 },
+                  text: { field: 'label' },
+                },
+              },
+              (row) => row.side === side,
+            ),
+          ),
           {
-            transform: only('tier'),
+            transform: layerFilter('tier'),
             mark: { type: 'line', color: '#bbb', strokeWidth: 1 },
             encoding: { x, y, order: { field: 'step', type: 'quantitative' } },
           },
           {
-            transform: only('tier'),
+            transform: layerFilter('tier'),
             mark: { type: 'rule', color: '#999' },
             encoding: { x, y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' } },
           },
           {
-            transform: only('tier'),
+            transform: layerFilter('tier'),
             mark: { type: 'point', filled: true, size: 60, opacity: 1 },
             encoding: {
               x,
@@ -197,7 +205,6 @@ export function sccScatterChart(report: Report): ChartResult {
     title: 'Predicted count',
     scale: { type: 'log' as const, domain: domain([...ys, ...xs]), nice: false },
   };
-  const only = (layer: string) => [{ filter: `datum.layer === '${layer}'` }];
   return drawn({
     id: SCATTER_ID,
     title: SCATTER_TITLE,
@@ -217,31 +224,31 @@ export function sccScatterChart(report: Report): ChartResult {
         width: 400,
         height: 300,
         layer: [
-          {
-            transform: only('attractor'),
+          ...ifRows(rows, 'attractor', {
+            transform: layerFilter('attractor'),
             mark: { type: 'rule', color: '#ff7f0e', opacity: 0.35 },
             encoding: {
               y,
               size: { field: 'share', type: 'quantitative', legend: null, scale: { range: [2, 10] } },
             },
-          },
-          {
-            transform: only('attractor'),
+          }),
+          ...ifRows(rows, 'attractor', {
+            transform: layerFilter('attractor'),
             mark: { type: 'text', align: 'left', dy: -6, fontSize: 10, color: '#b35900' },
             encoding: { y, x: { value: 4 }, text: { field: 'label' } },
-          },
+          }),
           {
-            transform: only('diagonal'),
+            transform: layerFilter('diagonal'),
             mark: { type: 'line', color: '#999', strokeWidth: 1 },
             encoding: { x, y },
           },
-          {
-            transform: only('cc'),
+          ...ifRows(rows, 'cc', {
+            transform: layerFilter('cc'),
             mark: { type: 'rule', strokeDash: [4, 3], color: '#555' },
             encoding: { x },
-          },
+          }),
           {
-            transform: only('trial'),
+            transform: layerFilter('trial'),
             mark: { type: 'point', filled: true, size: 22, opacity: 0.7 },
             encoding: {
               x,
