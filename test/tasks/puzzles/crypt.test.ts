@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
+import { resolveTask } from '../../../src/tasks';
 import { puzzleTasks } from '../../../src/tasks/puzzles';
 import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common';
 import {
@@ -54,7 +56,7 @@ describe('crypt counter and generator', () => {
     const puzzles: [string[], string][] = [
       [['AB', 'AB'], 'CA'],
       [['ABC', 'ABC'], 'DEF'],
-      [['ABC', 'DEF'], 'GHIJ'],
+      [['AB', 'CD'], 'EF'],
       [['AA', 'BB'], 'CC'],
       [['TO', 'GO'], 'OUT'],
       [['A', 'B', 'C'], 'DE'],
@@ -203,5 +205,27 @@ describe('crypt grading', () => {
     for (let i = 1; i < budgets.length; i++) expect(budgets[i]).toBeGreaterThan(budgets[i - 1]);
     const instance = make(3, 2);
     expect(cryptTask.render(instance).user).toContain(`Puzzle: ${instance.data.equation}`);
+  });
+});
+
+describe('crypt golden fixtures', () => {
+  it('reproduces fixtures/puzzles/crypt byte for byte (instance, prompt, canonical response)', () => {
+    const plugin = resolveTask('crypt');
+    expect(() => plugin.generate(new PyRandom(1), 0, { seed: 1 })).toThrow(/level 0 is not defined/);
+    for (const level of [1, 3, 6]) {
+      const seed = level * 10000;
+      const url = new URL(`../../../fixtures/puzzles/crypt/L${level}-seed${seed}.json`, import.meta.url);
+      const instance = plugin.generate(new PyRandom(seed), level, { seed });
+      const golden = {
+        task: 'crypt',
+        level,
+        seed,
+        instance,
+        prompt: plugin.render(instance),
+        canonical: plugin.canonicalResponse(instance),
+      };
+      expect(`${JSON.stringify(golden, null, 2)}\n`).toBe(readFileSync(url, 'utf8'));
+      expect(plugin.grade(instance, golden.canonical, { finishReason: 'stop' }).kind).toBe('pass');
+    }
   });
 });

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
+import { resolveTask } from '../../../src/tasks';
 import { puzzleTasks } from '../../../src/tasks/puzzles';
 import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common';
 import {
@@ -224,5 +226,27 @@ describe('rubik grading', () => {
   it('budgets grow with the level', () => {
     const budgets = LEVELS.map((level) => rubikTask.maxOutputTokens(level));
     for (let i = 1; i < budgets.length; i++) expect(budgets[i]).toBeGreaterThan(budgets[i - 1]);
+  });
+});
+
+describe('rubik golden fixtures', () => {
+  it('reproduces fixtures/puzzles/rubik byte for byte (instance, prompt, canonical response)', () => {
+    const plugin = resolveTask('rubik');
+    expect(() => plugin.generate(new PyRandom(1), 0, { seed: 1 })).toThrow(/level 0 is not defined/);
+    for (const level of [1, 3, 6]) {
+      const seed = level * 10000;
+      const url = new URL(`../../../fixtures/puzzles/rubik/L${level}-seed${seed}.json`, import.meta.url);
+      const instance = plugin.generate(new PyRandom(seed), level, { seed });
+      const golden = {
+        task: 'rubik',
+        level,
+        seed,
+        instance,
+        prompt: plugin.render(instance),
+        canonical: plugin.canonicalResponse(instance),
+      };
+      expect(`${JSON.stringify(golden, null, 2)}\n`).toBe(readFileSync(url, 'utf8'));
+      expect(plugin.grade(instance, golden.canonical, { finishReason: 'stop' }).kind).toBe('pass');
+    }
   });
 });

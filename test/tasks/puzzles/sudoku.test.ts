@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
+import { resolveTask } from '../../../src/tasks';
 import { puzzleTasks } from '../../../src/tasks/puzzles';
 import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common';
 import {
@@ -220,5 +222,27 @@ describe('sudoku grading', () => {
     const user = sudokuTask.render(make(6, 1)).user;
     expect(user).toContain('Region map (9 rows of 9 letters):');
     expect(user).toContain('grid = [');
+  });
+});
+
+describe('sudoku golden fixtures', () => {
+  it('reproduces fixtures/puzzles/sudoku byte for byte (instance, prompt, canonical response)', () => {
+    const plugin = resolveTask('sudoku');
+    expect(() => plugin.generate(new PyRandom(1), 0, { seed: 1 })).toThrow(/level 0 is not defined/);
+    for (const level of [1, 3, 6]) {
+      const seed = level * 10000;
+      const url = new URL(`../../../fixtures/puzzles/sudoku/L${level}-seed${seed}.json`, import.meta.url);
+      const instance = plugin.generate(new PyRandom(seed), level, { seed });
+      const golden = {
+        task: 'sudoku',
+        level,
+        seed,
+        instance,
+        prompt: plugin.render(instance),
+        canonical: plugin.canonicalResponse(instance),
+      };
+      expect(`${JSON.stringify(golden, null, 2)}\n`).toBe(readFileSync(url, 'utf8'));
+      expect(plugin.grade(instance, golden.canonical, { finishReason: 'stop' }).kind).toBe('pass');
+    }
   });
 });
