@@ -28,7 +28,7 @@ export function renderMarkdown(report: Report): string {
     );
     for (const f of report.fits) {
       lines.push(
-        `| ${f.task} | ${f.variant} | ${fixed(f.pd)}${f.atLowerBound ? '†' : ''} | ${interval(f.ci95)} | ${fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} | ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
+        `| ${f.task} | ${f.variant} | ${fixed(f.pd)}${f.atLowerBound ? '†' : ''} | ${interval(f.ci95)} | ${f.horizon['0.5']?.value === null ? '∞' : fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} | ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
       );
     }
     lines.push('', '† at the optimiser lower bound 0.5: no statistically identifiable step retention.', '');

@@ -18,7 +18,11 @@ export const retentionFitSchema = z.object({
   ci95: interval,
   profileCi95: interval,
   atLowerBound: z.boolean(),
-  horizon: z.record(z.string(), z.object({ value: z.number(), ci95: interval })),
+  /** H_s = ln s / ln p_d in steps; null = unbounded (p_d = 1), in the value or the CI's upper end. */
+  horizon: z.record(
+    z.string(),
+    z.object({ value: z.number().nullable(), ci95: z.tuple([z.number(), z.number().nullable()]) }),
+  ),
   firstDepthBelow: z.record(z.string(), z.number().nullable()),
   logLik: z.number(),
   aic: z.number(),

@@ -69,6 +69,11 @@ export interface TaskPlugin<I extends TaskInstance = TaskInstance, P = unknown> 
   readonly variants: readonly string[];
   /** Generation profiles; the first is the default. */
   readonly profiles: readonly string[];
+  /**
+   * The level alone determines the instance (e.g. Tower of Hanoi with n disks): a cell's trials are
+   * then replicates of that one instance, distinguished by their replicate index.
+   */
+  readonly fixedInstancePerLevel?: boolean;
   /** Generate one instance from a seeded RNG. Deterministic in (rng state, level, options). */
   generate(rng: PyRandom, level: number, options: GenerateOptions & { seed: number }): I;
   /** A key for de-duplicating instances within a level (e.g. CCB's operation chain). */

@@ -53,12 +53,14 @@ export function checkHorizonAtLeast(fit: RetentionFit, steps: number, success = 
       message: `${label}: not computed (available: ${Object.keys(fit.horizon).join(', ')})`,
     };
   }
-  const pass = h.value >= steps;
+  const value = h.value ?? Number.POSITIVE_INFINITY;
+  const pass = value >= steps;
+  const upper = h.ci95[1] ?? Number.POSITIVE_INFINITY;
   return {
     pass,
     estimate: h.value,
-    ci95: h.ci95,
-    message: `${label} = ${f3(h.value)} steps${ci(h.ci95)} is ${pass ? 'at least' : 'below'} ${steps}`,
+    ci95: h.ci95[1] === null ? null : [h.ci95[0], upper],
+    message: `${label} = ${f3(value)} steps [${f3(h.ci95[0])}, ${f3(upper)}] (95% CI) is ${pass ? 'at least' : 'below'} ${steps}`,
   };
 }
 

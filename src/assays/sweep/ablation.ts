@@ -8,7 +8,8 @@ import { isMissing, isSuccess } from '../../tasks/outcome';
  * by instance seed; a pair with an API fault on either side is missing data and dropped.
  */
 export function compareVariants(baseline: CellResult, variants: readonly CellResult[], project: string): Ablation {
-  const bySeed = new Map(baseline.trials.map((t) => [t.seed, t]));
+  const pairKey = (t: { seed: number; trialIndex: number }) => `${t.seed}:${t.trialIndex}`;
+  const bySeed = new Map(baseline.trials.map((t) => [pairKey(t), t]));
   return {
     kind: 'ablation',
     project,
@@ -18,7 +19,7 @@ export function compareVariants(baseline: CellResult, variants: readonly CellRes
     comparisons: variants.map((cell) => {
       const pairs: Array<[boolean, boolean]> = [];
       for (const trial of cell.trials) {
-        const base = bySeed.get(trial.seed);
+        const base = bySeed.get(pairKey(trial));
         if (!base || isMissing(base.outcome) || isMissing(trial.outcome)) continue;
         pairs.push([isSuccess(base.outcome), isSuccess(trial.outcome)]);
       }

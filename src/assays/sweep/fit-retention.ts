@@ -20,6 +20,18 @@ export function depthCounts(cells: readonly CellResult[], missing: MissingRule):
 
 const rate = (count: number, total: number): number | null => (total > 0 ? count / total : null);
 
+/** JSON has no Infinity: an unbounded horizon (p_d = 1) is recorded as null. */
+const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+function horizonRecord(horizon: Record<string, { value: number; ci95: [number, number] }>): RetentionFit['horizon'] {
+  return Object.fromEntries(
+    Object.entries(horizon).map(([s, h]) => [
+      s,
+      { value: finiteOrNull(h.value), ci95: [finiteOrNull(h.ci95[0]) ?? 0, finiteOrNull(h.ci95[1])] },
+    ]),
+  );
+}
+
 /** The geometric-decay fit of one CCB sweep, with k*, TFBC and the rates that the missing rule hides. */
 export function fitRetentionSweep(
   cells: readonly CellResult[],
@@ -47,7 +59,7 @@ export function fitRetentionSweep(
     ci95: estimate.ci95,
     profileCi95: estimate.profileCi95,
     atLowerBound: estimate.atLowerBound,
-    horizon: estimate.horizon,
+    horizon: horizonRecord(estimate.horizon),
     firstDepthBelow: estimate.firstDepthBelow,
     logLik: estimate.logLik,
     aic: estimate.aic,

@@ -26,6 +26,20 @@ export interface CellRunOptions {
   instances?: TaskInstance[];
 }
 
+/**
+ * The replicate index of each trial: how many earlier trials of the cell asked the same instance.
+ * It is part of the request identity, so repeated trials never collapse into one cached answer.
+ */
+export function replicateIndices(task: AnyTaskPlugin, instances: readonly TaskInstance[]): number[] {
+  const seen = new Map<string, number>();
+  return instances.map((instance) => {
+    const key = task.instanceKey(instance);
+    const index = seen.get(key) ?? 0;
+    seen.set(key, index + 1);
+    return index;
+  });
+}
+
 /** Generates the cell's instances (release seeding), asks the subject for each, grades, aggregates. */
 export async function runCell(spec: CellSpec, subject: Subject, options: CellRunOptions): Promise<CellResult> {
   const { task, level, trials } = spec;
@@ -34,10 +48,11 @@ export async function runCell(spec: CellSpec, subject: Subject, options: CellRun
   const seedOffset = spec.seedOffset ?? 0;
   const instances =
     options.instances ?? generateCell(task, level, trials, { ...spec.generateOptions, profile, seedOffset });
+  const replicate = replicateIndices(task, instances);
   const records = await mapLimit(
     instances,
     options.concurrency,
-    (instance) => runTrial(subject, { task, instance, variant, trialIndex: 0, signal: options.signal }),
+    (instance, i) => runTrial(subject, { task, instance, variant, trialIndex: replicate[i], signal: options.signal }),
     options.signal,
   );
   return summarizeCell(

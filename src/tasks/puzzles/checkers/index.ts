@@ -68,6 +68,7 @@ export const checkersPlugin: TaskPlugin<CheckersInstance, unknown[]> = {
   levels: { kind: 'level', values: PUZZLE_LEVELS, knob: (level) => CHECKERS_PER_COLOUR[level - 1] },
   variants: ['standard'],
   profiles: ['default'],
+  fixedInstancePerLevel: true,
   generate(_rng, level, options) {
     const n = levelRow('checkers', CHECKERS_PER_COLOUR, level);
     const answer = solveCheckers(n);

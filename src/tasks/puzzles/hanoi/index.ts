@@ -63,6 +63,7 @@ export const hanoiPlugin: TaskPlugin<HanoiInstance, unknown[]> = {
   levels: { kind: 'level', values: PUZZLE_LEVELS, knob: (level) => HANOI_DISKS[level - 1] },
   variants: ['standard'],
   profiles: ['default'],
+  fixedInstancePerLevel: true,
   generate(_rng, level, options) {
     const disks = levelRow('hanoi', HANOI_DISKS, level);
     const answer = solveHanoi(disks);

@@ -71,6 +71,7 @@ export const jugPlugin: TaskPlugin<JugInstance, unknown[]> = {
   levels: { kind: 'level', values: PUZZLE_LEVELS },
   variants: ['standard'],
   profiles: ['default'],
+  fixedInstancePerLevel: true,
   generate(_rng, level, options) {
     const [capacityA, capacityB, goal] = levelRow('jug', JUG_LEVELS, level);
     const answer = solveJug(capacityA, capacityB, goal);

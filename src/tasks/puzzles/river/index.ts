@@ -79,6 +79,7 @@ export const riverPlugin: TaskPlugin<RiverInstance, unknown[]> = {
   levels: { kind: 'level', values: PUZZLE_LEVELS },
   variants: ['standard'],
   profiles: ['default'],
+  fixedInstancePerLevel: true,
   generate(_rng, level, options) {
     const [pairs, capacity] = levelRow('river', RIVER_LEVELS, level);
     const solution = solveRiver(pairs, capacity);
