@@ -65,7 +65,17 @@ export function classify(reading: CcbReading, truth: CcbTruth, text: string, con
     issues,
   });
 
-  if (text.trim() === '' && !cutOff) return outcome('api', ['empty response (treated as a transport fault)']);
+  if (text.trim() === '' && !cutOff) {
+    // missing data: no trace to compare, so no k* (as `apiOutcome`)
+    return {
+      family: 'ccb',
+      kind: 'api',
+      answerCorrect: false,
+      kStar: -1,
+      tfbc: false,
+      issues: ['empty response (treated as a transport fault, as the release does for D3)'],
+    };
+  }
 
   // An output cut off before its first step is a truncation, whatever its (missing) keywords.
   const formatIssues = cutOff && reading.steps.length === 0 ? [] : [...reading.formatIssues];

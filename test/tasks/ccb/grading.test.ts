@@ -109,7 +109,7 @@ describe('D1 hand-written responses (N=5, seed 50000)', () => {
   });
 
   it('empty output → api (missing data); an empty output cut by the token limit → truncation', () => {
-    expect(grade(d1Task, inst, '  \n').kind).toBe('api');
+    expect(summary(grade(d1Task, inst, '  \n'))).toEqual({ kind: 'api', kStar: -1, tfbc: false, answerCorrect: false });
     expect(grade(d1Task, inst, '', { finishReason: 'length' }).kind).toBe('truncation');
   });
 });
