@@ -70,7 +70,8 @@ export async function createOwnReplaySubject(
           attempts: 0,
         };
       }
-      const { text, finishReason, usage, latencyMs, attempts, budget } = entry.response;
+      // A recorded answer: no request is sent (attempts 0, cacheHit); latency is the recording's, a timing field.
+      const { text, finishReason, usage, latencyMs, budget } = entry.response;
       return {
         kind: 'answer',
         text,
@@ -78,7 +79,7 @@ export async function createOwnReplaySubject(
         usage,
         latencyMs,
         cacheHit: true,
-        attempts,
+        attempts: 0,
         ...(budget ? { budget } : {}),
       };
     },
