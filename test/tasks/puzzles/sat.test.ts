@@ -69,6 +69,32 @@ describe('sat generator', () => {
     expect(dpll(3, clauses.slice(1))).not.toBeNull();
   });
 
+  it('DPLL reproduces the small-n P(SAT) table of uniform random 3-SAT (puzzles.md §5) within sampling error', () => {
+    const rng = new PyRandom(2024);
+    const pSat = (n: number, alpha: number, trials: number) => {
+      const variables = Array.from({ length: n }, (_, i) => i + 1);
+      let sat = 0;
+      for (let t = 0; t < trials; t++) {
+        const clauses = Array.from({ length: Math.round(alpha * n) }, () =>
+          rng.sample(variables, 3).map((v) => (rng.getrandbits(1) ? -v : v)),
+        );
+        if (dpll(n, clauses) !== null) sat++;
+      }
+      return sat / trials;
+    };
+    // reference values from 200 instances per cell; allow 3 standard errors of both estimates
+    for (const [n, alpha, expected] of [
+      [10, 4.26, 0.78],
+      [20, 4.26, 0.69],
+      [20, 5.0, 0.32],
+      [20, 3.0, 1.0],
+    ]) {
+      const p = pSat(n, alpha, 300);
+      const se = Math.sqrt((expected * (1 - expected)) / 200 + (expected * (1 - expected)) / 300);
+      expect(Math.abs(p - expected)).toBeLessThanOrEqual(Math.max(3 * se, 0.02));
+    }
+  });
+
   it('q-hidden: q = (√5−1)/2 gives 3/2 true literals per clause, exactly and empirically', () => {
     const q = Q_HIDDEN;
     expect((3 * q + 6 * q ** 2 + 3 * q ** 3) / (3 * q + 3 * q ** 2 + q ** 3)).toBeCloseTo(1.5, 12);

@@ -45,30 +45,37 @@ function keyOf(state: Codes): string {
 
 type Node = { state: Codes; face: number };
 
-let table: Map<string, number> | null = null;
+/** Exact HTM distances of every state within `depth` turns of solved, grown layer by layer on demand. */
+const table = new Map<string, number>();
+let tableDepth = -1;
+let tableFrontier: Node[] = [];
 
 /**
- * Exact HTM distance to solved of every state within 4 turns (≈ 47 000 states), built once by BFS
- * (only same-face successions are pruned, which never hides a shorter path).
+ * The table to depth `depth` (≤ 4; depth 4 holds ≈ 47 000 states), built by BFS (only same-face
+ * successions are pruned, which never hides a shorter path) and kept for later calls.
  */
-function solvedNeighbourhood(): Map<string, number> {
-  if (table !== null) return table;
-  const solved = toCodes(SOLVED);
-  const built = new Map<string, number>([[keyOf(solved), 0]]);
-  let frontier: Node[] = [{ state: solved, face: -1 }];
-  for (let depth = 1; depth <= TABLE_DEPTH; depth++) {
+function solvedNeighbourhood(depth: number): Map<string, number> {
+  if (tableDepth < 0) {
+    const solved = toCodes(SOLVED);
+    table.set(keyOf(solved), 0);
+    tableFrontier = [{ state: solved, face: -1 }];
+    tableDepth = 0;
+  }
+  while (tableDepth < depth) {
     const next: Node[] = [];
-    for (const node of frontier)
+    const layer = tableDepth + 1;
+    for (const node of tableFrontier) {
       expand(node, (reached, face) => {
         const key = keyOf(reached);
-        if (built.has(key)) return;
-        built.set(key, depth);
+        if (table.has(key)) return;
+        table.set(key, layer);
         next.push({ state: reached, face });
       });
-    frontier = next;
+    }
+    tableFrontier = next;
+    tableDepth = layer;
   }
-  table = built;
-  return built;
+  return table;
 }
 
 function expand(node: Node, visit: (reached: Codes, face: number) => void): void {
@@ -81,25 +88,29 @@ function expand(node: Node, visit: (reached: Codes, face: number) => void): void
 
 /**
  * The exact HTM distance of `state` to solved if it is at most `limit` (≤ 8), else null. Meet in the
- * middle: an optimal path of length d ≤ 8 passes a state t with d(state, t) = max(0, d − 4) and
- * d(t, solved) ≤ 4, so searching `limit − 4` turns from the state into the depth-4 table is exact.
+ * middle with a table of depth h = min(4, ⌈limit/2⌉): an optimal path of length d ≤ limit passes a state t
+ * with d(state, t) = max(0, d − h) ≤ limit − h and d(t, solved) ≤ h, so searching limit − h turns from the
+ * state into the table is exact. Only limit ≥ 7 needs the depth-4 table (≈ 0.2 s to build once).
  */
 export function exactDistanceUpTo(state: string, limit: number): number | null {
   if (!Number.isInteger(limit) || limit < 0 || limit > 2 * TABLE_DEPTH) {
     throw new RangeError(`rubik: distance limit ${limit} must be an integer 0–${2 * TABLE_DEPTH}`);
   }
-  const known = solvedNeighbourhood();
-  const reach = Math.max(0, limit - TABLE_DEPTH);
+  const depth = Math.min(TABLE_DEPTH, Math.ceil(limit / 2));
+  const known = solvedNeighbourhood(depth);
+  const reach = limit - depth;
   let best: number | null = null;
   const start = toCodes(state);
   const seen = new Set<string>([keyOf(start)]);
   let frontier: Node[] = [{ state: start, face: -1 }];
-  for (let depth = 0; depth <= reach; depth++) {
+  for (let step = 0; step <= reach; step++) {
     for (const node of frontier) {
       const rest = known.get(keyOf(node.state));
-      if (rest !== undefined && depth + rest <= limit && (best === null || depth + rest < best)) best = depth + rest;
+      if (rest !== undefined && rest <= depth && step + rest <= limit && (best === null || step + rest < best)) {
+        best = step + rest;
+      }
     }
-    if (depth === reach) break;
+    if (step === reach) break;
     const next: Node[] = [];
     for (const node of frontier)
       expand(node, (reached, face) => {
