@@ -279,3 +279,22 @@ describe('paper profile vectors (ccb.md §7)', () => {
     expect(() => gen(d3Task, 100000, 10, 'official', true)).toThrow(/paper/);
   });
 });
+
+describe('release data (ccb_official copy) for D3 depth 5', () => {
+  it('events, relation wording and answers match', () => {
+    const fixture = JSON.parse(
+      readFileSync(new URL('../../../fixtures/ccb/d3-official-depth5-head.json', import.meta.url), 'utf8'),
+    ) as { instances: { seed: number; events: string; answer: string }[] };
+    const cell = new Map(generateCell<D3Instance>(d3Task, 5, 40).map((i) => [i.seed, i]));
+    for (const { seed, events, answer } of fixture.instances) {
+      const instance = cell.get(seed) as D3Instance;
+      expect(instance, `seed ${seed}`).toBeDefined();
+      const prompt = events
+        .split(', ')
+        .map((e, i) => `Step ${i + 1}: ${e[0]} and ${e[1]} form an ${e[3] === 'A' ? 'ALLIANCE' : 'RIVALRY'}.`)
+        .join('\n');
+      expect(d3Task.render(instance).user, `seed ${seed}`).toBe(prompt);
+      expect(instance.answer, `seed ${seed}`).toBe(answer);
+    }
+  });
+});
