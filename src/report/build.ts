@@ -3,7 +3,7 @@ import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit';
 import type { GateResult } from '../schema/gate';
 import type { Report } from '../schema/report';
 import type { SubjectIdentity } from '../subjects/subject';
-import type { CeilingbenchMeta, SccMetaRecord } from '../vitest/meta';
+import type { CeilingbenchMeta, SccAssayMetaRecord, SccMetaRecord } from '../vitest/meta';
 
 /** One finished test as the reporter saw it. */
 export interface TestEntry {
@@ -44,6 +44,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
   const collapse: CollapseFit[] = [];
   const ablations: Ablation[] = [];
   const scc: SccMetaRecord[] = [];
+  const sccAssays: SccAssayMetaRecord[] = [];
   const gates: GateResult[] = [];
   const subjects = new Map<string, SubjectIdentity>();
   const seeds = new Set<number>();
@@ -58,6 +59,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     else if (record.kind === 'retention') fits.push(record);
     else if (record.kind === 'collapse') collapse.push(record);
     else if (record.kind === 'ablation') ablations.push(record);
+    else if (record.kind === 'sccAssay') sccAssays.push(record);
     else scc.push(record);
   }
   cells.sort(
@@ -94,6 +96,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
       (s) => s.task,
     ),
   );
+  sccAssays.sort(byKey((s) => s.assay, (s) => s.task));
   gates.sort(
     byKey(
       (g) => g.project,
@@ -125,6 +128,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     collapse,
     ablations,
     scc,
+    sccAssays,
     gates,
     tests,
     summary: {

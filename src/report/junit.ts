@@ -34,6 +34,10 @@ function summaryLine(entry: TestEntry): string {
       return `${record.task} λ*=${record.collapseThreshold.levelIndex ?? 'undefined'}`;
     case 'ablation':
       return record.comparisons.map((c) => `${c.variant}: b=${c.b} c=${c.c} p=${fixed(c.p)}`).join('; ');
+    case 'sccAssay':
+      return `${record.assay}: ${Object.entries(record.summary)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`;
     case 'scc':
       return `${record.task} cc=${record.cc} bounds=${record.ccLower}-${record.ccUpper ?? 'inf'}`;
   }
@@ -62,6 +66,8 @@ function properties(entry: TestEntry): Properties {
       return { task: record.task, collapse_threshold: record.collapseThreshold.levelIndex };
     case 'ablation':
       return Object.fromEntries(record.comparisons.map((c) => [`mcnemar_p_${c.variant}`, c.p]));
+    case 'sccAssay':
+      return Object.fromEntries(Object.entries(record.summary).map(([k, v]) => [`${record.assay}_${k}`, v]));
     case 'scc':
       return { task: record.task, counting_capacity: record.cc, cc_lower: record.ccLower, cc_upper: record.ccUpper };
   }

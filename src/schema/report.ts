@@ -17,6 +17,15 @@ export const sccRecordSchema = z.object({
   result: z.unknown(),
 });
 
+export const sccAssayRecordSchema = z.object({
+  kind: z.literal('sccAssay'),
+  assay: z.enum(['motif', 'dual-task', 'agent']),
+  project: z.string(),
+  task: z.string(),
+  summary: z.record(z.string(), z.union([z.number(), z.string(), z.null()])),
+  result: z.unknown(),
+});
+
 /** A test that failed or errored without leaving a ceilingbench record (e.g. a crash in a spec). */
 export const plainTestSchema = z.object({
   project: z.string(),
@@ -39,6 +48,7 @@ export const reportSchema = z.object({
   collapse: z.array(collapseFitSchema),
   ablations: z.array(ablationSchema),
   scc: z.array(sccRecordSchema),
+  sccAssays: z.array(sccAssayRecordSchema),
   gates: z.array(gateResultSchema),
   tests: z.array(plainTestSchema),
   summary: z.object({

@@ -1,6 +1,7 @@
 import { ccbTasks } from './ccb';
 import { countTasks } from './count';
 import { puzzleTasks } from './puzzles';
+import { sccSecondaryTasks } from './scc-secondary';
 import type { AnyTaskPlugin } from './task';
 
 /** Every task id ceilingbench defines, in presentation order. */
@@ -19,11 +20,13 @@ export const TASK_IDS = [
   'rubik',
   'count',
   'nested',
+  'dual',
+  'agent',
 ] as const;
 export type TaskId = (typeof TASK_IDS)[number];
 
 const plugins = new Map<string, AnyTaskPlugin>(
-  [...ccbTasks, ...puzzleTasks, ...countTasks].map((plugin) => [plugin.id, plugin]),
+  [...ccbTasks, ...puzzleTasks, ...countTasks, ...sccSecondaryTasks].map((plugin) => [plugin.id, plugin]),
 );
 
 export const isTaskId = (id: string): id is TaskId => (TASK_IDS as readonly string[]).includes(id);

@@ -16,7 +16,24 @@ export interface SccMetaRecord {
   result: unknown;
 }
 
-export type CeilingbenchRecord = CellResult | RetentionFit | CollapseFit | Ablation | SccMetaRecord;
+/** A secondary SCC assay (paper 003 Supplementary Notes 7–9): its own result shape, validated by its module. */
+export interface SccAssayMetaRecord {
+  kind: 'sccAssay';
+  assay: 'motif' | 'dual-task' | 'agent';
+  project: string;
+  task: string;
+  /** Headline numbers for tables and JUnit properties. */
+  summary: Record<string, number | string | null>;
+  result: unknown;
+}
+
+export type CeilingbenchRecord =
+  | CellResult
+  | RetentionFit
+  | CollapseFit
+  | Ablation
+  | SccMetaRecord
+  | SccAssayMetaRecord;
 
 /** What one test leaves for the reporter, under the namespaced key `ceilingbench`. */
 export interface CeilingbenchMeta {

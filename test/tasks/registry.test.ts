@@ -18,6 +18,8 @@ describe('task registry', () => {
       'rubik',
       'count',
       'nested',
+      'dual',
+      'agent',
     ]);
     expect(isTaskId('d2')).toBe(true);
     expect(isTaskId('d4')).toBe(false);
