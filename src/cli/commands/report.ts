@@ -89,6 +89,7 @@ export const registerReport: RegisterCommand = (cli, io) => {
           `${baselines.length ? `, history over ${baselines.length} baselines` : ''}\n`,
       );
       for (const a of rendered.absent) io.stdout(`  not drawn: ${a.title} — ${a.reason}\n`);
+      for (const w of rendered.warnings) io.stderr(`ceilingbench: warning: chart ${w}\n`);
       for (const file of files) io.stdout(`  wrote ${file}\n`);
       return 0;
     });

@@ -24,8 +24,10 @@ export interface HtmlReport {
   html: string;
   /** Every drawn chart, in page order, with its Vega-Lite spec (data inline). */
   charts: ChartSpec[];
-  /** The figures the report has no data for, with the reason shown on the page. */
+  /** The figures the report has no data for (or that failed to render), with the reason shown on the page. */
   absent: AbsentChart[];
+  /** Vega-Lite / Vega warnings, prefixed with the chart id (none for a well-formed report; tests assert it). */
+  warnings: string[];
 }
 
 /** Every figure of the report, in page order; each is drawn or absent with a reason. */
@@ -46,15 +48,21 @@ export function planCharts(report: Report, options: HtmlReportOptions = {}): Cha
 /** Renders index.html (self-contained: inline CSS and SVG) for a validated ceilingbench.json. */
 export async function renderHtmlReport(report: Report, options: HtmlReportOptions = {}): Promise<HtmlReport> {
   const planned = planCharts(report, options);
-  const charts = planned.flatMap((r) => (r.kind === 'drawn' ? [r.chart] : []));
   const absent = planned.flatMap((r) => (r.kind === 'absent' ? [r.absent] : []));
   const figures: RenderedFigure[] = [];
-  for (const chart of charts) {
-    const { svg, warnings } = await renderChartSvg(chart);
-    if (warnings.length > 0) throw new Error(`chart '${chart.id}' rendered with warnings: ${warnings.join('; ')}`);
-    figures.push({ chart, svg });
+  const warnings: string[] = [];
+  // A chart that cannot be rendered is reported as absent: the rest of the page still stands.
+  for (const chart of planned.flatMap((r) => (r.kind === 'drawn' ? [r.chart] : []))) {
+    try {
+      const rendered = await renderChartSvg(chart);
+      warnings.push(...rendered.warnings.map((w) => `${chart.id}: ${w}`));
+      figures.push({ chart, svg: rendered.svg });
+    } catch (error) {
+      absent.push({ id: chart.id, title: chart.title, reason: (error as Error).message });
+    }
   }
-  return { html: assemblePage(report, figures, absent), charts, absent };
+  const charts = figures.map((f) => f.chart);
+  return { html: assemblePage(report, figures, absent), charts, absent, warnings };
 }
 
 function writeAtomic(path: string, text: string): void {

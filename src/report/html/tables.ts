@@ -51,6 +51,9 @@ export function gatesTable(report: Report): string {
   );
 }
 
+/** A horizon in steps; null means unbounded (p_d = 1). */
+const steps = (x: number | null): string => (x === null ? '∞' : fixed(x, 2));
+
 export function fitsTable(report: Report): string {
   return htmlTable(
     [
@@ -75,7 +78,7 @@ export function fitsTable(report: Report): string {
         `${f.missing}${f.status === 'insufficient' ? ' <span class="fail">(insufficient)</span>' : ''}`,
         `${fixed(f.pd)}${f.atLowerBound ? '†' : ''}`,
         interval(f.ci95),
-        h ? `${fixed(h.value, 2)} ${interval(h.ci95, 2)}` : '–',
+        h ? `${steps(h.value)} [${steps(h.ci95[0])}, ${steps(h.ci95[1])}]` : '–',
         `${fixed(f.kStar.mean, 1)} / ${fixed(f.kStar.median, 1)} (${f.kStar.n})`,
         `${percent(f.tfbcRate)} (${f.tfbc}/${f.correct})`,
         percent(f.formatRate),

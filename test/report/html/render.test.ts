@@ -47,6 +47,7 @@ describe('renderHtmlReport on the sample run', () => {
     const r = await full();
     expect(r.charts.map((c) => c.id)).toEqual(ALL_CHARTS);
     expect(r.absent).toEqual([]);
+    expect(r.warnings).toEqual([]);
     for (const c of r.charts) {
       expect(rowsOf(c).length, c.id).toBeGreaterThan(0);
       const marks = marksIn(r.html, c.id);
@@ -158,6 +159,7 @@ describe('renderHtmlReport on partial reports', () => {
     expect(r.html).toContain('Not in this report');
     expect(r.html).toContain('no puzzle level sweeps in this report');
     expect(r.html).toContain('no baselines given');
+    expect(r.warnings).toEqual([]);
     expect(figureOf(r.html, 'scc-ladder')).toBeNull();
   });
 
@@ -188,6 +190,7 @@ describe('renderHtmlReport on partial reports', () => {
     expect(r.charts.map((c) => c.id)).not.toContain('scc-ladder');
     expect(r.absent.find((a) => a.id === 'scc-ladder')?.reason).toMatch(/tiers/);
     expect(r.html).toContain('unreadable result');
+    expect(r.warnings).toEqual([]);
   });
 
   it('escapes every string that comes from the report', async () => {

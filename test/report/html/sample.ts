@@ -235,6 +235,8 @@ export function sampleReport(options: SampleOptions = SAMPLE_OPTIONS): Report {
     },
   ];
   for (const c of cells) c.trials = [];
+  // Record kinds this sample has none of, spread so the literal type-checks whichever of them the schema has.
+  const none = { sccAssays: [] };
   const trials = cells.reduce((s, c) => s + c.n, 0);
   const missing = cells.reduce((s, c) => s + c.missing, 0);
   return {
@@ -265,6 +267,7 @@ export function sampleReport(options: SampleOptions = SAMPLE_OPTIONS): Report {
       finishedAt: options.startedAt.replace('10:00:00', '10:03:12'),
       durationMs: 192000,
     },
+    ...none,
   };
 }
 

@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { countSvgMarks, writeHtmlReport } from '../../../src/report/html';
+import { figureOf, fixtureBaselines, fixtureReport } from './support';
+
+const CHROMIUM = '/usr/bin/chromium';
+const run = promisify(execFile);
+
+/** Headless Chromium with everything that could reach the network or a profile turned off. */
+async function chromium(args: string[], profile: string): Promise<string> {
+  const { stdout } = await run(
+    CHROMIUM,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      `--user-data-dir=${profile}`,
+      ...args,
+    ],
+    { timeout: 90_000, maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stdout;
+}
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(path: string): { width: number; height: number } {
+  const bytes = readFileSync(path);
+  expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+describe('index.html in headless Chromium', () => {
+  it('shows every chart as an SVG with marks, and leaves a screenshot', async (ctx) => {
+    if (!existsSync(CHROMIUM)) {
+      if (process.env.CI) throw new Error(`${CHROMIUM} not found: the CI image must apt-get install chromium`);
+      ctx.skip(`${CHROMIUM} not installed (apt-get install chromium); browser test skipped`);
+      return;
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'cb-browser-'));
+    const out = join(dir, 'site');
+    await writeHtmlReport(fixtureReport(), out, { baselines: fixtureBaselines() });
+    const charts: Array<{ id: string }> = JSON.parse(readFileSync(join(out, 'charts.vl.json'), 'utf8')).charts;
+    expect(charts.length).toBe(8);
+    const url = pathToFileURL(join(out, 'index.html')).href;
+    const source = readFileSync(join(out, 'index.html'), 'utf8');
+
+    const dom = await chromium(['--dump-dom', url], join(dir, 'profile-dom'));
+    for (const { id } of charts) {
+      const figure = figureOf(dom, id);
+      expect(figure, `figure ${id} in the DOM`).not.toBeNull();
+      expect(figure).toContain('<svg');
+      const marks = countSvgMarks(figure ?? '');
+      expect(
+        Object.values(marks).reduce((s, n) => s + n, 0),
+        `${id} marks in the DOM`,
+      ).toBeGreaterThan(0);
+      // The browser parsed every mark the renderer wrote.
+      expect(marks, id).toEqual(countSvgMarks(figureOf(source, id) ?? ''));
+    }
+
+    const screenshot = join(dir, 'index.png');
+    await chromium([`--screenshot=${screenshot}`, '--window-size=1280,4000', url], join(dir, 'profile-shot'));
+    expect(statSync(screenshot).size).toBeGreaterThan(50_000);
+    expect(pngSize(screenshot)).toEqual({ width: 1280, height: 4000 });
+    const keep = process.env.CEILINGBENCH_SCREENSHOT_DIR;
+    if (keep) {
+      mkdirSync(keep, { recursive: true });
+      copyFileSync(screenshot, join(keep, 'report-index.png'));
+    }
+  }, 180_000);
+});
