@@ -1,7 +1,20 @@
+/**
+ * Subjects: who answers a prompt. `createSubject(spec)` / `subjectFromEnv()` build one from the grammar
+ * `sim:<profile>[?k=v&…]` | `oracle` | `openai:<model>` | `replay:<path>[#model]` (src/subjects/spec.ts).
+ *
+ * Environment: CEILINGBENCH_SUBJECT (default sim:default); OPENAI_BASE_URL, OPENAI_API_KEY;
+ * CEILINGBENCH_CACHE_DIR (default .ceilingbench/cache), CEILINGBENCH_CACHE_MODE (read-write | read-only |
+ * off | refresh); provider/limiter options of src/subjects/openai/env-options.ts.
+ *
+ * The response cache holds one JSON entry per trial (`<dir>/<key[0:2]>/<key>.json`, one line each), so
+ * concatenating its files (`find <dir> -name '*.json' -exec cat {} + > run.jsonl`) gives a JSONL that
+ * `replay:run.jsonl[#model]` replays; `replay:<dir>[#model]` replays the directory itself.
+ */
 import { UsageError } from '../cli/errors';
 import { resolveTask as registryResolveTask } from '../tasks/registry';
 import { CACHE_MODES, type CacheMode, type CacheReporter, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store';
 import type { Env } from './openai/endpoint';
+import { openAiOptionsFromEnv } from './openai/env-options';
 import { createOpenAiSubject, type OpenAiSubjectOptions } from './openai/openai-subject';
 import { createOracleSubject } from './oracle';
 import { createReplaySubject } from './replay';
@@ -13,6 +26,7 @@ export { type CacheEntry, cacheEntrySchema } from './cache/entry';
 export { cacheKey, promptSha256 } from './cache/key';
 export { CACHE_MODES, type CacheMode, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store';
 export { type LimiterConfig, RateLimiter, sharedLimiter } from './limiter';
+export { openAiOptionsFromEnv } from './openai/env-options';
 export { createOpenAiSubject, type OpenAiSubjectOptions, TRIAL_HEADER } from './openai/openai-subject';
 export type { ProviderOptions } from './openai/request-body';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './openai/retry';
@@ -36,7 +50,7 @@ export interface CreateSubjectOptions {
   seed?: number;
   /** Task plugins for sim/oracle (and the openai budget rule's parser); default the task registry. */
   resolveTask?: TaskResolver;
-  /** Provider, retry and limiter options of `openai:` subjects. */
+  /** Provider, retry and limiter options of `openai:` subjects; they override the CEILINGBENCH_* env options. */
   openai?: Omit<OpenAiSubjectOptions, 'model' | 'cache' | 'env' | 'specText' | 'resolveTask'>;
   /** Receives cache and replay warnings (default process.emitWarning). */
   report?: CacheReporter;
@@ -67,6 +81,7 @@ export async function createSubject(spec: string, options: CreateSubjectOptions 
       const mode = cacheModeFrom(options, env);
       const dir = options.cacheDir ?? (env.CEILINGBENCH_CACHE_DIR || undefined) ?? DEFAULT_CACHE_DIR;
       return createOpenAiSubject({
+        ...openAiOptionsFromEnv(env),
         ...options.openai,
         model: parsed.model,
         env,

@@ -128,3 +128,26 @@ describe('createSubject / subjectFromEnv', () => {
     ).rejects.toThrow(/CEILINGBENCH_CACHE_MODE 'sometimes'.*read-write, read-only, off, refresh/);
   });
 });
+
+describe('openai options from the environment', () => {
+  it('reads limiter and provider options, and rejects bad values naming the variable', async () => {
+    const { openAiOptionsFromEnv } = await import('../../src/subjects');
+    expect(
+      openAiOptionsFromEnv({
+        CEILINGBENCH_CONCURRENCY: '4',
+        CEILINGBENCH_RPM: '60',
+        CEILINGBENCH_SYSTEM_ROLE: 'merge',
+        CEILINGBENCH_MAX_TOKENS_PARAM: 'max_completion_tokens',
+        CEILINGBENCH_SEED: '7',
+      }),
+    ).toEqual({
+      limiter: { concurrency: 4, requestsPerMinute: 60 },
+      systemRole: 'merge',
+      maxTokensParam: 'max_completion_tokens',
+      seed: 7,
+    });
+    expect(openAiOptionsFromEnv({})).toEqual({});
+    expect(() => openAiOptionsFromEnv({ CEILINGBENCH_CONCURRENCY: '0' })).toThrow(/CEILINGBENCH_CONCURRENCY='0'/);
+    expect(() => openAiOptionsFromEnv({ CEILINGBENCH_SYSTEM_ROLE: 'assistant' })).toThrow(UsageError);
+  });
+});
