@@ -10,6 +10,8 @@
  * - Parsers also accept spaces before `:` in step headers, between brackets (`] ]`) and around `=`.
  * - A cut-off trace without an ANSWER is Truncation (the release's D2 F4 and D3 answer rule made it Format);
  *   a complete trace without an ANSWER, or no trace step at all, is Format (D3: even when `TRACE` appears).
+ * - An empty completion is Format, not API: `api` is reserved for requests that produced no response
+ *   (the release re-ran empty D3 outputs as API errors, which would hide a model failure as missing data).
  * - D2: a negative value is a Constraint (out of range) rather than an unparsable step; D2's ANSWER is
  *   checked with the same constraint rules as the steps; D1 (paper) checks the answer's integrity too.
  * - D3: the last step ends at the ANSWER keyword (the release let the answer's pairs leak into it); a pair

@@ -66,14 +66,16 @@ export function classify(reading: CcbReading, truth: CcbTruth, text: string, con
   });
 
   if (text.trim() === '' && !cutOff) {
-    // missing data: no trace to compare, so no k* (as `apiOutcome`)
+    // An empty completion is the model's output, not a transport fault: `api` (missing data) is reserved
+    // for requests that never produced a response. The release re-ran empty D3 outputs as API errors;
+    // counting them as missing would hide a failure mode and inflate p_d.
     return {
       family: 'ccb',
-      kind: 'api',
+      kind: 'format',
       answerCorrect: false,
       kStar: -1,
       tfbc: false,
-      issues: ['empty response (treated as a transport fault, as the release does for D3)'],
+      issues: ['empty response: no trace and no ANSWER'],
     };
   }
 

@@ -108,8 +108,8 @@ describe('D1 hand-written responses (N=5, seed 50000)', () => {
     expect(summary(grade(d1Task, inst, split))).toMatchObject({ kind: 'correct', kStar: 1, tfbc: true });
   });
 
-  it('empty output → api (missing data); an empty output cut by the token limit → truncation', () => {
-    expect(summary(grade(d1Task, inst, '  \n'))).toEqual({ kind: 'api', kStar: -1, tfbc: false, answerCorrect: false });
+  it('empty output → format (a model output, never missing data); cut by the token limit → truncation', () => {
+    expect(summary(grade(d1Task, inst, '  \n'))).toEqual({ kind: 'format', kStar: -1, tfbc: false, answerCorrect: false });
     expect(grade(d1Task, inst, '', { finishReason: 'length' }).kind).toBe('truncation');
   });
 });
