@@ -35,14 +35,16 @@ export const ceilingbenchMatchers = {
     context: { finishReason?: FinishReason } = {},
   ): MatcherOutcome {
     const outcome = resolveTask(instance.task).grade(instance, received, context);
-    const pass = isSuccess(outcome);
+    // A valid trajectory is right at every step: a right answer after a divergent trace (TFBC) is not.
+    const pass = isSuccess(outcome) && !(outcome.family === 'ccb' && outcome.kStar !== -1);
     const where = outcome.kStar > 0 ? `first divergent step k* = ${outcome.kStar}` : 'no divergent step';
+    const lucky = outcome.tfbc ? ', right answer from a divergent trace (TFBC)' : '';
     return {
       pass,
       message: () =>
         pass
           ? `expected the response not to pass the ${instance.task} validator, but it graded ${outcome.kind}`
-          : `${instance.task} response graded ${outcome.kind} (${where}); issues: ${outcome.issues.join('; ') || 'none'}`,
+          : `${instance.task} response graded ${outcome.kind}${lucky} (${where}); issues: ${outcome.issues.join('; ') || 'none'}`,
     };
   },
   toHaveRetentionAtLeast(

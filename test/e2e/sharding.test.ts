@@ -1,0 +1,38 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../src/schema/report';
+import { runVitest } from '../support/run-vitest';
+
+/** The report minus wall-clock fields (the run's timing and per-trial latency). */
+function withoutTimings(report: Report): unknown {
+  const { timing: _timing, ...rest } = report;
+  return {
+    ...rest,
+    cells: rest.cells.map((cell) => ({ ...cell, trials: cell.trials.map(({ latencyMs: _l, ...trial }) => trial) })),
+  };
+}
+
+describe('sharding', () => {
+  it('two blob shards merged with --merge-reports give the same cells and fits as one unsharded run', () => {
+    const env = { CEILINGBENCH_SUBJECT: 'sim:retention?p=0.9', CEILINGBENCH_TRIALS: '5' };
+    const projects = ['--project', 'd1', '--project', 'd2', '--project', 'd3'];
+    const blobs = mkdtempSync(join(tmpdir(), 'cb-blobs-'));
+    for (const shard of ['1/2', '2/2']) {
+      const run = runVitest(
+        [...projects, `--shard=${shard}`, '--reporter=blob', `--outputFile=${join(blobs, `blob-${shard[0]}.json`)}`],
+        env,
+      );
+      expect(run.status, run.stderr).toBe(0);
+    }
+    const merged = runVitest([`--merge-reports=${blobs}`], env);
+    expect(merged.status, merged.stderr).toBe(0);
+    const single = runVitest(projects, env);
+    expect(single.status, single.stderr).toBe(0);
+    const mergedReport = merged.report();
+    expect(mergedReport.cells).toHaveLength(35);
+    expect(mergedReport.fits.map((f) => f.task)).toEqual(['d1', 'd2', 'd3']);
+    expect(withoutTimings(mergedReport)).toEqual(withoutTimings(single.report()));
+  });
+});
