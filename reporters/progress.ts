@@ -18,8 +18,12 @@ export default class ProgressReporter implements Reporter {
   private readonly failures: string[] = [];
   private readonly tty: boolean;
 
-  constructor(private readonly write: (text: string) => void = (t) => process.stdout.write(t)) {
+  constructor() {
     this.tty = Boolean(process.stdout.isTTY) && !process.env.CI;
+  }
+
+  private write(text: string): void {
+    process.stdout.write(text);
   }
 
   onTestModuleCollected(module: TestModule): void {
@@ -39,6 +43,9 @@ export default class ProgressReporter implements Reporter {
     } else if (record?.kind === 'retention') {
       detail = `p_d ${record.pd.toFixed(3)} [${record.ci95[0].toFixed(3)}, ${record.ci95[1].toFixed(3)}]`;
     } else if (record?.kind === 'scc') {
+      const result = record.result as { calls?: number; tokensSpent?: number };
+      this.calls += result.calls ?? 0;
+      this.tokens += result.tokensSpent ?? 0;
       detail = `CC ${record.cc} (${record.ccLower}–${record.ccUpper ?? '∞'})`;
     } else if (record?.kind === 'collapse') {
       detail = `λ* ${record.collapseThreshold.levelIndex ?? 'undefined'}`;
