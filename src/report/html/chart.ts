@@ -42,6 +42,12 @@ const DEFAULT_VARIANTS = new Set(['standard', 'default']);
 
 export const isDefaultVariant = (variant: string): boolean => DEFAULT_VARIANTS.has(variant);
 
+/** Variants in display order: the task's own prompt first, then the ablations in report order. */
+export const variantOrder = (variants: Iterable<string>): string[] => {
+  const all = distinct(variants);
+  return [...all.filter(isDefaultVariant), ...all.filter((v) => !isDefaultVariant(v))];
+};
+
 /** "d2" or "d2 · verbose": one facet per task and non-default variant. */
 export const panelLabel = (task: string, variant: string): string =>
   isDefaultVariant(variant) ? task : `${task} · ${variant}`;

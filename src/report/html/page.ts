@@ -110,6 +110,7 @@ export function assemblePage(
 ): string {
   const byId = new Map(figures.map((f) => [f.chart.id, f]));
   const absentNotes: string[] = [];
+  const chartsOfAbsentSections = new Set<string>();
   const body: string[] = [];
   for (const section of sections(report)) {
     const shown = section.charts.flatMap((id) => {
@@ -118,6 +119,7 @@ export function assemblePage(
     });
     if (section.absentReason !== null && shown.length === 0) {
       absentNotes.push(`<li><b>${e(section.title)}</b>: ${e(section.absentReason)}.</li>`);
+      for (const id of section.charts) chartsOfAbsentSections.add(id);
       continue;
     }
     if (shown.length === 0 && !section.tables) continue;
@@ -125,7 +127,11 @@ export function assemblePage(
       `<section id="${section.id}">\n<h2>${e(section.title)}</h2>\n${shown.join('\n')}\n${section.tables}\n</section>`,
     );
   }
-  for (const a of missing) absentNotes.push(`<li><b>Figure “${e(a.title)}”</b>: ${e(a.reason)}.</li>`);
+  // A figure of a section that is absent as a whole is not listed again.
+  for (const a of missing) {
+    if (chartsOfAbsentSections.has(a.id)) continue;
+    absentNotes.push(`<li><b>Figure “${e(a.title)}”</b>: ${e(a.reason)}.</li>`);
+  }
   const title = `ceilingbench report — ${subjectLabel(report.subjects)}`;
   return `<!doctype html>
 <html lang="en">

@@ -161,6 +161,24 @@ describe('renderHtmlReport on partial reports', () => {
     expect(r.html).toContain('no baselines given');
     expect(r.warnings).toEqual([]);
     expect(figureOf(r.html, 'scc-ladder')).toBeNull();
+    // A figure of an absent section is not listed a second time.
+    expect(r.html).not.toContain('Figure “Puzzle accuracy');
+  });
+
+  it('puts the task’s own prompt before its ablation variants (heatmap columns, colour order)', async () => {
+    const cells = [
+      cell({ level: 5, variant: 'A' }),
+      cell({ level: 5 }),
+      cell({ level: 10 }),
+      cell({ level: 5, variant: 'verbose' }),
+    ];
+    const r = await renderHtmlReport(bareReport({ cells }));
+    const heat = r.charts.find((c) => c.id === 'depth-heatmap')?.spec as {
+      layer: Array<{ encoding: { x: { sort: string[] } } }>;
+    };
+    expect(heat.layer[0].encoding.x.sort).toEqual(['d2', 'd2 · A', 'd2 · verbose']);
+    const acc = JSON.stringify(r.charts.find((c) => c.id === 'accuracy-depth')?.spec);
+    expect(acc).toContain('"domain":["standard","A","verbose"]');
   });
 
   it('an empty report renders a page with every figure listed as absent', async () => {

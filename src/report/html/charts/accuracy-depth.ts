@@ -11,6 +11,7 @@ import {
   layerFilter,
   round,
   VEGA_LITE_SCHEMA,
+  variantOrder,
 } from '../chart';
 
 const ID = 'accuracy-depth';
@@ -81,7 +82,12 @@ export function accuracyDepthChart(report: Report): ChartResult {
   }
   const x = { field: 'depth', type: 'quantitative' as const, title: 'Depth N', scale: { zero: false } };
   const y = { field: 'accuracy', type: 'quantitative' as const, title: 'Accuracy (%)', scale: { domain: [0, 100] } };
-  const color = { field: 'variant', type: 'nominal' as const, title: 'Prompt variant' };
+  const color = {
+    field: 'variant',
+    type: 'nominal' as const,
+    title: 'Prompt variant',
+    scale: { domain: variantOrder(cells.map((c) => c.variant)) },
+  };
   const rules = distinct(fits.map((f) => f.missing));
   const caption =
     `Markers: cell accuracy (correct / answered, API faults excluded) with Clopper–Pearson 95% intervals. ` +

@@ -8,6 +8,7 @@ import {
   isDefaultVariant,
   round,
   VEGA_LITE_SCHEMA,
+  variantOrder,
 } from '../chart';
 import { subjectLabel } from '../subject-label';
 
@@ -38,7 +39,11 @@ export function depthHeatmapChart(report: Report): ChartResult {
     };
   });
   // One column per (task, variant) of this report's subject, named in the axis title.
-  const columns = distinct(tasks.flatMap((t) => rows.filter((r) => r.task === t).map((r) => r.column)));
+  const columns = tasks.flatMap((t) =>
+    variantOrder(rows.filter((r) => r.task === t).map((r) => r.variant)).map((v) =>
+      isDefaultVariant(v) ? t : `${t} · ${v}`,
+    ),
+  );
   const x = {
     field: 'column',
     type: 'nominal' as const,
