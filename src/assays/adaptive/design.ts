@@ -1,0 +1,176 @@
+import {
+  bootstrapRetentionCI,
+  type DepthCount,
+  fitRetention,
+  normalizeCounts,
+  profileLikelihoodCI,
+  type RetentionFit,
+} from '../../stats';
+import { mapLimit } from '../limit';
+import { mostInformativeDepth } from './information';
+
+/** One trial's answer: true = correct, false = a counted failure, null = missing data (never in a denominator). */
+export type AdaptiveAnswer = (depth: number, trialIndex: number, signal?: AbortSignal) => Promise<boolean | null>;
+
+export interface AdaptivePilot {
+  /** Depths of the pilot (default: 5 depths spaced geometrically from minDepth to maxDepth). */
+  depths?: readonly number[];
+  /** Trials at each pilot depth (default 4). */
+  trialsPerDepth?: number;
+}
+
+export interface AdaptiveDesignOptions {
+  /**
+   * Runs trial `trialIndex` (0-based, counted per depth) at `depth`. Called with increasing trialIndex per
+   * depth, up to `concurrency` calls at once.
+   */
+  answer: AdaptiveAnswer;
+  maxDepth: number;
+  /** Default 1. */
+  minDepth?: number;
+  /** Stop once the 95% profile-likelihood interval for p_d is at most this wide. */
+  targetWidth: number;
+  pilot?: AdaptivePilot;
+  /** Seed of the reported bootstrap interval (the design itself draws no random numbers). */
+  seed: number;
+  /** Hard cap on calls (missing answers included). */
+  maxTrials: number;
+  /** Trials allocated per step after the pilot, all at the step's most informative depth (default 8). */
+  batchSize?: number;
+  /** Calls in flight at once (default batchSize). */
+  concurrency?: number;
+  /** Bootstrap resamples of the reported interval (default 2000, as the grid's estimate). */
+  resamples?: number;
+  signal?: AbortSignal;
+}
+
+export interface AdaptiveStep {
+  phase: 'pilot' | 'allocate';
+  depth: number;
+  trials: number;
+  /** p̂ and the profile-interval width after this step's answers are in. */
+  pd: number;
+  width: number;
+}
+
+export interface AdaptiveDesignResult {
+  /** Counted trials per depth (missing answers excluded), depths ascending. */
+  counts: DepthCount[];
+  fit: RetentionFit;
+  /** Seeded parametric-bootstrap BCa interval, exactly as the grid's estimate computes it. */
+  ci95: [number, number];
+  /** The profile-likelihood interval the stopping rule watched. */
+  profileCi95: [number, number];
+  /** Every call made, missing answers included. */
+  calls: number;
+  missing: number;
+  stopReason: 'width' | 'maxTrials';
+  steps: AdaptiveStep[];
+}
+
+/** `count` integer depths spaced geometrically from lo to hi, both included, de-duplicated. */
+export function geometricDepths(lo: number, hi: number, count: number): number[] {
+  if (count <= 1 || hi === lo) return [hi];
+  const depths = Array.from({ length: count }, (_, i) => Math.round(lo * (hi / lo) ** (i / (count - 1))));
+  return [...new Set(depths)];
+}
+
+function validate(options: AdaptiveDesignOptions): { minDepth: number; pilotDepths: number[]; perDepth: number } {
+  const minDepth = options.minDepth ?? 1;
+  const { maxDepth, targetWidth, maxTrials } = options;
+  if (!(Number.isInteger(minDepth) && minDepth >= 1 && Number.isInteger(maxDepth) && maxDepth >= minDepth)) {
+    throw new RangeError(`adaptive design: need integers 1 ≤ minDepth=${minDepth} ≤ maxDepth=${maxDepth}`);
+  }
+  if (!(targetWidth > 0 && targetWidth < 1)) {
+    throw new RangeError(`adaptive design: targetWidth=${targetWidth} must lie strictly between 0 and 1`);
+  }
+  if (!(Number.isInteger(maxTrials) && maxTrials >= 1)) {
+    throw new RangeError(`adaptive design: maxTrials=${maxTrials} must be a positive integer`);
+  }
+  const pilotDepths = [...(options.pilot?.depths ?? geometricDepths(minDepth, maxDepth, 5))];
+  const bad = pilotDepths.find((d) => !(Number.isInteger(d) && d >= minDepth && d <= maxDepth));
+  if (bad !== undefined) throw new RangeError(`adaptive design: pilot depth ${bad} is outside ${minDepth}…${maxDepth}`);
+  const perDepth = options.pilot?.trialsPerDepth ?? 4;
+  if (!(Number.isInteger(perDepth) && perDepth >= 1)) {
+    throw new RangeError(`adaptive design: pilot.trialsPerDepth=${perDepth} must be a positive integer`);
+  }
+  return { minDepth, pilotDepths, perDepth };
+}
+
+/**
+ * Sequential depth allocation for the geometric model P(correct | N) = p_d^N: a pilot spread over depths, then
+ * batches placed at the depth whose trial carries the most Fisher information about p_d at the current
+ * maximum-likelihood p̂, until the 95% profile-likelihood interval is at most `targetWidth` wide or
+ * `maxTrials` calls are spent. The reported ci95 is the same BCa bootstrap interval the grid reports.
+ *
+ * The allocation trusts the geometric model: it concentrates trials at one or two depths, so it cannot
+ * detect departures from p^N the way the 10-depth grid can. Use the grid for replication.
+ */
+export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise<AdaptiveDesignResult> {
+  const { minDepth, pilotDepths, perDepth } = validate(options);
+  const batchSize = options.batchSize ?? 8;
+  const concurrency = options.concurrency ?? batchSize;
+  const byDepth = new Map<number, { correct: number; n: number; asked: number }>();
+  const steps: AdaptiveStep[] = [];
+  let calls = 0;
+  let missing = 0;
+
+  const counts = (): DepthCount[] =>
+    normalizeCounts([...byDepth].map(([depth, c]) => ({ depth, correct: c.correct, n: c.n })));
+  const state = () => {
+    const data = counts();
+    const fit = fitRetention(data);
+    const profileCi95 = profileLikelihoodCI(data);
+    return { data, fit, profileCi95, width: profileCi95[1] - profileCi95[0] };
+  };
+  /** Runs `trials` trials at `depth` (fewer if the call budget runs out); returns how many ran. */
+  const runAt = async (depth: number, trials: number): Promise<number> => {
+    const cell = byDepth.get(depth) ?? { correct: 0, n: 0, asked: 0 };
+    byDepth.set(depth, cell);
+    const take = Math.min(trials, options.maxTrials - calls);
+    const indices = Array.from({ length: take }, (_, i) => cell.asked + i);
+    cell.asked += take;
+    calls += take;
+    const answers = await mapLimit(
+      indices,
+      concurrency,
+      (trialIndex) => options.answer(depth, trialIndex, options.signal),
+      options.signal,
+    );
+    for (const a of answers) {
+      if (a === null) missing++;
+      else {
+        cell.n++;
+        if (a) cell.correct++;
+      }
+    }
+    return take;
+  };
+
+  for (const depth of pilotDepths) {
+    if (calls >= options.maxTrials) break;
+    await runAt(depth, perDepth);
+    const s = state();
+    steps.push({ phase: 'pilot', depth, trials: perDepth, pd: s.fit.pd, width: s.width });
+  }
+  let current = state();
+  while (current.width > options.targetWidth && calls < options.maxTrials) {
+    // At p̂ = 1 (no failure yet) the deepest depth is the first that can show one; at the 0.5 bound the
+    // formula still gives a finite optimum (depth 2).
+    const depth = mostInformativeDepth(current.fit.pd, options.maxDepth, minDepth);
+    const ran = await runAt(depth, batchSize);
+    current = state();
+    steps.push({ phase: 'allocate', depth, trials: ran, pd: current.fit.pd, width: current.width });
+  }
+  const ci95 = bootstrapRetentionCI(current.data, { seed: options.seed, resamples: options.resamples ?? 2000 });
+  return {
+    counts: current.data,
+    fit: current.fit,
+    ci95,
+    profileCi95: current.profileCi95,
+    calls,
+    missing,
+    stopReason: current.width <= options.targetWidth ? 'width' : 'maxTrials',
+    steps,
+  };
+}

@@ -1,0 +1,3 @@
+export * from './design';
+export * from './information';
+export * from './task-answerer';

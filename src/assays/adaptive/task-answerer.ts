@@ -1,0 +1,71 @@
+import type { TrialRecord } from '../../schema/trial';
+import type { Subject } from '../../subjects/subject';
+import { generateCell } from '../../tasks/instances';
+import { isMissing, isSuccess, type TrialOutcome } from '../../tasks/outcome';
+import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from '../../tasks/task';
+import type { MissingRule } from '../sweep/fit-retention';
+import { replicateIndices } from '../sweep/run-cell';
+import { runTrial } from '../sweep/run-trial';
+import type { AdaptiveAnswer } from './design';
+
+export interface TaskAnswererOptions {
+  profile?: string;
+  variant?: string;
+  /** Added to every instance seed, as in the grid (0 = the released CCB instances). */
+  seedOffset?: number;
+  generateOptions?: GenerateOptions;
+  /** Which outcomes count in p_d's denominator, as in fitRetentionSweep (default 'paper'). */
+  missing?: MissingRule;
+}
+
+export interface TaskAnswerer {
+  answer: AdaptiveAnswer;
+  /** Every graded trial, in completion order (for token and latency totals, or a report). */
+  records: TrialRecord[];
+}
+
+/** The adaptive design's view of an outcome: success, counted failure, or missing (null). */
+export function countedAnswer(outcome: TrialOutcome, missing: MissingRule): boolean | null {
+  if (isMissing(outcome)) return null;
+  if (missing === 'paper' && outcome.family === 'ccb' && (outcome.kind === 'format' || outcome.kind === 'truncation')) {
+    return null;
+  }
+  return isSuccess(outcome);
+}
+
+/**
+ * Connects runAdaptiveDesign to a real task and subject: trial i at depth N asks the i-th instance of the
+ * grid's cell (N, same seeding as generateCell), grades it with the task's grader and maps the outcome with
+ * the grid's missing rule. Instances are generated in growing prefixes (generateCell is prefix-stable for
+ * tasks with more distinct instances than asked), so the adaptive trials at a depth are the grid's first ones.
+ */
+export function taskAnswerer(task: AnyTaskPlugin, subject: Subject, options: TaskAnswererOptions = {}): TaskAnswerer {
+  const profile = options.profile ?? task.profiles[0];
+  const variant = options.variant ?? task.variants[0];
+  const missing = options.missing ?? 'paper';
+  const cells = new Map<number, { instances: TaskInstance[]; replicate: number[] }>();
+  const records: TrialRecord[] = [];
+
+  const instanceAt = (depth: number, index: number) => {
+    let cell = cells.get(depth);
+    if (!cell || cell.instances.length <= index) {
+      const count = Math.max(index + 1, 2 * (cell?.instances.length ?? 0), 8);
+      const instances = generateCell(task, depth, count, {
+        ...options.generateOptions,
+        profile,
+        seedOffset: options.seedOffset ?? 0,
+      });
+      cell = { instances, replicate: replicateIndices(task, instances) };
+      cells.set(depth, cell);
+    }
+    return { instance: cell.instances[index], trialIndex: cell.replicate[index] };
+  };
+
+  const answer: AdaptiveAnswer = async (depth, index, signal) => {
+    const { instance, trialIndex } = instanceAt(depth, index);
+    const record = await runTrial(subject, { task, instance, variant, trialIndex, signal });
+    records.push(record);
+    return countedAnswer(record.outcome, missing);
+  };
+  return { answer, records };
+}
