@@ -46,3 +46,29 @@ export function runVitest(args: string[], env: Record<string, string>): VitestRu
     junit: () => readFileSync(join(outDir, 'junit.xml'), 'utf8'),
   };
 }
+
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the `ceilingbench` command (bin shim) in a child process, as a user would. */
+export function runCeilingbench(args: string[], env: Record<string, string> = {}): CliRun {
+  const result = spawnSync(process.execPath, [join(ROOT, 'bin/ceilingbench.js'), ...args], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      CI: 'true',
+      ...env,
+      VITEST: undefined,
+      VITEST_WORKER_ID: undefined,
+      VITEST_POOL_ID: undefined,
+      NODE_ENV: undefined,
+      TEST: undefined,
+    },
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
