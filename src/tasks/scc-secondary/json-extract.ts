@@ -1,0 +1,137 @@
+/**
+ * The authors' `extract_json_object` (count_scatter_control_common.py), used by both the dual-task and the
+ * agent-operation runners, with the same candidate order: the first ```json fence, the whole stripped text
+ * when it is braced, then every balanced-brace object by start position; the first candidate that parses
+ * to an object wins.
+ *
+ * Differences, on purpose:
+ * - Python's `ast.literal_eval` fallback (single-quoted dicts, True/False/None) is not reproduced: such a
+ *   response is unparsed here but parsed by the authors. No released trial of ours depends on it.
+ * - The balanced-brace scan restarts at every '{' in the authors' code (quadratic); here at most
+ *   MAX_BRACE_STARTS start positions are tried, so the scan is linear in the text length.
+ */
+
+export const MAX_BRACE_STARTS = 256;
+
+export type JsonObject = Record<string, unknown>;
+
+export type JsonExtraction = { ok: true; value: JsonObject } | { ok: false; reason: string };
+
+const WHITESPACE = /\s/u;
+const isWs = (c: string | undefined): boolean => c !== undefined && WHITESPACE.test(c);
+
+function parseObject(candidate: string): JsonObject | string {
+  try {
+    const value: unknown = JSON.parse(candidate);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as JsonObject;
+    return `json_root_${value === null ? 'NoneType' : Array.isArray(value) ? 'list' : typeof value}`;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * `re.search(r"```(?:json)?\s*(\{.*?\})\s*```", s, DOTALL | IGNORECASE)` in linear time: for each '}' we
+ * precompute whether whitespace and a closing fence follow it, and the nearest such '}' at or after each index.
+ */
+function firstFenceCandidate(s: string): string | null {
+  const n = s.length;
+  const nextCloser = new Int32Array(n + 1).fill(-1);
+  let nextNonWs = n;
+  for (let i = n - 1; i >= 0; i--) {
+    nextCloser[i] = nextCloser[i + 1];
+    if (s[i] === '}' && s.startsWith('```', nextNonWs)) nextCloser[i] = i;
+    if (!isWs(s[i])) nextNonWs = i;
+  }
+  for (let fence = s.indexOf('```'); fence !== -1; fence = s.indexOf('```', fence + 1)) {
+    let i = fence + 3;
+    if (s.slice(i, i + 4).toLowerCase() === 'json') i += 4;
+    while (i < n && isWs(s[i])) i++;
+    if (s[i] !== '{') continue;
+    const close = nextCloser[i];
+    if (close !== -1) return s.slice(i, close + 1);
+  }
+  return null;
+}
+
+/** Objects starting at successive '{' (at most MAX_BRACE_STARTS), each cut at its balancing '}' (strings respected). */
+function* balancedCandidates(s: string): Generator<string> {
+  let starts = 0;
+  for (let start = s.indexOf('{'); start !== -1 && starts < MAX_BRACE_STARTS; start = s.indexOf('{', start + 1)) {
+    starts++;
+    let depth = 0;
+    let inString = false;
+    let escaped = false;
+    for (let i = start; i < s.length; i++) {
+      const c = s[i];
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === '\\') escaped = true;
+        else if (c === '"') inString = false;
+        continue;
+      }
+      if (c === '"') inString = true;
+      else if (c === '{') depth++;
+      else if (c === '}') {
+        depth--;
+        if (depth === 0) {
+          yield s.slice(start, i + 1);
+          break;
+        }
+      }
+    }
+  }
+}
+
+export function extractJsonObject(text: string): JsonExtraction {
+  const stripped = text.trim();
+  if (stripped === '') return { ok: false, reason: 'empty_response' };
+  const errors: string[] = [];
+  const fixed: string[] = [];
+  const fence = firstFenceCandidate(stripped);
+  if (fence !== null) fixed.push(fence);
+  if (stripped.startsWith('{') && stripped.endsWith('}')) fixed.push(stripped);
+  const tried = (candidate: string): JsonObject | null => {
+    const parsed = parseObject(candidate);
+    if (typeof parsed === 'string') {
+      errors.push(parsed);
+      return null;
+    }
+    return parsed;
+  };
+  for (const candidate of fixed) {
+    const value = tried(candidate);
+    if (value) return { ok: true, value };
+  }
+  for (const candidate of balancedCandidates(stripped)) {
+    const value = tried(candidate);
+    if (value) return { ok: true, value };
+  }
+  return { ok: false, reason: errors.length > 0 ? errors.slice(0, 3).join('; ') : 'no_json_object' };
+}
+
+/** The agent runner's `strict_json_only`: a parsed object and the stripped text is exactly one JSON object. */
+export function isStrictJsonOnly(text: string, parsed: boolean): boolean {
+  const stripped = text.trim();
+  if (!parsed || !stripped.startsWith('{') || !stripped.endsWith('}')) return false;
+  return typeof parseObject(stripped) !== 'string';
+}
+
+const PY_INT_TEXT = /^[+-]?\d+(?:_\d+)*$/;
+
+/**
+ * Python's `int(value)` on a JSON value, None where it raises TypeError/ValueError: integers, floats
+ * truncated toward zero, strings of decimal digits (surrounding whitespace allowed). `booleans` says whether
+ * True/False count as 1/0 (the dual runner's `parse_int`) or as None (the agent runner's `coerce_int`).
+ */
+export function pythonInt(value: unknown, booleans: 'int' | 'none'): number | null {
+  if (typeof value === 'boolean') return booleans === 'int' ? Number(value) : null;
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : null;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (!PY_INT_TEXT.test(text)) return null;
+    const parsed = Number(text.replaceAll('_', ''));
+    return Number.isSafeInteger(parsed) ? parsed : null;
+  }
+  return null;
+}
