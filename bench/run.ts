@@ -1,0 +1,94 @@
+/**
+ * `npm run bench:perf` = `tsx bench/run.ts`: every measurement in BENCHMARKS.md, printed as markdown.
+ *
+ *   tsx bench/run.ts [--only micro,throughput,adaptive,e2e] [--quick]
+ *
+ * micro       tinybench: per-task generate and render+parse+grade at the deepest level, the p_d fit with a
+ *             2,000-resample bootstrap, the SCC ladder on the replay subject
+ * throughput  scripts/perf/throughput.ts: trials/s at concurrency 4, 16, 64 against a loopback server
+ * adaptive    scripts/perf/adaptive-study.ts: the adaptive design against the 40 × 10 grid
+ * e2e         scripts/perf/e2e.ts: wall time of `ceilingbench run --project d1,d2,d3 --subject sim:default`
+ *
+ * --quick shortens every part (fewer samples, replications and trials) for a smoke run; its numbers are not
+ * the ones to publish. Each script part runs in its own Node process so that timings do not interfere.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Bench, type Task } from 'tinybench';
+import { addFitBenches } from './fit.bench';
+import { machineInfo } from './machine';
+import { addSccBenches } from './scc.bench';
+import { addTaskBenches } from './tasks.bench';
+
+const PARTS = ['micro', 'throughput', 'adaptive', 'e2e'] as const;
+type Part = (typeof PARTS)[number];
+
+const { values } = parseArgs({
+  options: { only: { type: 'string', default: PARTS.join(',') }, quick: { type: 'boolean', default: false } },
+});
+const parts = (values.only ?? '').split(',').filter(Boolean);
+const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
+if (unknown.length > 0) {
+  console.error(`bench: unknown part '${unknown.join(',')}'; use --only with a comma list of ${PARTS.join(', ')}`);
+  process.exit(2);
+}
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toFixed(4));
+
+function row(task: Task): string {
+  const r = task.result;
+  if (r.state !== 'completed') {
+    const detail = r.state === 'errored' ? `: ${r.error.message}` : '';
+    return `| ${task.name} | ${r.state}${detail} | | | | |`;
+  }
+  const { latency } = r;
+  return `| ${task.name} | ${ms(latency.mean)} | ${ms(latency.p50)} | ${ms(latency.p99)} | ±${latency.rme.toFixed(1)}% | ${latency.samplesCount} |`;
+}
+
+async function micro(quick: boolean): Promise<void> {
+  const options = { time: quick ? 50 : 400, warmupTime: quick ? 10 : 100, iterations: quick ? 3 : 10, throws: false };
+  const sections: Array<[string, Bench]> = [
+    ['Tasks at their deepest level', new Bench({ name: 'tasks', ...options })],
+    ['p_d fit (40 × 10 grid, p = 0.95)', new Bench({ name: 'fit', ...options })],
+    ['SCC ladder on the replay subject', new Bench({ name: 'scc', ...options })],
+  ];
+  addTaskBenches(sections[0][1]);
+  addFitBenches(sections[1][1]);
+  await addSccBenches(sections[2][1]);
+  for (const [title, bench] of sections) {
+    await bench.run();
+    console.log(`\n### ${title}\n`);
+    console.log('| benchmark | mean ms | p50 ms | p99 ms | rme | samples |');
+    console.log('|---|---|---|---|---|---|');
+    for (const task of bench.tasks) console.log(row(task));
+  }
+}
+
+function script(name: string, args: string[]): void {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', `scripts/perf/${name}`, ...args], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) {
+    console.error(`bench: scripts/perf/${name} exited with ${result.status ?? result.signal}`);
+    process.exitCode = 1;
+  }
+}
+
+console.log(`## ceilingbench performance (${values.quick ? 'QUICK smoke run — not for publication' : 'full run'})\n`);
+console.log('```');
+console.log(machineInfo());
+console.log('```');
+const run: Record<Part, () => Promise<void> | void> = {
+  micro: () => micro(values.quick ?? false),
+  throughput: () => script('throughput.ts', values.quick ? ['--quick'] : []),
+  adaptive: () => script('adaptive-study.ts', values.quick ? ['--reps', '20'] : []),
+  e2e: () => script('e2e.ts', values.quick ? ['--quick'] : []),
+};
+for (const part of PARTS) {
+  if (!parts.includes(part)) continue;
+  console.log(`\n## ${part}\n`);
+  await run[part]();
+}
