@@ -1,0 +1,72 @@
+import type { Subject } from '../../subjects/subject';
+import type { FinishReason, Prompt, TaskInstance } from '../../tasks/task';
+
+/**
+ * One request of a secondary assay. The authors' runners double the output budget while the answer is cut at
+ * the budget, whether or not it parses, so `hasAnswer` is always false (an API subject applies the doubling up
+ * to its own ceiling). A transport failure is missing data, never a model answer.
+ */
+export type Asked =
+  | {
+      kind: 'answer';
+      text: string;
+      finishReason: FinishReason;
+      inputTokens: number | null;
+      outputTokens: number | null;
+    }
+  | { kind: 'error'; error: string };
+
+export async function ask(
+  subject: Subject,
+  request: { taskId: string; instance: TaskInstance; prompt: Prompt; trialIndex: number; maxOutputTokens: number },
+  signal?: AbortSignal,
+): Promise<Asked> {
+  try {
+    const response = await subject.answer({ ...request, signal, hasAnswer: () => false });
+    if (response.kind === 'error') return { kind: 'error', error: response.error.slice(0, 200) };
+    return {
+      kind: 'answer',
+      text: response.text,
+      finishReason: response.finishReason,
+      inputTokens: response.usage ? response.usage.promptTokens : null,
+      outputTokens: response.usage ? response.usage.completionTokens : null,
+    };
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return { kind: 'error', error: (error instanceof Error ? error.message : String(error)).slice(0, 200) };
+  }
+}
+
+/** Runs `work` over `items` with at most `concurrency` in flight; results in input order. */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<R>,
+  signal?: AbortSignal,
+): Promise<R[]> {
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      if (signal?.aborted) throw new Error('SCC secondary assay aborted by the caller');
+      const index = next++;
+      results[index] = await work(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, items.length)) }, worker));
+  return results;
+}
+
+/** Keeps records small: the first `limit` characters of a response. */
+export const clip = (text: string, limit = 300): string => (text.length <= limit ? text : `${text.slice(0, limit)}…`);
+
+export const mean = (values: readonly number[]): number | null =>
+  values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+
+/** Share of true values among the non-null ones; null when none apply. */
+export function rate(values: readonly (boolean | null)[]): number | null {
+  const applicable = values.filter((v): v is boolean => v !== null);
+  return applicable.length === 0 ? null : applicable.filter(Boolean).length / applicable.length;
+}

@@ -1,0 +1,69 @@
+import type { Subject } from '../../subjects/subject';
+import { DEFAULT_MOTIF, MOTIFS, resolveMotif } from '../../tasks/count/stimulus';
+import { runSccAssay, type SccAssayOptions } from '../scc/run';
+import type { SccResult } from '../scc/schema';
+import type { MotifAblationResult, MotifRow } from './schema';
+import { olsSlope } from './smoothing';
+
+/**
+ * The stimulus ablation of `run_stimulus_ablation.py` (scc.md §9; paper Fig. 2E, Table S11): the SCC ladder
+ * once per motif, seed = `seed` + the motif's position in the list (the authors: 7 + case index), with the
+ * case's motif in the preflight too. CC is reported relative to the baseline motif (`baseline-a-comma`).
+ */
+export interface MotifAblationOptions extends Pick<SccAssayOptions, 'maxLength' | 'concurrency' | 'config' | 'signal'> {
+  /** Seed of the first motif (the authors: 7). */
+  seed: number;
+  /** Motif ids in run order (default: the 11 of Table S11). */
+  motifs?: readonly string[];
+}
+
+/** Input tokens per item: the slope of reported input tokens on the true count over all tier trials. */
+export function inputTokensPerItem(result: SccResult): number | null {
+  const points = result.tiers.flatMap((tier) =>
+    tier.trials.flatMap((t) => (t.inputTokens === null ? [] : [{ x: t.target, y: t.inputTokens }])),
+  );
+  return olsSlope(points);
+}
+
+export async function runMotifAblation(subject: Subject, options: MotifAblationOptions): Promise<MotifAblationResult> {
+  const ids = options.motifs ?? MOTIFS.map((m) => m.id);
+  if (ids.length === 0) throw new RangeError('motif ablation needs at least one motif');
+  const motifs = ids.map((id) => resolveMotif(id));
+  const raw: { motif: (typeof motifs)[number]; seed: number; result: SccResult; tokens: number | null }[] = [];
+  for (const [index, motif] of motifs.entries()) {
+    const seed = options.seed + index;
+    const result = await runSccAssay(subject, {
+      seed,
+      motif: motif.id,
+      maxLength: options.maxLength,
+      concurrency: options.concurrency,
+      config: options.config,
+      signal: options.signal,
+    });
+    raw.push({ motif, seed, result, tokens: inputTokensPerItem(result) });
+  }
+  const baseline = raw.find((r) => r.motif.id === DEFAULT_MOTIF.id) ?? null;
+  const rows = raw.map(({ motif, seed, result, tokens }): MotifRow => {
+    const baseCc = baseline?.result.cc ?? 0;
+    const baseTokens = baseline?.tokens ?? null;
+    const row: MotifRow = {
+      motif: motif.id,
+      item: motif.item,
+      delimiter: motif.delimiter,
+      seed,
+      skipped: result.skipped,
+      cc: result.cc,
+      ccLower: result.ccLower,
+      ccUpper: result.ccUpper,
+      bounded: result.bounded,
+      errorBar: result.errorBar,
+      relativeCc: baseline && baseCc > 0 ? result.cc / baseCc : null,
+      inputTokensPerItem: tokens,
+      relativeInputTokensPerItem: tokens !== null && baseTokens !== null && baseTokens > 0 ? tokens / baseTokens : null,
+      path: result.tiers.map((t) => ({ phase: t.phase, center: t.center, passed: t.passed, mape: t.mape })),
+      calls: result.calls,
+    };
+    return row;
+  });
+  return { baselineMotif: DEFAULT_MOTIF.id, maxLength: raw[0].result.config.maxLength, rows };
+}

@@ -1,0 +1,44 @@
+import type { SccAssayMetaRecord } from '../../vitest/meta';
+import type { AgentAssayResult, DualTaskResult, MotifAblationResult } from './schema';
+
+/** The meta records the SCC specs leave for the report (`sccAssays`), with headline numbers for tables/JUnit. */
+type Summary = SccAssayMetaRecord['summary'];
+
+const key = (text: string): string => text.replace(/[^a-z0-9]+/gi, '_');
+
+export function motifRecord(result: MotifAblationResult): SccAssayMetaRecord {
+  const summary: Summary = { motifs: result.rows.length };
+  const baseline = result.rows.find((r) => r.motif === result.baselineMotif);
+  summary.baseline_cc = baseline?.cc ?? null;
+  const byCc = [...result.rows].sort((a, b) => a.cc - b.cc);
+  summary.min_cc = byCc[0]?.cc ?? null;
+  summary.min_cc_motif = byCc[0]?.motif ?? null;
+  summary.max_cc = byCc[byCc.length - 1]?.cc ?? null;
+  summary.max_cc_motif = byCc[byCc.length - 1]?.motif ?? null;
+  for (const row of result.rows) summary[`cc_${key(row.motif)}`] = row.cc;
+  return { kind: 'sccAssay', assay: 'motif', project: 'scc', task: 'count', summary, result };
+}
+
+export function dualTaskRecord(result: DualTaskResult): SccAssayMetaRecord {
+  const summary: Summary = { trials: result.trials.length };
+  for (const c of result.conditions) {
+    const name = key(c.condition);
+    summary[`count_accuracy_${name}`] = c.countAccuracy;
+    summary[`mean_abs_error_${name}`] = c.meanAbsError;
+    if (c.taskAccuracy !== null) summary[`task_accuracy_${name}`] = c.taskAccuracy;
+    if (c.secondaryAccuracy !== null) summary[`secondary_accuracy_${name}`] = c.secondaryAccuracy;
+  }
+  return { kind: 'sccAssay', assay: 'dual-task', project: 'scc', task: 'dual', summary, result };
+}
+
+export function agentRecord(result: AgentAssayResult): SccAssayMetaRecord {
+  const summary: Summary = { trials: result.trials.length, ladder_model: result.ladderModel };
+  for (const c of result.conditions) {
+    summary[`parse_${c.condition}`] = c.parseRate;
+    summary[`strict_json_${c.condition}`] = c.strictJsonRate;
+    if (c.countOrCopyRate !== null) summary[`count_or_copy_${c.condition}`] = c.countOrCopyRate;
+    if (c.taskSuccessRate !== null) summary[`agent_task_${c.condition}`] = c.taskSuccessRate;
+  }
+  for (const t of result.thresholds) summary[`last_full_success_${t.condition}`] = t.lastFullSuccess;
+  return { kind: 'sccAssay', assay: 'agent', project: 'scc', task: 'agent', summary, result };
+}

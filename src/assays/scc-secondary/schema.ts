@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { AGENT_CONDITIONS } from '../../tasks/scc-secondary/agent/prompts';
+import { DUAL_CONDITIONS } from '../../tasks/scc-secondary/dual/conditions';
+
+/** Zod schemas of the three secondary assays' results (they travel on task.meta into ceilingbench.json). */
+
+const rateSchema = z.number().min(0).max(1).nullable();
+
+// ── Motif / delimiter ablation ──────────────────────────────────────────────────────────────────────────
+export const motifRowSchema = z.object({
+  motif: z.string(),
+  item: z.string(),
+  delimiter: z.string(),
+  seed: z.number().int(),
+  skipped: z.boolean(),
+  cc: z.number().int().nonnegative(),
+  ccLower: z.number().int().nonnegative(),
+  ccUpper: z.number().int().positive().nullable(),
+  bounded: z.boolean(),
+  errorBar: z.object({ lower: z.number().int().nonnegative(), upper: z.number().int().positive() }),
+  /** cc / baseline cc; null when the baseline cc is 0. */
+  relativeCc: z.number().nonnegative().nullable(),
+  /** OLS slope of reported input tokens on the true count over the ladder's trials; null without usage. */
+  inputTokensPerItem: z.number().nullable(),
+  relativeInputTokensPerItem: z.number().nullable(),
+  path: z.array(
+    z.object({ phase: z.string(), center: z.number().int(), passed: z.boolean(), mape: z.number().nullable() }),
+  ),
+  calls: z.number().int().nonnegative(),
+});
+export const motifAblationSchema = z.object({
+  baselineMotif: z.string(),
+  maxLength: z.number().int().positive(),
+  rows: z.array(motifRowSchema),
+});
+
+// ── Dual-task interference ──────────────────────────────────────────────────────────────────────────────
+export const dualTrialSchema = z.object({
+  condition: z.enum(DUAL_CONDITIONS),
+  count: z.number().int().positive(),
+  sample: z.number().int().nonnegative(),
+  itemId: z.string().nullable(),
+  matchedTokens: z.number().int().nullable(),
+  secondaryCount: z.number().int().nullable(),
+  /** false: the request failed (missing data, excluded from every rate). */
+  answered: z.boolean(),
+  parseable: z.boolean(),
+  strictJson: z.boolean(),
+  parsedCount: z.number().int().nullable(),
+  countError: z.number().int().nullable(),
+  countCorrect: z.boolean(),
+  parsedSecondaryCount: z.number().int().nullable(),
+  secondaryCorrect: z.boolean().nullable(),
+  taskCorrect: z.boolean().nullable(),
+  inputTokens: z.number().int().nullable(),
+  outputTokens: z.number().int().nullable(),
+  text: z.string(),
+});
+export const dualPointSchema = z.object({
+  count: z.number().int(),
+  trials: z.number().int().nonnegative(),
+  /** Mean signed error (parsed − true) over parsed trials at this count. */
+  meanError: z.number().nullable(),
+  meanAbsError: z.number().nullable(),
+  smoothedError: z.number().nullable(),
+  smoothedAbsError: z.number().nullable(),
+});
+export const dualConditionSchema = z.object({
+  condition: z.enum(DUAL_CONDITIONS),
+  trials: z.number().int().nonnegative(),
+  missing: z.number().int().nonnegative(),
+  parseRate: rateSchema,
+  countAccuracy: rateSchema,
+  meanAbsError: z.number().nullable(),
+  meanSignedError: z.number().nullable(),
+  /** dual_counting only: exact b counts. */
+  secondaryAccuracy: rateSchema,
+  /** real-task conditions only: secondary answers accepted by the task's grader, over answered trials. */
+  taskAccuracy: rateSchema,
+  meanMatchedTokens: z.number().nullable(),
+  meanInputTokens: z.number().nullable(),
+  series: z.array(dualPointSchema),
+});
+export const dualTaskSchema = z.object({
+  seed: z.number().int(),
+  counts: z.array(z.number().int()),
+  samplesPerCount: z.number().int().positive(),
+  window: z.number().int().positive(),
+  secondaries: z.array(z.object({ id: z.string(), level: z.number().int(), title: z.string() })),
+  conditions: z.array(dualConditionSchema),
+  trials: z.array(dualTrialSchema),
+});
+
+// ── Agent-operation assay ───────────────────────────────────────────────────────────────────────────────
+export const agentTrialSchema = z.object({
+  condition: z.enum(AGENT_CONDITIONS),
+  taskIndex: z.number().int().nullable(),
+  markerCount: z.number().int().nonnegative(),
+  answered: z.boolean(),
+  parseable: z.boolean(),
+  strictJson: z.boolean(),
+  formatContract: z.boolean(),
+  parsedMarkerCount: z.number().int().nullable(),
+  markerCountCorrect: z.boolean().nullable(),
+  copyExact: z.boolean().nullable(),
+  copiedMarkerCount: z.number().int().nullable(),
+  externalizationSuccess: z.boolean().nullable(),
+  finalBalancesCorrect: z.boolean().nullable(),
+  reviewIdsCorrect: z.boolean().nullable(),
+  netTotalCorrect: z.boolean().nullable(),
+  nextActionCorrect: z.boolean().nullable(),
+  taskCorrect: z.boolean().nullable(),
+  countOrCopyCorrect: z.boolean().nullable(),
+  inputTokens: z.number().int().nullable(),
+  outputTokens: z.number().int().nullable(),
+  text: z.string(),
+});
+export const agentConditionSchema = z.object({
+  condition: z.enum(AGENT_CONDITIONS),
+  trials: z.number().int().nonnegative(),
+  missing: z.number().int().nonnegative(),
+  parseRate: rateSchema,
+  strictJsonRate: rateSchema,
+  formatContractRate: rateSchema,
+  /** Table S9 "Count/copy": exact count (agent_count_insert) or exact externalization (copy conditions). */
+  countOrCopyRate: rateSchema,
+  countCorrectRate: rateSchema,
+  copyExactRate: rateSchema,
+  taskSuccessRate: rateSchema,
+  meanTaskFieldScore: z.number().nullable(),
+});
+export const agentThresholdSchema = z.object({
+  condition: z.enum(AGENT_CONDITIONS),
+  levels: z.number().int().nonnegative(),
+  trialsPerLevel: z.number().int().nonnegative(),
+  /** Highest marker level at which every trial got the count/copy field right. */
+  lastFullSuccess: z.number().int().nullable(),
+  /** Lowest level with at least one wrong count/copy. */
+  firstFailure: z.number().int().nullable(),
+  /** Lowest level at which every trial got it wrong. */
+  firstAllFail: z.number().int().nullable(),
+  /** Levels above firstAllFail with at least one exact trial (Table S10's "isolated recovery"). */
+  recoveries: z.array(z.number().int()),
+  /** Agent-task success over the condition's trials (null without a task). */
+  taskSuccessRate: rateSchema,
+});
+export const agentLevelSchema = z.object({
+  condition: z.enum(AGENT_CONDITIONS),
+  markerCount: z.number().int(),
+  trials: z.number().int().nonnegative(),
+  parseRate: rateSchema,
+  countOrCopyRate: rateSchema,
+  taskSuccessRate: rateSchema,
+});
+export const agentAssaySchema = z.object({
+  seed: z.number().int(),
+  ladderModel: z.string(),
+  taskSamples: z.number().int().positive(),
+  agentCounts: z.array(z.number().int()),
+  copyCounts: z.array(z.number().int()),
+  conditions: z.array(agentConditionSchema),
+  thresholds: z.array(agentThresholdSchema),
+  levels: z.array(agentLevelSchema),
+  trials: z.array(agentTrialSchema),
+});
+
+export type MotifRow = z.infer<typeof motifRowSchema>;
+export type MotifAblationResult = z.infer<typeof motifAblationSchema>;
+export type DualTrial = z.infer<typeof dualTrialSchema>;
+export type DualConditionSummary = z.infer<typeof dualConditionSchema>;
+export type DualTaskResult = z.infer<typeof dualTaskSchema>;
+export type AgentTrial = z.infer<typeof agentTrialSchema>;
+export type AgentConditionSummary = z.infer<typeof agentConditionSchema>;
+export type AgentThreshold = z.infer<typeof agentThresholdSchema>;
+export type AgentAssayResult = z.infer<typeof agentAssaySchema>;
