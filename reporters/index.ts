@@ -2,9 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { loadBaselineDir } from '../src/compare/load';
 import { loadConfig } from '../src/config';
 import { buildReport, type TestEntry } from '../src/report/build';
 import { writeReportSet } from '../src/report/write';
+import type { Report } from '../src/schema/report';
 import type { CeilingbenchMeta } from '../src/vitest/meta';
 
 const BENCHMARK_PROJECTS = new Set(['d1', 'd2', 'd3', 'scc', 'puzzles']);
@@ -55,6 +57,19 @@ export default class CeilingbenchReporter implements Reporter {
     this.startedAt = new Date();
   }
 
+  /** index.html + charts.vl.json beside the JSON; a chart failure never costs the JSON, JUnit or Markdown. */
+  private async writeHtml(report: Report, outDir: string, root: string): Promise<void> {
+    try {
+      const { writeHtmlReport } = await import('../src/report/html');
+      const baselines = loadBaselineDir(resolve(root, 'baselines'), (line) =>
+        process.stderr.write(`ceilingbench: warning: ${line}\n`),
+      );
+      await writeHtmlReport(report, outDir, { baselines });
+    } catch (error) {
+      process.stderr.write(`ceilingbench: could not write the HTML report: ${(error as Error).message}\n`);
+    }
+  }
+
   async onTestRunEnd(modules: ReadonlyArray<TestModule>): Promise<void> {
     const root = this.vitest?.config.root ?? process.cwd();
     const entries = collect(modules, root);
@@ -72,6 +87,7 @@ export default class CeilingbenchReporter implements Reporter {
       });
       const outDir = resolve(root, config.out);
       writeReportSet(report, entries, outDir);
+      await this.writeHtml(report, outDir, root);
       const failedGates = report.gates.filter((g) => g.mode === 'hard' && !g.passed);
       for (const gate of failedGates) process.stderr.write(`ceilingbench: ${gate.message}\n`);
       if (failedGates.length > 0) process.exitCode = 1;

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { type Baseline, baselineSchema } from '../schema/baseline';
 import { reportSchema } from '../schema/report';
 import { baselineFromReport } from './baseline';
@@ -22,4 +22,35 @@ export function loadRunRecord(path: string): Baseline {
   throw new Error(
     `${path}: neither a baseline nor a ceilingbench.json report (${issue.path.join('.') || '(root)'}: ${issue.message}) — regenerate it with 'ceilingbench run' or 'ceilingbench baseline save'`,
   );
+}
+
+/**
+ * Every file in `dir` that validates as a baseline, oldest run first; anything else is reported through
+ * `warn` (naming the file and why) and skipped. A missing directory holds no baselines.
+ */
+export function loadBaselineDir(dir: string, warn: (line: string) => void): Baseline[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const baselines: Baseline[] = [];
+  for (const file of files.sort()) {
+    const path = join(dir, file);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      warn(`skipping ${path}: not valid JSON (${(error as Error).message})`);
+      continue;
+    }
+    const parsed = baselineSchema.safeParse(raw);
+    if (parsed.success) baselines.push(parsed.data);
+    else {
+      const issue = parsed.error.issues[0];
+      warn(`skipping ${path}: not a baseline (${issue.path.join('.') || '(root)'}: ${issue.message})`);
+    }
+  }
+  return baselines.sort((a, b) => a.runStartedAt.localeCompare(b.runStartedAt) || a.name.localeCompare(b.name));
 }

@@ -21,7 +21,7 @@ export const retentionFitSchema = z.object({
   /** H_s = ln s / ln p_d in steps; null = unbounded (p_d = 1), in the value or the CI's upper end. */
   horizon: z.record(
     z.string(),
-    z.object({ value: z.number().nullable(), ci95: z.tuple([z.number(), z.number().nullable()]) }),
+    z.object({ value: z.number().nullable(), ci95: z.tuple([z.number().nullable(), z.number().nullable()]) }),
   ),
   firstDepthBelow: z.record(z.string(), z.number().nullable()),
   logLik: z.number(),

@@ -55,12 +55,13 @@ export function checkHorizonAtLeast(fit: RetentionFit, steps: number, success = 
   }
   const value = h.value ?? Number.POSITIVE_INFINITY;
   const pass = value >= steps;
+  const lower = h.ci95[0] ?? Number.POSITIVE_INFINITY;
   const upper = h.ci95[1] ?? Number.POSITIVE_INFINITY;
   return {
     pass,
     estimate: h.value,
-    ci95: h.ci95[1] === null ? null : [h.ci95[0], upper],
-    message: `${label} = ${f3(value)} steps [${f3(h.ci95[0])}, ${f3(upper)}] (95% CI) is ${pass ? 'at least' : 'below'} ${steps}`,
+    ci95: h.ci95[0] === null || h.ci95[1] === null ? null : [lower, upper],
+    message: `${label} = ${f3(value)} steps [${f3(lower)}, ${f3(upper)}] (95% CI) is ${pass ? 'at least' : 'below'} ${steps}`,
   };
 }
 

@@ -27,7 +27,7 @@ function horizonRecord(horizon: Record<string, { value: number; ci95: [number, n
   return Object.fromEntries(
     Object.entries(horizon).map(([s, h]) => [
       s,
-      { value: finiteOrNull(h.value), ci95: [finiteOrNull(h.ci95[0]) ?? 0, finiteOrNull(h.ci95[1])] },
+      { value: finiteOrNull(h.value), ci95: [finiteOrNull(h.ci95[0]), finiteOrNull(h.ci95[1])] },
     ]),
   );
 }

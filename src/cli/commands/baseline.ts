@@ -1,6 +1,6 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { baselineFromReport, loadRunRecord } from '../../compare';
+import { baselineFromReport, loadBaselineDir } from '../../compare';
 import { fixed, interval } from '../../report/format';
 import { type Baseline, baselineSchema } from '../../schema/baseline';
 import { reportSchema } from '../../schema/report';
@@ -9,25 +9,6 @@ import type { RegisterCommand } from './index';
 import { readJsonFile } from './read-json';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-/** Every valid baseline in `dir`, oldest run first; invalid files are reported, not fatal. */
-export function loadBaselines(dir: string, warn: (line: string) => void): Baseline[] {
-  let files: string[] = [];
-  try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.json'));
-  } catch {
-    return [];
-  }
-  const out: Baseline[] = [];
-  for (const file of files.sort()) {
-    try {
-      out.push(loadRunRecord(join(dir, file)));
-    } catch (error) {
-      warn(`skipping ${join(dir, file)}: ${(error as Error).message}`);
-    }
-  }
-  return out.sort((a, b) => a.runStartedAt.localeCompare(b.runStartedAt) || a.name.localeCompare(b.name));
-}
 
 function historyTable(baselines: Baseline[]): string {
   const series = new Set<string>();
@@ -80,7 +61,7 @@ export const registerBaseline: RegisterCommand = (cli, io) => {
         return 0;
       }
       if (action === 'history') {
-        const baselines = loadBaselines(dir, (line) => io.stderr(`${line}\n`));
+        const baselines = loadBaselineDir(dir, (line) => io.stderr(`ceilingbench: warning: ${line}\n`));
         if (flags.json) io.stdout(`${JSON.stringify(baselines, null, 2)}\n`);
         else io.stdout(baselines.length === 0 ? `no baselines in ${dir}\n` : historyTable(baselines));
         return 0;

@@ -5,6 +5,7 @@ import { registerCompare } from './compare';
 import { registerFit } from './fit';
 import { registerGenerate } from './generate';
 import { registerGrade } from './grade';
+import { registerReport } from './report';
 import { registerRun } from './run';
 import { registerSccReplay } from './scc-replay';
 
@@ -15,6 +16,7 @@ export const commands: RegisterCommand[] = [
   registerRun,
   registerBaseline,
   registerCompare,
+  registerReport,
   registerGenerate,
   registerGrade,
   registerFit,

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { z } from 'zod';
-import { type Baseline, baselineSchema } from '../../schema/baseline';
+import { loadBaselineDir } from '../../compare/load';
+import type { Baseline } from '../../schema/baseline';
 import { type Report, reportSchema } from '../../schema/report';
 import { UsageError } from '../errors';
 import type { CliIo } from '../program';
@@ -48,23 +49,7 @@ export function readBaselineDir(dir: string, io: CliIo): Baseline[] {
       `--baselines: '${dir}' is not a directory — pass the folder 'ceilingbench baseline save' writes`,
     );
   }
-  const baselines: Baseline[] = [];
-  for (const name of readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()) {
-    const path = join(dir, name);
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(path, 'utf8'));
-    } catch (error) {
-      io.stderr(`ceilingbench: warning: skipping ${path}: not valid JSON (${(error as Error).message})\n`);
-      continue;
-    }
-    const parsed = baselineSchema.safeParse(raw);
-    if (parsed.success) baselines.push(parsed.data);
-    else io.stderr(`ceilingbench: warning: skipping ${path}: not a baseline (${firstIssue(parsed.error)})\n`);
-  }
-  return baselines;
+  return loadBaselineDir(dir, (line) => io.stderr(`ceilingbench: warning: ${line}\n`));
 }
 
 /** `ceilingbench report <ceilingbench.json>`: the self-contained HTML report with its charts. */

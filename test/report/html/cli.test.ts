@@ -64,7 +64,7 @@ describe('ceilingbench report', () => {
     const result = await runReport([fixture('ceilingbench.json'), '--out', out, '--baselines', baselines]);
     expect(result.code).toBe(0);
     expect(result.err).toMatch(/warning: skipping .*broken\.json: not valid JSON/);
-    expect(result.err).toMatch(/warning: skipping .*wrong\.json: not a baseline \(field 'runStartedAt'/);
+    expect(result.err).toMatch(/warning: skipping .*wrong\.json: not a baseline \(runStartedAt:/);
     expect(result.out).toContain('history over 2 baselines');
     const html = readFileSync(join(out, 'index.html'), 'utf8');
     expect(html).toContain('<figure id="chart-history-pd"');
