@@ -1,0 +1,21 @@
+import { PyRandom } from '../../src/rng';
+import { normalCdf } from '../../src/stats';
+
+/**
+ * The loopback server's latency draws, replicated: request k (in arrival order) waits the k-th value of
+ * min(10·median, median·exp(σ·Z)), Z by Box–Muller from PyRandom(seed) (test/support/loopback-server.ts).
+ */
+export function serverLatencies(count: number, medianMs: number, sigma: number, seed: number): number[] {
+  const rng = new PyRandom(seed);
+  return Array.from({ length: count }, () => {
+    const u1 = 1 - rng.random();
+    const z = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * rng.random());
+    return Math.min(10 * medianMs, medianMs * Math.exp(sigma * z));
+  });
+}
+
+/** E[min(c·m, m·e^{σZ})] for Z ~ N(0, 1): the exact mean of the server's capped lognormal. */
+export function cappedLognormalMean(medianMs: number, sigma: number, capFactor = 10): number {
+  const k = Math.log(capFactor) / sigma;
+  return medianMs * Math.exp((sigma * sigma) / 2) * normalCdf(k - sigma) + capFactor * medianMs * (1 - normalCdf(k));
+}
