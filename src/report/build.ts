@@ -96,7 +96,12 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
       (s) => s.task,
     ),
   );
-  sccAssays.sort(byKey((s) => s.assay, (s) => s.task));
+  sccAssays.sort(
+    byKey(
+      (s) => s.assay,
+      (s) => s.task,
+    ),
+  );
   gates.sort(
     byKey(
       (g) => g.project,

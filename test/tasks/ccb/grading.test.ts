@@ -109,7 +109,12 @@ describe('D1 hand-written responses (N=5, seed 50000)', () => {
   });
 
   it('empty output → format (a model output, never missing data); cut by the token limit → truncation', () => {
-    expect(summary(grade(d1Task, inst, '  \n'))).toEqual({ kind: 'format', kStar: -1, tfbc: false, answerCorrect: false });
+    expect(summary(grade(d1Task, inst, '  \n'))).toEqual({
+      kind: 'format',
+      kStar: -1,
+      tfbc: false,
+      answerCorrect: false,
+    });
     expect(grade(d1Task, inst, '', { finishReason: 'length' }).kind).toBe('truncation');
   });
 });
