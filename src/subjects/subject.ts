@@ -20,13 +20,15 @@ export interface TrialRequest {
    * When absent, an API subject asks the task registry for the parser and, failing that, never doubles.
    */
   hasAnswer?: (text: string) => boolean;
+  /** The budget rule's ceiling for this request (SCC: 32768); default: the subject's own. Part of the cache key. */
+  maxOutputTokensCeiling?: number;
 }
 
 /** The SCC output-token budget rule, as applied to one trial. */
 export interface BudgetRecord {
   /** Budget at request time. */
   requested: number;
-  /** Budget of the last call (= requested · 2^doublings). */
+  /** Budget of the last call (= requested · 2^doublings, as in SCC). */
   final: number;
   doublings: number;
   /** True when the ceiling stopped the doubling while the output was still cut off without an answer. */

@@ -130,8 +130,16 @@ describe('openai subject against the loopback server', () => {
     );
     expect(capped).toMatchObject({ kind: 'answer', finishReason: 'length' });
     if (capped.kind === 'answer')
-      expect(capped.budget).toEqual({ requested: 16, final: 40, doublings: 2, ceilingReached: true });
-    expect(seen.map((r) => r.maxTokens)).toEqual([16, 32, 40]);
+      expect(capped.budget).toEqual({ requested: 16, final: 64, doublings: 2, ceilingReached: true });
+    expect(seen.map((r) => r.maxTokens)).toEqual([16, 32, 64]); // SCC: double while below the ceiling
+
+    seen = [];
+    const perRequest = await loopbackSubject(server.baseURL).answer({
+      ...stepsRequest(2, 3, 0, 16),
+      maxOutputTokensCeiling: 32,
+    });
+    if (perRequest.kind === 'answer') expect(perRequest.budget).toMatchObject({ final: 32, ceilingReached: true });
+    expect(seen.map((r) => r.maxTokens)).toEqual([16, 32]);
 
     seen = [];
     const noDoubling = await loopbackSubject(server.baseURL, { hasAnswer: () => true }).answer(

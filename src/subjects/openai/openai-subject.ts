@@ -27,7 +27,7 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
   apiKey?: string;
   env?: Env;
   retry?: Partial<RetryPolicy>;
-  /** The budget rule doubles up to this many output tokens (default 32768). */
+  /** The budget rule doubles while the budget is below this (default 32768, SCC's: 4096 → … → 32768). */
   maxOutputTokensCeiling?: number;
   /** Default predicate for the budget rule when a request brings none (see TrialRequest.hasAnswer). */
   hasAnswer?: (text: string) => boolean;
@@ -148,11 +148,14 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     const start = performance.now();
     const messages = buildMessages(request.prompt, options.systemRole);
     const firstParams = buildParams(options, endpoint.identity, request.maxOutputTokens);
+    const trialCeiling = request.maxOutputTokensCeiling ?? ceiling;
+    // the ceiling changes the final answer when the budget rule applies, so it is part of the key
+    const keyParams = { ...firstParams, budget_ceiling: trialCeiling };
     const { instance } = request;
     const key = cacheKey({
       endpoint: endpoint.identity,
       model: options.model,
-      params: firstParams,
+      params: keyParams,
       messages,
       trialIndex: request.trialIndex,
       taskId: request.taskId,
@@ -193,8 +196,9 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       if (!result.ok) return errorResponse(result.error, start, attempts);
       const { completion } = result;
       const cutWithoutAnswer = completion.finishReason === 'length' && !hasAnswer(completion.text);
-      if (cutWithoutAnswer && budget < ceiling) {
-        budget = Math.min(2 * budget, ceiling);
+      // SCC's rule exactly: double while below the ceiling, so final = requested · 2^doublings
+      if (cutWithoutAnswer && budget < trialCeiling) {
+        budget *= 2;
         doublings++;
         continue;
       }
@@ -206,7 +210,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       };
       const latencyMs = performance.now() - start;
       const response = { ...completion, latencyMs, attempts, budget: budgetRecord };
-      await options.cache?.put(entryOf(key, request, endpoint.identity, options.model, firstParams, response));
+      await options.cache?.put(entryOf(key, request, endpoint.identity, options.model, keyParams, response));
       return {
         kind: 'answer',
         ...completion,
