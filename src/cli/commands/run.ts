@@ -60,11 +60,14 @@ export const registerRun: RegisterCommand = (cli, io) => {
         throw new UsageError(`--shard: '${flags.shard}' is not of the form i/n (e.g. 1/3)`);
       }
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
-      // Validate the whole configuration (and the subject string) before starting any worker.
+      // Validate the whole configuration before starting any worker: building the subject (no request is
+      // sent) checks the subject string and everything it reads — API key, base URL, cache mode, provider
+      // options, replay file — so a setup mistake is exit 2 here, not one failed test per cell.
       try {
         const config = await loadConfig(process.env, ROOT);
-        const { parseSubjectSpec } = await import('../../subjects');
-        parseSubjectSpec(config.subject);
+        const { createSubject } = await import('../../subjects');
+        const subject = await createSubject(config.subject, { seed: config.seed, report: () => undefined });
+        await subject.close?.();
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
