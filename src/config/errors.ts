@@ -20,6 +20,20 @@ function fixFor(issue: z.core.$ZodIssue): string {
       return `use a value ${issue.inclusive ? '≤' : '<'} ${String(issue.maximum)}`;
     case 'invalid_value':
       return `use one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_union': {
+      // e.g. a gate: a bare number or {value, mode, evidence}. When the value has the type of one option,
+      // its nested problem is the fix ("mode: use one of …"); otherwise name the accepted types.
+      const closest = issue.errors.find(
+        (option) => option[0] && !(option[0].code === 'invalid_type' && option[0].path.length === 0),
+      );
+      if (closest) return `${closest[0].path.length > 0 ? `${closest[0].path.join('.')}: ` : ''}${fixFor(closest[0])}`;
+      const expected = new Set(
+        issue.errors.flatMap((option) => (option[0]?.code === 'invalid_type' ? [option[0].expected] : [])),
+      );
+      if (expected.size > 0)
+        return `give ${[...expected].map((type) => `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`).join(' or ')}`;
+      return 'see the README section "Configuration"';
+    }
     default:
       return 'see the README section "Configuration"';
   }
