@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { PyRandom } from '../../src/rng';
 import type { TrialRequest, TrialResponse } from '../../src/subjects';
+import { RateLimiter } from '../../src/subjects/limiter';
 import { type Fault, type LoopbackOptions, type LoopbackServer, startLoopbackServer } from '../support/loopback-server';
 import { FAST_RETRY, filesUnder, loopbackSubject, stepsRequest, tempDir } from '../support/openai-harness';
 import { simStepsAnswerer } from '../support/sim-over-http';
@@ -169,5 +170,15 @@ describe('fault injection', () => {
     responses.forEach((r, i) => {
       if (r.kind === 'answer') expect(r.text).toBe(textOf(clean[i]));
     });
+  });
+
+  it('frees its limiter slot on every path (a one-slot limiter never deadlocks)', { timeout: 5000 }, async () => {
+    const server = await serve((_r, { serial }) => (serial % 2 === 0 ? { kind: 'status', status: 500 } : undefined));
+    const limiter = new RateLimiter({ concurrency: 1 });
+    const subject = loopbackSubject(server.baseURL, { limiter, retry: { ...FAST_RETRY, maxTotalMs: 1 } });
+    const responses = await Promise.all(Array.from({ length: 6 }, (_, i) => subject.answer(stepsRequest(2, i, 0))));
+    expect(responses).toHaveLength(6);
+    expect(limiter.active).toBe(0);
+    expect(limiter.pending).toBe(0);
   });
 });

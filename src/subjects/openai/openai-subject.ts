@@ -113,7 +113,10 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         lease = await limiter.acquire(estimate, trial.signal);
         trial.deadline += performance.now() - queued; // waiting for the limiter is not the provider's time
         const remaining = trial.deadline - performance.now();
-        if (remaining <= 0) return { ok: false, error: `${lastReason}; trial time budget exhausted`, attempts };
+        if (remaining <= 0) {
+          lease.release();
+          return { ok: false, error: `${lastReason}; trial time budget exhausted`, attempts };
+        }
         attempts++;
         const raw: unknown = await client.chat.completions.create(body, {
           signal: trial.signal,
