@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheEntrySchema } from '../../src/subjects';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server';
-import { filesContaining, SENTINEL_API_KEY, tempDir } from '../support/openai-harness';
+import { filesContaining, filesUnder, SENTINEL_API_KEY, tempDir } from '../support/openai-harness';
 import { simStepsAnswerer } from '../support/sim-over-http';
 
 const CHILD = fileURLToPath(new URL('../support/resume-child.ts', import.meta.url));
@@ -113,6 +114,18 @@ describe('kill and resume', () => {
     expect(new Set(uninterrupted.lines.map((l) => l.text)).size).toBeGreaterThan(4); // replicates differ
 
     // the sentinel key is in no written file: caches, child logs
+    expect(await filesContaining(work.path, SENTINEL_API_KEY)).toEqual([]);
+  });
+
+  it('two processes sharing one cache directory both finish with valid entries and the same answers', async () => {
+    const cacheDir = join(work.path, 'cache-shared');
+    const [a, b] = await Promise.all([runChild(cacheDir, 'shared-a'), runChild(cacheDir, 'shared-b')]);
+    expect(a.lines.map(answerOf)).toEqual(b.lines.map(answerOf));
+    const files = (await filesUnder(cacheDir)).filter((f) => f.endsWith('.json'));
+    expect(files).toHaveLength(TRIALS);
+    for (const file of files) {
+      expect(cacheEntrySchema.safeParse(JSON.parse(await readFile(file, 'utf8'))).success).toBe(true);
+    }
     expect(await filesContaining(work.path, SENTINEL_API_KEY)).toEqual([]);
   });
 });
