@@ -11,7 +11,7 @@
  *   MAX_BRACE_STARTS start positions are tried, so the scan is linear in the text length.
  */
 
-export const MAX_BRACE_STARTS = 256;
+export const MAX_BRACE_STARTS = 64;
 
 export type JsonObject = Record<string, unknown>;
 
