@@ -3,7 +3,14 @@ import { PyRandom } from '../../src/rng';
 import type { TrialRequest, TrialResponse } from '../../src/subjects';
 import { RateLimiter } from '../../src/subjects/limiter';
 import { type Fault, type LoopbackOptions, type LoopbackServer, startLoopbackServer } from '../support/loopback-server';
-import { FAST_RETRY, filesUnder, loopbackSubject, stepsRequest, tempDir } from '../support/openai-harness';
+import {
+  FAST_RETRY,
+  filesUnder,
+  loopbackSubject,
+  SENTINEL_API_KEY,
+  stepsRequest,
+  tempDir,
+} from '../support/openai-harness';
 import { simStepsAnswerer } from '../support/sim-over-http';
 
 const servers: LoopbackServer[] = [];
@@ -180,5 +187,19 @@ describe('fault injection', () => {
     expect(responses).toHaveLength(6);
     expect(limiter.active).toBe(0);
     expect(limiter.pending).toBe(0);
+  });
+
+  it('redacts the API key from error texts a provider echoes back', async () => {
+    const server = await startLoopbackServer({
+      answer: () => ({ text: '' }),
+      fault: (request) => ({ kind: 'status', status: 401, message: `bad key ${request.authorization}` }),
+    });
+    servers.push(server);
+    const response = await loopbackSubject(server.baseURL).answer(stepsRequest(2, 1, 0));
+    expect(response.kind).toBe('error');
+    if (response.kind === 'error') {
+      expect(response.error).toMatch(/bad key Bearer \*\*\*/);
+      expect(response.error).not.toContain(SENTINEL_API_KEY);
+    }
   });
 });

@@ -29,7 +29,7 @@ export interface LoopbackReply {
 }
 
 export type Fault =
-  | { kind: 'status'; status: number; retryAfter?: string }
+  | { kind: 'status'; status: number; retryAfter?: string; message?: string }
   | { kind: 'malformed-json' }
   | { kind: 'text-body' }
   | { kind: 'drop' }
@@ -176,7 +176,9 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
           const headers: Record<string, string> = { 'content-type': 'application/json' };
           if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
           res.writeHead(fault.status, headers);
-          res.end(JSON.stringify({ error: { message: `injected ${fault.status}`, type: 'injected' } }));
+          res.end(
+            JSON.stringify({ error: { message: fault.message ?? `injected ${fault.status}`, type: 'injected' } }),
+          );
           return;
         }
         case 'malformed-json':

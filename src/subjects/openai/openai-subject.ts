@@ -196,7 +196,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     for (;;) {
       const result = await call(messages, budget, trial);
       attempts += result.attempts;
-      if (!result.ok) return errorResponse(result.error, start, attempts);
+      if (!result.ok) return errorResponse(redact(result.error, endpoint.apiKey), start, attempts);
       const { completion } = result;
       const cutWithoutAnswer = completion.finishReason === 'length' && !hasAnswer(completion.text);
       // SCC's rule exactly: double while below the ceiling, so final = requested · 2^doublings
@@ -228,6 +228,9 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
 
   return { identity, answer };
 }
+
+/** Error texts end up in reports: a provider that echoes the key must not leak it. */
+const redact = (text: string, secret: string): string => (secret.length >= 4 ? text.split(secret).join('***') : text);
 
 /** The request parameters a report may show (budget field name, not its per-level value). */
 function identityParameters(
