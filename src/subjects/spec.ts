@@ -7,14 +7,20 @@ import { UsageError } from '../cli/errors';
  * which the CLI maps to exit 2 (it is a UsageError).
  */
 
-export const VALID_SUBJECT_FORMS = [
-  'sim:default[?seed=S&format=F&trunc=T]            the documented mix of src/subjects/sim/profiles.ts',
-  'sim:retention?p=P[&recover=R&format=F&trunc=T&seed=S]  per-step retention P in [0,1]',
-  'sim:counting?cc=C[&format=F&trunc=T&seed=S]       counting capacity C (a positive integer)',
-  'oracle                                             the task canonical response (exact)',
-  'openai:<model>                                     any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY)',
-  'replay:<path>[#model]                              a ceilingbench cache dir / JSONL, or an SCC log (.jsonl)',
-] as const;
+const FORMS: readonly [form: string, meaning: string][] = [
+  ['sim:default[?seed=S&format=F&trunc=T]', 'the documented mix of src/subjects/sim/profiles.ts'],
+  ['sim:retention?p=P[&recover=R&format=F&trunc=T&seed=S]', 'per-step retention P in [0,1]'],
+  ['sim:counting?cc=C[&format=F&trunc=T&seed=S]', 'counting capacity C (a positive integer)'],
+  ['oracle', "the task's canonical response (exact)"],
+  ['openai:<model>', 'any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY)'],
+  ['replay:<path>[#model]', 'a ceilingbench cache dir or JSONL, or an SCC log (.jsonl)'],
+];
+const FORM_WIDTH = Math.max(...FORMS.map(([form]) => form.length)) + 2;
+
+/** The valid subject forms with their meaning, one per line, as the error message lists them. */
+export const VALID_SUBJECT_FORMS: readonly string[] = FORMS.map(
+  ([form, meaning]) => `${form.padEnd(FORM_WIDTH)}${meaning}`,
+);
 
 export class SubjectSpecError extends UsageError {
   constructor(spec: string, problem: string) {
