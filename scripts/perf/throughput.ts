@@ -14,6 +14,7 @@
  * same latencies (request k waits the k-th draw). Trials per run: rounds · max(concurrency, 16).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -45,10 +46,10 @@ const BATCH = 15;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const d2 = resolveTask('d2');
 
-async function startServer(): Promise<{ baseURL: string; child: ChildProcess }> {
+async function startServer(medianMs: number): Promise<{ baseURL: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/perf/loopback-child.ts', String(MEDIAN), String(SIGMA), String(SEED)],
+    ['--import', 'tsx', 'scripts/perf/loopback-child.ts', String(medianMs), String(SIGMA), String(SEED)],
     { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -70,6 +71,7 @@ type Scheme = 'ours' | 'batch-barrier';
 
 async function runScheme(scheme: Scheme, subject: Subject, instances: TaskInstance[], concurrency: number) {
   const done: number[] = [];
+  const cpu0 = process.cpuUsage();
   const start = performance.now();
   const trial = async (instance: TaskInstance) => {
     await runTrial(subject, { task: d2, instance, variant: d2.variants[0], trialIndex: 0 });
@@ -90,7 +92,8 @@ async function runScheme(scheme: Scheme, subject: Subject, instances: TaskInstan
       for (let b = 1; b < group.length; b += BATCH) await Promise.all(group.slice(b, b + BATCH).map(trial));
     }
   }
-  return { wallMs: performance.now() - start, done };
+  const cpu = process.cpuUsage(cpu0);
+  return { wallMs: performance.now() - start, done, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 /** Completions per second between the 10th and the 90th percentile completion (ramp-up and drain excluded). */
@@ -101,15 +104,21 @@ function steadyRate(done: readonly number[]): number {
   return ((i90 - i10) / (sorted[i90] - sorted[i10])) * 1000;
 }
 
+interface Config {
+  concurrency: number;
+  medianMs: number;
+  schemes: readonly Scheme[];
+}
+
 const rows: string[] = [];
-for (const concurrency of CONCURRENCIES) {
+async function measure({ concurrency, medianMs, schemes }: Config): Promise<void> {
   const trials = ROUNDS * Math.max(concurrency, TIER);
   const instances = generateCell(d2, 20, trials);
-  const draws = serverLatencies(trials, MEDIAN, SIGMA, SEED);
+  const draws = serverLatencies(trials, medianMs, SIGMA, SEED);
   const meanMs = draws.reduce((a, b) => a + b, 0) / draws.length;
   const limit = (concurrency / meanMs) * 1000;
-  for (const scheme of ['ours', 'batch-barrier'] as const) {
-    const { baseURL, child } = await startServer();
+  for (const scheme of schemes) {
+    const { baseURL, child } = await startServer(medianMs);
     try {
       const subject = createOpenAiSubject({
         model: 'loopback',
@@ -117,25 +126,36 @@ for (const concurrency of CONCURRENCIES) {
         apiKey: 'sk-loopback-perf',
         limiter: new RateLimiter({ concurrency }),
       });
-      const { wallMs, done } = await runScheme(scheme, subject, instances, concurrency);
+      const load = os.loadavg()[0];
+      const { wallMs, done, cpuMs } = await runScheme(scheme, subject, instances, concurrency);
       const rate = (trials / wallMs) * 1000;
       const steady = steadyRate(done);
       rows.push(
-        `| ${concurrency} | ${scheme} | ${trials} | ${(wallMs / 1000).toFixed(2)} | ${meanMs.toFixed(1)} | ${limit.toFixed(1)} | ${rate.toFixed(1)} | **${(rate / limit).toFixed(3)}** | ${steady.toFixed(1)} | ${(steady / limit).toFixed(3)} |`,
+        `| ${concurrency} | ${medianMs} | ${scheme} | ${trials} | ${(wallMs / 1000).toFixed(2)} | ${meanMs.toFixed(1)} | ${limit.toFixed(1)} | ${rate.toFixed(1)} | **${(rate / limit).toFixed(3)}** | ${steady.toFixed(1)} | ${(steady / limit).toFixed(3)} | ${(cpuMs / trials).toFixed(2)} | ${load.toFixed(1)} |`,
       );
-      console.error(`concurrency ${concurrency} ${scheme}: ${rate.toFixed(1)} trials/s (limit ${limit.toFixed(1)})`);
+      console.error(
+        `concurrency ${concurrency} median ${medianMs} ${scheme}: ${rate.toFixed(1)} trials/s (limit ${limit.toFixed(1)})`,
+      );
     } finally {
       await stopServer(child);
     }
   }
 }
 
+for (const concurrency of CONCURRENCIES)
+  await measure({ concurrency, medianMs: MEDIAN, schemes: ['ours', 'batch-barrier'] });
+// Controls for the largest concurrency: the same concurrency at a 4× longer latency (a quarter of the request
+// rate), and a quarter of the concurrency at a 4× shorter latency (the same request rate). If the ratio falls
+// with the request rate rather than with concurrency, the client's CPU per trial is the limit, not the pool.
+await measure({ concurrency: 64, medianMs: 4 * MEDIAN, schemes: ['ours'] });
+await measure({ concurrency: 16, medianMs: MEDIAN / 4, schemes: ['ours'] });
+
 console.log(
-  `Loopback server: lognormal latency, median ${MEDIAN} ms, σ = ${SIGMA}, capped at 10× the median (exact mean ${cappedLognormalMean(MEDIAN, SIGMA).toFixed(1)} ms); ` +
+  `Loopback server: lognormal latency, median as listed (${MEDIAN} ms unless a control row), σ = ${SIGMA}, capped at 10× the median (exact mean at ${MEDIAN} ms: ${cappedLognormalMean(MEDIAN, SIGMA).toFixed(1)} ms); ` +
     `limit = concurrency ÷ (mean of the latencies the server drew for that run's requests).\n`,
 );
 console.log(
-  '| concurrency | scheme | trials | wall s | mean latency ms | limit trials/s | achieved trials/s | ratio (whole run) | steady trials/s (p10–p90 completions) | steady ratio |',
+  '| concurrency | median ms | scheme | trials | wall s | mean latency ms | limit trials/s | achieved trials/s | ratio (whole run) | steady trials/s (p10–p90 completions) | steady ratio | client CPU ms/trial | load avg (1 min) at start |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);

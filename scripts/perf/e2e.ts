@@ -1,0 +1,51 @@
+/**
+ * Wall time of the full CCB replication on the sim subject, as a user runs it:
+ *
+ *   ceilingbench run --project d1,d2,d3 --subject sim:default [--trials 200]
+ *
+ *   npx tsx scripts/perf/e2e.ts [--repeat 1] [--quick]
+ *
+ * Each run is a fresh `node bin/ceilingbench.js` process (tsx loader, Vitest start-up, workers, reports into a
+ * temporary directory). Trials are counted from the written ceilingbench.json, not assumed.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: { repeat: { type: 'string', default: '1' }, quick: { type: 'boolean', default: false } },
+});
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const configs = values.quick ? [[]] : [[], ['--trials', '200']];
+
+console.log('| command | trials (cells + ablation) | wall s | Vitest duration s | exit | load avg (1 min) at start |');
+console.log('|---|---|---|---|---|---|');
+for (const extra of configs) {
+  for (let r = 0; r < Number(values.repeat); r++) {
+    const out = mkdtempSync(join(os.tmpdir(), 'ceilingbench-e2e-'));
+    const args = ['run', '--project', 'd1,d2,d3', '--subject', 'sim:default', ...extra, '--out', out];
+    const load = os.loadavg()[0];
+    const start = performance.now();
+    const result = spawnSync(process.execPath, ['bin/ceilingbench.js', ...args], { cwd: ROOT, encoding: 'utf8' });
+    const wall = (performance.now() - start) / 1000;
+    let trials = 'no report';
+    let vitest = '–';
+    try {
+      const report = JSON.parse(readFileSync(join(out, 'ceilingbench.json'), 'utf8')) as {
+        summary: { trials: number };
+        timing: { durationMs: number };
+      };
+      trials = String(report.summary.trials);
+      vitest = (report.timing.durationMs / 1000).toFixed(1);
+    } catch (error) {
+      console.error(`e2e: no readable report in ${out}: ${(error as Error).message}\n${result.stderr.slice(-2000)}`);
+    }
+    rmSync(out, { recursive: true, force: true });
+    console.log(
+      `| \`ceilingbench ${args.slice(0, -2).join(' ')}\` | ${trials} | ${wall.toFixed(1)} | ${vitest} | ${result.status} | ${load.toFixed(1)} |`,
+    );
+  }
+}
