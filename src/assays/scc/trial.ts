@@ -99,12 +99,14 @@ export async function runSccTrial(spec: TrialSpec): Promise<SccTrialRecord | nul
   const hasAnswer = (text: string) => hasInteger(text);
   for (;;) {
     if (spec.signal.aborted) return null;
-    const request: TrialRequest & { hasAnswer?: (text: string) => boolean } = {
+    const request: TrialRequest = {
       taskId: spec.taskId,
       instance: spec.instance,
       prompt: spec.prompt,
       trialIndex: spec.trialIndex,
       maxOutputTokens: budget,
+      // A subject that doubles the budget itself must stop at the assay's ceiling, not its own default.
+      maxOutputTokensCeiling: spec.retryMaxOutputTokens,
       signal: spec.signal,
       hasAnswer,
     };
