@@ -10,7 +10,7 @@
  * concatenating its files (`find <dir> -name '*.json' -exec cat {} + > run.jsonl`) gives a JSONL that
  * `replay:run.jsonl[#model]` replays; `replay:<dir>[#model]` replays the directory itself.
  */
-import { UsageError } from '../cli/errors';
+import { UsageError } from '../errors';
 import { resolveTask as registryResolveTask } from '../tasks/registry';
 import { CACHE_MODES, type CacheMode, type CacheReporter, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store';
 import type { Env } from './openai/endpoint';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UsageError } from '../../cli/errors';
+import { UsageError } from '../../errors';
 import type { LimiterConfig } from '../limiter';
 import type { Env } from './endpoint';
 import type { ProviderOptions } from './request-body';

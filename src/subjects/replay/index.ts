@@ -1,5 +1,5 @@
 import { open, stat } from 'node:fs/promises';
-import { UsageError } from '../../cli/errors';
+import { UsageError } from '../../errors';
 import { CACHE_FORMAT } from '../cache/entry';
 import type { CacheReporter } from '../cache/store';
 import type { Subject } from '../subject';

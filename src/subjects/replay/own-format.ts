@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../../cli/errors';
+import { UsageError } from '../../errors';
 import { type CacheEntry, cacheEntrySchema } from '../cache/entry';
 import { promptSha256 } from '../cache/key';
 import type { CacheReporter } from '../cache/store';
