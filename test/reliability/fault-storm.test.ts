@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/program';
 import { PyRandom } from '../../src/rng';
 import type { Report } from '../../src/schema/report';
 import { DEFAULT_RETRY_POLICY } from '../../src/subjects/openai/retry';
@@ -163,7 +164,15 @@ describe('fault storm: a third of the calls fail for a whole run', () => {
     expect(mean).toBeLessThan(2);
   });
 
-  it('leaks the API key nowhere: report, JUnit, summary, cache entries, stdout, stderr', async () => {
+  it('leaks the API key nowhere: report, JUnit, summary, HTML report, cache entries, stdout, stderr', async () => {
+    const html: string[] = [];
+    const code = await runCli(['report', join(run.outDir, 'ceilingbench.json')], {
+      stdout: (t) => html.push(t),
+      stderr: (t) => html.push(t),
+    });
+    expect(code, html.join('')).toBe(0);
+    expect((await readFile(join(run.outDir, 'index.html'), 'utf8')).length).toBeGreaterThan(1000);
+    expect(html.join('')).not.toContain(SENTINEL_API_KEY);
     expect(await filesContaining(run.outDir, SENTINEL_API_KEY)).toEqual([]);
     expect(await filesContaining(run.cacheDir, SENTINEL_API_KEY)).toEqual([]);
     expect(run.stdout).not.toContain(SENTINEL_API_KEY);

@@ -1,0 +1,61 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOpenAiSubject } from '../../src/subjects/openai/openai-subject';
+import { fakeResolve } from '../support/fake-tasks';
+import { FAST_RETRY, stepsRequest } from '../support/openai-harness';
+
+/**
+ * Scenario 4, error messages (RELIABILITY.md): an endpoint or proxy that echoes the request's
+ * Authorization header in its error body (some gateways do; OpenAI's 401 quotes part of the key) must not
+ * carry the key into the trial's error string — which becomes the `api` outcome's issue in
+ * ceilingbench.json, JUnit and the HTML report.
+ * (Found leaking while this suite was written; fixed in the subject by commit 9972207, which redacts the key.)
+ */
+
+const KEY = 'sk-echo-SENTINEL-5b1d2e77';
+let server: Server;
+let baseURL: string;
+let status = 500;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0.001' });
+    res.end(JSON.stringify({ error: { message: `rejected; you sent authorization=${req.headers.authorization}` } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function errorFor(code: number): Promise<string> {
+  status = code;
+  const subject = createOpenAiSubject({
+    model: 'echo-model',
+    baseURL,
+    apiKey: KEY,
+    retry: FAST_RETRY,
+    limiter: { concurrency: 1 },
+    resolveTask: fakeResolve,
+  });
+  const response = await subject.answer(stepsRequest(3, 1, 0));
+  expect(response.kind).toBe('error');
+  return response.kind === 'error' ? response.error : '';
+}
+
+describe('an endpoint that echoes the key in its error body', () => {
+  it('the error names the status and the provider message (so the redaction test below is meaningful)', async () => {
+    const error = await errorFor(401);
+    expect(error).toMatch(/HTTP 401: .*rejected; you sent authorization=Bearer /);
+  });
+
+  it('a retried 500 does not carry the key into the trial error', async () => {
+    const error = await errorFor(500);
+    expect(error).toMatch(/HTTP 500: .*authorization=Bearer \*\*\*/);
+    expect(error).not.toContain(KEY);
+  });
+
+  it('a fatal 401 does not carry the key into the trial error', async () => {
+    expect(await errorFor(401)).not.toContain(KEY);
+  });
+});
