@@ -7,7 +7,7 @@ import {
   type RetentionFit,
 } from '../../stats';
 import { mapLimit } from '../limit';
-import { mostInformativeDepth } from './information';
+import { asymptoticWidth, mostInformativeDepth } from './information';
 
 /** One trial's answer: true = correct, false = a counted failure, null = missing data (never in a denominator). */
 export type AdaptiveAnswer = (depth: number, trialIndex: number, signal?: AbortSignal) => Promise<boolean | null>;
@@ -28,8 +28,11 @@ export interface AdaptiveDesignOptions {
   maxDepth: number;
   /** Default 1. */
   minDepth?: number;
-  /** Stop once the 95% profile-likelihood interval for p_d is at most this wide. */
-  targetWidth: number;
+  /**
+   * Stop once the 95% profile-likelihood interval for p_d is at most this wide; or, with `matchDesign`, at most
+   * as wide as that design (e.g. the 40 × 10 grid) would reach at the current p̂ (asymptoticWidth).
+   */
+  targetWidth: number | { matchDesign: readonly { depth: number; n: number }[] };
   pilot?: AdaptivePilot;
   /** Seed of the reported bootstrap interval (the design itself draws no random numbers). */
   seed: number;
@@ -64,6 +67,8 @@ export interface AdaptiveDesignResult {
   /** Every call made, missing answers included. */
   calls: number;
   missing: number;
+  /** The width the stopping rule aimed at when the design stopped. */
+  targetWidth: number;
   stopReason: 'width' | 'maxTrials';
   steps: AdaptiveStep[];
 }
@@ -81,8 +86,11 @@ function validate(options: AdaptiveDesignOptions): { minDepth: number; pilotDept
   if (!(Number.isInteger(minDepth) && minDepth >= 1 && Number.isInteger(maxDepth) && maxDepth >= minDepth)) {
     throw new RangeError(`adaptive design: need integers 1 ≤ minDepth=${minDepth} ≤ maxDepth=${maxDepth}`);
   }
-  if (!(targetWidth > 0 && targetWidth < 1)) {
+  if (typeof targetWidth === 'number' && !(targetWidth > 0 && targetWidth < 1)) {
     throw new RangeError(`adaptive design: targetWidth=${targetWidth} must lie strictly between 0 and 1`);
+  }
+  if (typeof targetWidth !== 'number' && !targetWidth.matchDesign.some((c) => c.n > 0)) {
+    throw new RangeError('adaptive design: targetWidth.matchDesign must hold at least one depth with n > 0');
   }
   if (!(Number.isInteger(maxTrials) && maxTrials >= 1)) {
     throw new RangeError(`adaptive design: maxTrials=${maxTrials} must be a positive integer`);
@@ -153,8 +161,12 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
     const s = state();
     steps.push({ phase: 'pilot', depth, trials: perDepth, pd: s.fit.pd, width: s.width });
   }
+  const target = (pd: number): number =>
+    typeof options.targetWidth === 'number'
+      ? options.targetWidth
+      : asymptoticWidth(pd, options.targetWidth.matchDesign);
   let current = state();
-  while (current.width > options.targetWidth && calls < options.maxTrials) {
+  while (current.width > target(current.fit.pd) && calls < options.maxTrials) {
     // At p̂ = 1 (no failure yet) the deepest depth is the first that can show one; at the 0.5 bound the
     // formula still gives a finite optimum (depth 2).
     const depth = mostInformativeDepth(current.fit.pd, options.maxDepth, minDepth);
@@ -170,7 +182,8 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
     profileCi95: current.profileCi95,
     calls,
     missing,
-    stopReason: current.width <= options.targetWidth ? 'width' : 'maxTrials',
+    targetWidth: target(current.fit.pd),
+    stopReason: current.width <= target(current.fit.pd) ? 'width' : 'maxTrials',
     steps,
   };
 }

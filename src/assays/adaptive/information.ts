@@ -53,3 +53,13 @@ export function callsFractionBound(
   const best = trialInformation(p, mostInformativeDepth(p, maxDepth, minDepth));
   return designInformation(p, design) / calls / best;
 }
+
+/**
+ * The 95% interval width a design reaches at p, asymptotically: 2·1.96 / √(information). Used as a stopping
+ * target that needs no width chosen in advance: "as narrow as the grid would be at the current p̂".
+ * Infinity when p is not strictly inside (0, 1) (no finite information there).
+ */
+export function asymptoticWidth(p: number, design: readonly { depth: number; n: number }[]): number {
+  if (!(p > 0 && p < 1)) return Number.POSITIVE_INFINITY;
+  return (2 * 1.959963984540054) / Math.sqrt(designInformation(p, design));
+}

@@ -1,0 +1,100 @@
+import type { CellResult } from '../../schema/cell';
+import type { RetentionFit } from '../../schema/fit';
+import type { TrialRecord } from '../../schema/trial';
+import type { Subject } from '../../subjects/subject';
+import type { AnyTaskPlugin, GenerateOptions } from '../../tasks/task';
+import { fitRetentionSweep, type MissingRule } from '../sweep/fit-retention';
+import { summarizeCell } from '../sweep/summarize-cell';
+import { type AdaptiveDesignOptions, type AdaptiveDesignResult, type AdaptivePilot, runAdaptiveDesign } from './design';
+import { taskAnswerer } from './task-answerer';
+
+export interface AdaptiveSweepSpec {
+  project: string;
+  task: AnyTaskPlugin;
+  /** Deepest depth the design may use (depths 1…maxDepth); default: the task's deepest grid depth. */
+  maxDepth?: number;
+  /** Stop at this 95% interval width for p_d; default: as narrow as the task's grid would be at the current p̂. */
+  targetWidth?: AdaptiveDesignOptions['targetWidth'];
+  /** Call cap; default: the grid's calls (depths × trials per cell). */
+  maxTrials?: number;
+  pilot?: AdaptivePilot;
+  batchSize?: number;
+  profile?: string;
+  variant?: string;
+  seedOffset?: number;
+  generateOptions?: GenerateOptions;
+}
+
+export interface AdaptiveSweepOptions {
+  /** The run seed: bootstrap seed of the fit, as the grid's fit uses it. */
+  seed: number;
+  missing: MissingRule;
+  concurrency: number;
+  maxMissingFraction: number;
+  /** Trials per grid cell, for the default call cap. */
+  gridTrials: number;
+  signal?: AbortSignal;
+}
+
+export interface AdaptiveSweepResult {
+  /** One cell per depth the design visited (its trials are that depth's first instances of the grid cell). */
+  cells: CellResult[];
+  /** The same retention record the grid produces (fitRetentionSweep over the visited cells). */
+  fit: RetentionFit;
+  design: AdaptiveDesignResult;
+}
+
+/**
+ * `--design adaptive` for a CCB depth sweep: runs the adaptive design on the real task and subject, then
+ * summarises what it asked exactly as the grid does (per-depth cells, then fitRetentionSweep), so reports,
+ * gates and baselines consume it unchanged. The fit's ci95 is the grid's BCa bootstrap with the run seed.
+ */
+export async function runAdaptiveSweep(
+  spec: AdaptiveSweepSpec,
+  subject: Subject,
+  options: AdaptiveSweepOptions,
+): Promise<AdaptiveSweepResult> {
+  const { task } = spec;
+  const profile = spec.profile ?? task.profiles[0];
+  const variant = spec.variant ?? task.variants[0];
+  const seedOffset = spec.seedOffset ?? 0;
+  const grid = task.levels.values;
+  const { answer, records } = taskAnswerer(task, subject, {
+    profile,
+    variant,
+    seedOffset,
+    generateOptions: spec.generateOptions,
+    missing: options.missing,
+  });
+  const design = await runAdaptiveDesign({
+    answer,
+    maxDepth: spec.maxDepth ?? grid[grid.length - 1],
+    targetWidth: spec.targetWidth ?? { matchDesign: grid.map((depth) => ({ depth, n: options.gridTrials })) },
+    pilot: spec.pilot,
+    batchSize: spec.batchSize,
+    concurrency: options.concurrency,
+    seed: options.seed,
+    maxTrials: spec.maxTrials ?? grid.length * options.gridTrials,
+    signal: options.signal,
+  });
+  const byLevel = new Map<number, TrialRecord[]>();
+  for (const record of records) byLevel.set(record.level, [...(byLevel.get(record.level) ?? []), record]);
+  const cells = [...byLevel.keys()]
+    .sort((a, b) => a - b)
+    .map((level) =>
+      summarizeCell(
+        {
+          project: spec.project,
+          task,
+          level,
+          profile,
+          variant,
+          seedOffset,
+          maxMissingFraction: options.maxMissingFraction,
+        },
+        byLevel.get(level) ?? [],
+      ),
+    );
+  const fit = fitRetentionSweep(cells, { project: spec.project, missing: options.missing, seed: options.seed });
+  return { cells, fit, design };
+}
