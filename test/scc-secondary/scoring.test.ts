@@ -4,14 +4,28 @@ import type { AgentTrial } from '../../src/assays/scc-secondary/schema';
 import { agentThreshold } from '../../src/assays/scc-secondary/thresholds';
 import {
   agentInstance,
+  agentPlugin,
   buildAgentTask,
   countMarkersInText,
   extractJsonObject,
   isStrictJsonOnly,
   markerSequence,
+  parsePythonLiteral as parseLiteral,
+  pythonDictLiteral,
   pythonInt,
   scoreAgentInstance,
 } from '../../src/tasks/scc-secondary';
+
+function dictLiteralParses(text: string): boolean {
+  return pythonDictLiteral(text) !== null;
+}
+function parsePythonLiteral(text: string): unknown {
+  try {
+    return parseLiteral(text);
+  } catch {
+    return undefined;
+  }
+}
 
 describe('extract_json_object', () => {
   it.each([
@@ -28,12 +42,40 @@ describe('extract_json_object', () => {
     expect(result).toEqual({ ok: true, value });
   });
 
-  it.each(['', '   ', 'no json here', '[1, 2, 3]', '{"unterminated": ', "{'a': 1}"])(
+  it.each(['', '   ', 'no json here', '[1, 2, 3]', '{"unterminated": ', "{'a': }", '{"a": true,}'])(
     'reports no object in %j',
     (text) => {
       expect(extractJsonObject(text).ok).toBe(false);
     },
   );
+
+  it.each([
+    ["{'count': 12, 'ok': True, 'none': None}", { count: 12, ok: true, none: null }],
+    [
+      "Result: {'ids': ['T01-02', 'T01-03',], 'n': -3.5e1, 't': (1, 2)}",
+      { ids: ['T01-02', 'T01-03'], n: -35, t: [1, 2] },
+    ],
+    ["{'s': 'it\\'s\\n', \"k\": 1_000}", { s: "it's\n", k: 1000 }],
+    ["{1: 'a', '__proto__': 2}", { '1': 'a', ['__proto__']: 2 }],
+  ])('falls back to ast.literal_eval for %j', (text, value) => {
+    const result = extractJsonObject(text);
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(JSON.stringify(result.value)).toBe(JSON.stringify(value));
+    expect(isStrictJsonOnly(text, result.ok)).toBe(false);
+  });
+
+  it('refuses what literal_eval refuses', () => {
+    for (const text of [
+      "{'a': true}",
+      "{'a': {1, 2}}",
+      "{'a': b'x'}",
+      "{'a': 1} extra",
+      "{'a': '''x'''}",
+      "{'a': 01x}",
+    ])
+      expect(dictLiteralParses(text)).toBe(false);
+    expect(parsePythonLiteral(`${'['.repeat(300)}${']'.repeat(300)}`)).toBeUndefined();
+  });
 
   it('prefers the fenced object, then the whole text, then the first balanced object', () => {
     expect(extractJsonObject('{"x": 1} and ```json {"y": 2} ```')).toEqual({ ok: true, value: { y: 2 } });
@@ -120,7 +162,7 @@ describe('agent scoring (build_record)', () => {
     const score = scoreAgentInstance(instance, text);
     expect(score).toMatchObject({ parseable: true, strictJson: false, markerCountCorrect: false, taskCorrect: true });
     expect(score.parsedMarkerCount).toBe(250);
-    expect(agentPlugin_kind(instance, text)).toBe('inexact');
+    expect(gradeKind(instance, text)).toBe('inexact');
   });
 
   it('review ids must keep encounter order; balances are compared per account', () => {
@@ -152,9 +194,7 @@ describe('agent scoring (build_record)', () => {
   });
 });
 
-import { agentPlugin } from '../../src/tasks/scc-secondary';
-
-function agentPlugin_kind(instance: ReturnType<typeof agentInstance>, text: string) {
+function gradeKind(instance: ReturnType<typeof agentInstance>, text: string) {
   return agentPlugin.grade(instance, text).kind;
 }
 

@@ -14,6 +14,7 @@ export * from './dual/plugin';
 export * from './dual/score';
 export { SIM_LOADS } from './dual/simulate';
 export * from './json-extract';
+export { type PyValue, parsePythonLiteral, pythonDictLiteral } from './python-literal';
 export { simulatedCount } from './sim-count';
 
 /** SCC secondary assays as task plugins: dual-task interference and agent operations (paper 003, Notes 7–8). */

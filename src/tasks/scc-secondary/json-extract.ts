@@ -4,12 +4,13 @@
  * when it is braced, then every balanced-brace object by start position; the first candidate that parses
  * to an object wins.
  *
- * Differences, on purpose:
- * - Python's `ast.literal_eval` fallback (single-quoted dicts, True/False/None) is not reproduced: such a
- *   response is unparsed here but parsed by the authors. No released trial of ours depends on it.
- * - The balanced-brace scan restarts at every '{' in the authors' code (quadratic); here at most
- *   MAX_BRACE_STARTS start positions are tried, so the scan is linear in the text length.
+ * A candidate that is not JSON gets the authors' second chance, `ast.literal_eval` (python-literal.ts, a
+ * subset: dicts, lists, tuples, quoted strings, numbers, True/False/None). Strict JSON-only stays JSON.
+ *
+ * Difference, on purpose: the authors restart the balanced-brace scan at every '{' (quadratic); here at most
+ * MAX_BRACE_STARTS start positions are tried, so the scan is linear in the text length.
  */
+import { pythonDictLiteral } from './python-literal';
 
 export const MAX_BRACE_STARTS = 64;
 
@@ -20,14 +21,17 @@ export type JsonExtraction = { ok: true; value: JsonObject } | { ok: false; reas
 const WHITESPACE = /\s/u;
 const isWs = (c: string | undefined): boolean => c !== undefined && WHITESPACE.test(c);
 
-function parseObject(candidate: string): JsonObject | string {
+/** json.loads, then (only when that raised) ast.literal_eval; an object, or the reason there is none. */
+function parseObject(candidate: string, literalFallback = true): JsonObject | string {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(candidate);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as JsonObject;
-    return `json_root_${value === null ? 'NoneType' : Array.isArray(value) ? 'list' : typeof value}`;
+    value = JSON.parse(candidate);
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    const literal = literalFallback ? pythonDictLiteral(candidate) : null;
+    return literal ?? (error instanceof Error ? error.message : String(error));
   }
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as JsonObject;
+  return `json_root_${value === null ? 'NoneType' : Array.isArray(value) ? 'list' : typeof value}`;
 }
 
 /**
@@ -114,7 +118,7 @@ export function extractJsonObject(text: string): JsonExtraction {
 export function isStrictJsonOnly(text: string, parsed: boolean): boolean {
   const stripped = text.trim();
   if (!parsed || !stripped.startsWith('{') || !stripped.endsWith('}')) return false;
-  return typeof parseObject(stripped) !== 'string';
+  return typeof parseObject(stripped, false) !== 'string';
 }
 
 const PY_INT_TEXT = /^[+-]?\d+(?:_\d+)*$/;
