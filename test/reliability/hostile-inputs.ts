@@ -47,6 +47,13 @@ export function fill(block: string, size: number): string {
   return block.repeat(Math.ceil(size / block.length)).slice(0, size);
 }
 
+/** The canonical answer up to its first bracket (its answer opener, e.g. `moves = `), plus `[`. */
+function answerHead(canonical: string): string {
+  const open = canonical.search(/[[{]/);
+  const cut = open > 0 ? open : canonical.length;
+  return `${canonical.slice(0, cut)}[`;
+}
+
 export type ShapeBuilder = (size: number, canonical: string) => string;
 
 /** Large-input shapes, each a function of the target size (UTF-16 units) and the task's canonical answer. */
@@ -62,6 +69,13 @@ export const LARGE_SHAPES: Record<string, ShapeBuilder> = {
   /** Backtracking bait: a long run of one class, then a character that makes the match fail at the end. */
   'redos-whitespace': (size) => `ANSWER${' '.repeat(size - 8)}!x`,
   'redos-digits': (size) => `Step ${'1'.repeat(size - 6)}!`,
+  /** The task's own answer opener (e.g. `moves = [`) and then a nest that never closes. */
+  'unclosed-answer': (size, canonical) => {
+    const head = answerHead(canonical);
+    return `${head}${'['.repeat(Math.max(0, size - head.length))}`.slice(0, size);
+  },
+  /** The task's answer opener repeated without a value (`moves = moves = …`): every candidate is a near miss. */
+  'answer-spam': (size, canonical) => fill(`${answerHead(canonical).slice(0, -1)} `, size),
   /** Keyword spam: the first-match / last-match logic must not rescan from every occurrence. */
   'keyword-spam': (size) => fill('ANSWER: ANSWER:[ Step 1: moves = [[ Final answer: ', size),
 };
