@@ -10,8 +10,8 @@
  * Then one end-to-end run per p on the real d2 task through the sim:retention subject, grid and adaptive.
  */
 import { parseArgs } from 'node:util';
-import { callsFractionBound, runAdaptiveDesign, taskAnswerer } from '../../src/assays/adaptive';
-import { runCell } from '../../src/assays/sweep';
+import { callsFractionBound, runAdaptiveDesign, runAdaptiveSweep } from '../../src/assays/adaptive';
+import { fitRetentionSweep, runCell } from '../../src/assays/sweep';
 import { PyRandom } from '../../src/rng';
 import { bootstrapRetentionCI, type DepthCount, fitRetention, profileLikelihoodCI } from '../../src/stats';
 import { createSubject } from '../../src/subjects';
@@ -57,7 +57,10 @@ function gridReplication(p: number, rep: number) {
   };
 }
 
-async function adaptiveReplication(p: number, rep: number, targetWidth: number) {
+type Target = 'fixed' | 'match';
+const TARGETS: readonly Target[] = ['fixed', 'match'];
+
+async function adaptiveReplication(p: number, rep: number, targetWidth: number | { matchDesign: typeof GRID_DESIGN }) {
   const rng = new PyRandom(`adaptive|${p}|${rep}`);
   const result = await runAdaptiveDesign({
     answer: async (depth) => rng.random() < p ** depth,
@@ -73,31 +76,36 @@ const rows: Record<string, unknown>[] = [];
 const started = performance.now();
 for (const p of PS) {
   const grid = Array.from({ length: REPS }, (_, r) => gridReplication(p, r));
-  const target = median(grid.map((g) => width(g.profile)));
-  const adaptive = [];
-  for (let r = 0; r < REPS; r++) adaptive.push(await adaptiveReplication(p, r, target));
-  const calls = summarize(adaptive.map((a) => a.calls));
-  const row = {
-    p,
-    targetWidth: target,
-    gridBcaWidth: median(grid.map((g) => width(g.bca))),
-    gridCoverageBca: grid.filter((g) => covers(g.bca, p)).length / REPS,
-    gridCoverageProfile: grid.filter((g) => covers(g.profile, p)).length / REPS,
-    callsMean: calls.mean,
-    callsMedian: calls.median,
-    callsP90: calls.p90,
-    callsRatio: calls.mean / GRID_CALLS,
-    boundRatio: callsFractionBound(p, GRID_DESIGN, MAX_DEPTH),
-    boundRatio100: callsFractionBound(p, GRID_DESIGN, 100),
-    tokensRatio: summarize(adaptive.map((a) => a.tokens)).mean / gridTokens,
-    capped: adaptive.filter((a) => a.stopReason !== 'width').length,
-    adaptiveBcaWidth: median(adaptive.map((a) => width(a.ci95))),
-    adaptiveProfileWidth: median(adaptive.map((a) => width(a.profileCi95))),
-    coverageBca: adaptive.filter((a) => covers(a.ci95, p)).length / REPS,
-    coverageProfile: adaptive.filter((a) => covers(a.profileCi95, p)).length / REPS,
-    modalDepth: median(adaptive.map((a) => a.steps.at(-1)?.depth ?? 0)),
-  };
-  rows.push(row);
+  const fixedWidth = median(grid.map((g) => width(g.profile)));
+  for (const mode of TARGETS) {
+    const adaptive = [];
+    for (let r = 0; r < REPS; r++) {
+      adaptive.push(await adaptiveReplication(p, r, mode === 'fixed' ? fixedWidth : { matchDesign: GRID_DESIGN }));
+    }
+    const calls = summarize(adaptive.map((a) => a.calls));
+    rows.push({
+      p,
+      mode,
+      targetWidth: mode === 'fixed' ? fixedWidth : median(adaptive.map((a) => a.targetWidth)),
+      gridBcaWidth: median(grid.map((g) => width(g.bca))),
+      gridProfileWidth: fixedWidth,
+      gridCoverageBca: grid.filter((g) => covers(g.bca, p)).length / REPS,
+      gridCoverageProfile: grid.filter((g) => covers(g.profile, p)).length / REPS,
+      callsMean: calls.mean,
+      callsMedian: calls.median,
+      callsP90: calls.p90,
+      callsRatio: calls.mean / GRID_CALLS,
+      boundRatio: callsFractionBound(p, GRID_DESIGN, MAX_DEPTH),
+      boundRatio100: callsFractionBound(p, GRID_DESIGN, 100),
+      tokensRatio: summarize(adaptive.map((a) => a.tokens)).mean / gridTokens,
+      capped: adaptive.filter((a) => a.stopReason !== 'width').length,
+      adaptiveBcaWidth: median(adaptive.map((a) => width(a.ci95))),
+      adaptiveProfileWidth: median(adaptive.map((a) => width(a.profileCi95))),
+      coverageBca: adaptive.filter((a) => covers(a.ci95, p)).length / REPS,
+      coverageProfile: adaptive.filter((a) => covers(a.profileCi95, p)).length / REPS,
+      finalDepth: median(adaptive.map((a) => a.steps.at(-1)?.depth ?? 0)),
+    });
+  }
   console.error(`p=${p} done (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }
 
@@ -105,17 +113,20 @@ const f = (x: number, d = 3) => x.toFixed(d);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 console.log(`Adaptive vs 40 × 10 grid, ${REPS} replications per p (Bernoulli(p^N) outcomes), depths 1…${MAX_DEPTH}\n`);
 console.log(
-  '| p | target width (grid median, profile) | adaptive calls mean (median, p90) | calls ratio | information bound (N ≤ 50; N ≤ 100) | d2 tokens ratio | coverage BCa / profile (adaptive) | coverage BCa / profile (grid) | median BCa width adaptive / grid | final depth (median) | capped |',
+  '| p | target | target width (median) | adaptive calls mean (median, p90) | calls ratio | information bound (N ≤ 50; N ≤ 100) | d2 tokens ratio | coverage BCa / profile (adaptive) | coverage BCa / profile (grid) | median BCa width adaptive / grid | final depth (median) | capped |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows as Array<Record<string, number>>) {
+  const target = (r.mode as unknown as Target) === 'fixed' ? 'grid median width' : 'match grid over the CI';
   console.log(
-    `| ${r.p} | ${f(r.targetWidth, 4)} | ${f(r.callsMean, 1)} (${f(r.callsMedian, 0)}, ${f(r.callsP90, 0)}) | ${f(r.callsRatio)} | ${f(r.boundRatio)}; ${f(r.boundRatio100)} | ${f(r.tokensRatio)} | ${pct(r.coverageBca)} / ${pct(r.coverageProfile)} | ${pct(r.gridCoverageBca)} / ${pct(r.gridCoverageProfile)} | ${f(r.adaptiveBcaWidth, 4)} / ${f(r.gridBcaWidth, 4)} | ${r.modalDepth} | ${r.capped} |`,
+    `| ${r.p} | ${target} | ${f(r.targetWidth, 4)} | ${f(r.callsMean, 1)} (${f(r.callsMedian, 0)}, ${f(r.callsP90, 0)}) | ${f(r.callsRatio)} | ${f(r.boundRatio)}; ${f(r.boundRatio100)} | ${f(r.tokensRatio)} | ${pct(r.coverageBca)} / ${pct(r.coverageProfile)} | ${pct(r.gridCoverageBca)} / ${pct(r.gridCoverageProfile)} | ${f(r.adaptiveBcaWidth, 4)} / ${f(r.gridBcaWidth, 4)} | ${r.finalDepth} | ${r.capped} |`,
   );
 }
 
 // End to end: the real d2 task (instances, prompts, grading) through the sim:retention subject, one run per p.
-console.log('\nEnd to end on d2 through sim:retention (one run per p; tokens are the subject-reported usage)\n');
+console.log(
+  '\nEnd to end on d2 through sim:retention: the grid (runCell × 10) vs runAdaptiveSweep with its default target (match the grid over the CI); one run per p; tokens are the subject-reported usage\n',
+);
 console.log(
   '| p | grid calls | grid p̂ [BCa] | grid tokens | adaptive calls | adaptive p̂ [BCa] | adaptive tokens | calls ratio | tokens ratio |',
 );
@@ -132,25 +143,20 @@ for (const p of PS) {
       }),
     );
   }
-  const gridCounts = cells.map((c) => ({
-    depth: c.level,
-    correct: c.outcomes.correct ?? 0,
-    n: c.n - (c.outcomes.api ?? 0),
-  }));
-  const gridCi = bootstrapRetentionCI(gridCounts, { seed: 0 });
+  const gridFit = fitRetentionSweep(cells, { project: 'd2', missing: 'paper', seed: 0 });
+  const gridCi = gridFit.ci95;
+  const gridPd = gridFit.pd;
   const gridTok = cells.reduce((s, c) => s + c.tokens.prompt + c.tokens.completion, 0);
-  const target = (rows.find((r) => r.p === p) as { targetWidth: number }).targetWidth;
-  const { answer, records } = taskAnswerer(d2, subject);
-  const result = await runAdaptiveDesign({
-    answer,
-    maxDepth: MAX_DEPTH,
-    targetWidth: target,
-    seed: 0,
-    maxTrials: 3 * GRID_CALLS,
-  });
-  const adaptiveTok = records.reduce((s, r) => s + (r.usage ? r.usage.promptTokens + r.usage.completionTokens : 0), 0);
   const gridCalls = cells.reduce((s, c) => s + c.calls, 0);
-  const gridPd = fitRetention(gridCounts).pd;
+  const adaptive = await runAdaptiveSweep({ project: 'd2', task: d2, maxTrials: 3 * GRID_CALLS }, subject, {
+    seed: 0,
+    missing: 'paper',
+    concurrency: 8,
+    maxMissingFraction: 0.1,
+    gridTrials: PER_CELL,
+  });
+  const result = { calls: adaptive.design.calls, fit: { pd: adaptive.fit.pd }, ci95: adaptive.fit.ci95 };
+  const adaptiveTok = adaptive.cells.reduce((s, c) => s + c.tokens.prompt + c.tokens.completion, 0);
   e2e.push({
     p,
     gridCalls,

@@ -7,7 +7,7 @@ import { resolveTask } from '../../src/tasks/registry';
 const GRID = [5, 10, 15, 20, 25, 30, 35, 40, 45, 50].map((depth) => ({ depth, n: 40 }));
 
 describe('matching the grid instead of a fixed width', () => {
-  it('stops once the interval is as narrow as the grid would be at p̂, with far fewer calls at p = 0.8', async () => {
+  it('stops once the interval is as narrow as the grid would be anywhere in it, with far fewer calls at p = 0.8', async () => {
     const rng = new PyRandom(5);
     const result = await runAdaptiveDesign({
       answer: async (depth) => rng.random() < 0.8 ** depth,
@@ -17,9 +17,10 @@ describe('matching the grid instead of a fixed width', () => {
       maxTrials: 400,
     });
     expect(result.stopReason).toBe('width');
-    expect(result.targetWidth).toBeCloseTo(asymptoticWidth(result.fit.pd, GRID), 12);
+    expect(result.targetWidth).toBeLessThanOrEqual(asymptoticWidth(result.fit.pd, GRID));
     expect(result.profileCi95[1] - result.profileCi95[0]).toBeLessThanOrEqual(result.targetWidth);
-    expect(result.calls).toBeLessThan(200); // information bound at p = 0.8: 0.32 of the grid's 400 calls
+    // conservative: the narrowest grid width over the interval (the bound at p = 0.8 is 0.32 of 400 calls)
+    expect(result.calls).toBeLessThan(300);
   });
 
   it('has an infinite target at the bounds of p (no information there)', () => {

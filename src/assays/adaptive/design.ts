@@ -30,7 +30,7 @@ export interface AdaptiveDesignOptions {
   minDepth?: number;
   /**
    * Stop once the 95% profile-likelihood interval for p_d is at most this wide; or, with `matchDesign`, at most
-   * as wide as that design (e.g. the 40 × 10 grid) would reach at the current p̂ (asymptoticWidth).
+   * as wide as that design (e.g. the 40 × 10 grid) would reach at any p in the current interval (asymptoticWidth).
    */
   targetWidth: number | { matchDesign: readonly { depth: number; n: number }[] };
   pilot?: AdaptivePilot;
@@ -161,12 +161,19 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
     const s = state();
     steps.push({ phase: 'pilot', depth, trials: perDepth, pd: s.fit.pd, width: s.width });
   }
-  const target = (pd: number): number =>
-    typeof options.targetWidth === 'number'
-      ? options.targetWidth
-      : asymptoticWidth(pd, options.targetWidth.matchDesign);
+  /**
+   * The fixed width, or the narrowest width the matched design would reach anywhere in the current interval
+   * (p̂ and 17 points across it): a noisy low p̂, where the grid itself is uninformative, must not stop early.
+   */
+  const target = (pd: number, [lo, hi]: [number, number]): number => {
+    if (typeof options.targetWidth === 'number') return options.targetWidth;
+    const design = options.targetWidth.matchDesign;
+    let narrowest = asymptoticWidth(pd, design);
+    for (let i = 0; i <= 16; i++) narrowest = Math.min(narrowest, asymptoticWidth(lo + ((hi - lo) * i) / 16, design));
+    return narrowest;
+  };
   let current = state();
-  while (current.width > target(current.fit.pd) && calls < options.maxTrials) {
+  while (current.width > target(current.fit.pd, current.profileCi95) && calls < options.maxTrials) {
     // At p̂ = 1 (no failure yet) the deepest depth is the first that can show one; at the 0.5 bound the
     // formula still gives a finite optimum (depth 2).
     const depth = mostInformativeDepth(current.fit.pd, options.maxDepth, minDepth);
@@ -182,8 +189,8 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
     profileCi95: current.profileCi95,
     calls,
     missing,
-    targetWidth: target(current.fit.pd),
-    stopReason: current.width <= target(current.fit.pd) ? 'width' : 'maxTrials',
+    targetWidth: target(current.fit.pd, current.profileCi95),
+    stopReason: current.width <= target(current.fit.pd, current.profileCi95) ? 'width' : 'maxTrials',
     steps,
   };
 }

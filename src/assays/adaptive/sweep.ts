@@ -13,7 +13,7 @@ export interface AdaptiveSweepSpec {
   task: AnyTaskPlugin;
   /** Deepest depth the design may use (depths 1…maxDepth); default: the task's deepest grid depth. */
   maxDepth?: number;
-  /** Stop at this 95% interval width for p_d; default: as narrow as the task's grid would be at the current p̂. */
+  /** Stop at this 95% interval width for p_d; default: as narrow as the task's grid would be anywhere in the current interval (conservative). */
   targetWidth?: AdaptiveDesignOptions['targetWidth'];
   /** Call cap; default: the grid's calls (depths × trials per cell). */
   maxTrials?: number;
