@@ -9,7 +9,7 @@
  * temporary directory). Trials are counted from the written ceilingbench.json, not assumed.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,17 +19,28 @@ const { values } = parseArgs({
   options: { repeat: { type: 'string', default: '1' }, quick: { type: 'boolean', default: false } },
 });
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const GNU_TIME = '/usr/bin/time';
 const configs = values.quick ? [[]] : [[], ['--trials', '200']];
 
-console.log('| command | trials (cells + ablation) | wall s | Vitest duration s | exit | load avg (1 min) at start |');
-console.log('|---|---|---|---|---|---|');
+console.log(
+  '| command | trials (cells + ablation) | wall s | Vitest duration s | CPU s (user + sys, all processes) | exit | load avg (1 min) at start |',
+);
+console.log('|---|---|---|---|---|---|---|');
 for (const extra of configs) {
   for (let r = 0; r < Number(values.repeat); r++) {
     const out = mkdtempSync(join(os.tmpdir(), 'ceilingbench-e2e-'));
     const args = ['run', '--project', 'd1,d2,d3', '--subject', 'sim:default', ...extra, '--out', out];
     const load = os.loadavg()[0];
     const start = performance.now();
-    const result = spawnSync(process.execPath, ['bin/ceilingbench.js', ...args], { cwd: ROOT, encoding: 'utf8' });
+    // CPU seconds of the whole process tree (GNU time's user + sys include waited-for children): a figure that,
+    // unlike wall time, does not depend on what else the machine is running.
+    const timed = existsSync(GNU_TIME);
+    const command = timed
+      ? [GNU_TIME, ['-f', 'CPU %U %S', process.execPath, 'bin/ceilingbench.js', ...args]]
+      : [process.execPath, ['bin/ceilingbench.js', ...args]];
+    const result = spawnSync(command[0] as string, command[1] as string[], { cwd: ROOT, encoding: 'utf8' });
+    const cpuLine = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr ?? '');
+    const cpu = cpuLine ? (Number(cpuLine[1]) + Number(cpuLine[2])).toFixed(1) : '–';
     const wall = (performance.now() - start) / 1000;
     let trials = 'no report';
     let vitest = '–';
@@ -45,7 +56,7 @@ for (const extra of configs) {
     }
     rmSync(out, { recursive: true, force: true });
     console.log(
-      `| \`ceilingbench ${args.slice(0, -2).join(' ')}\` | ${trials} | ${wall.toFixed(1)} | ${vitest} | ${result.status} | ${load.toFixed(1)} |`,
+      `| \`ceilingbench ${args.slice(0, -2).join(' ')}\` | ${trials} | ${wall.toFixed(1)} | ${vitest} | ${cpu} | ${result.status} | ${load.toFixed(1)} |`,
     );
   }
 }
