@@ -10,11 +10,17 @@ export function motifRecord(result: MotifAblationResult): SccAssayMetaRecord {
   const summary: Summary = { motifs: result.rows.length };
   const baseline = result.rows.find((r) => r.motif === result.baselineMotif);
   summary.baseline_cc = baseline?.cc ?? null;
-  const byCc = [...result.rows].sort((a, b) => a.cc - b.cc);
-  summary.min_cc = byCc[0]?.cc ?? null;
-  summary.min_cc_motif = byCc[0]?.motif ?? null;
-  summary.max_cc = byCc[byCc.length - 1]?.cc ?? null;
-  summary.max_cc_motif = byCc[byCc.length - 1]?.motif ?? null;
+  const ccs = result.rows.map((r) => r.cc);
+  const [min, max] = [Math.min(...ccs), Math.max(...ccs)];
+  const motifsAt = (cc: number) =>
+    result.rows
+      .filter((r) => r.cc === cc)
+      .map((r) => r.motif)
+      .join(' ');
+  summary.min_cc = result.rows.length ? min : null;
+  summary.min_cc_motifs = result.rows.length ? motifsAt(min) : null;
+  summary.max_cc = result.rows.length ? max : null;
+  summary.max_cc_motifs = result.rows.length ? motifsAt(max) : null;
   for (const row of result.rows) summary[`cc_${key(row.motif)}`] = row.cc;
   return { kind: 'sccAssay', assay: 'motif', project: 'scc', task: 'count', summary, result };
 }
