@@ -30,6 +30,21 @@ const NASTY_CHARS = [
 ];
 const FORMAT_CHARS = '0123456789[](){},:;=-+*#|/\\ \n"\'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz→';
 
+const randomStreams = new Map<string, string>();
+
+/** The first `length` characters of a seeded random stream over `alphabet` (no period; built once, grown on demand). */
+function randomText(alphabet: string, length: number, seed: number): string {
+  const id = `${seed}|${alphabet}`;
+  const cached = randomStreams.get(id) ?? '';
+  if (cached.length >= length) return cached.slice(0, length);
+  const rng = new PyRandom(seed);
+  const chars = new Array<string>(length);
+  for (let i = 0; i < length; i++) chars[i] = alphabet[rng.randbelow(alphabet.length)];
+  const stream = chars.join('');
+  randomStreams.set(id, stream);
+  return stream;
+}
+
 function unicodeNoiseBlock(length: number, seed: number): string {
   const rng = new PyRandom(seed);
   const parts: string[] = [];
@@ -69,10 +84,13 @@ export const LARGE_SHAPES: Record<string, ShapeBuilder> = {
   /** Backtracking bait: a long run of one class, then a character that makes the match fail at the end. */
   'redos-whitespace': (size) => `ANSWER${' '.repeat(size - 8)}!x`,
   'redos-digits': (size) => `Step ${'1'.repeat(size - 6)}!`,
-  /** The task's own answer opener (e.g. `moves = [`) and then a nest that never closes. */
+  /**
+   * The task's own answer opener (e.g. `moves = [`) and then a seeded, non-periodic stream of openers and
+   * values that never closes (non-periodic, so that a degenerate-repetition check cannot short-circuit it).
+   */
   'unclosed-answer': (size, canonical) => {
     const head = answerHead(canonical);
-    return `${head}${'['.repeat(Math.max(0, size - head.length))}`.slice(0, size);
+    return `${head}${randomText('[{,"0123456789 \n', Math.max(0, size - head.length), 11)}`.slice(0, size);
   },
   /** The task's answer opener repeated without a value (`moves = moves = …`): every candidate is a near miss. */
   'answer-spam': (size, canonical) => fill(`${answerHead(canonical).slice(0, -1)} `, size),

@@ -126,9 +126,9 @@ export const RUN_DEPENDENT_FIELDS = {
 } as const;
 
 export function withoutRunDependentFields(report: Report): unknown {
-  const copy = structuredClone(report) as Record<string, unknown> & Report;
+  const copy = structuredClone(report) as unknown as Record<string, unknown>;
   for (const field of RUN_DEPENDENT_FIELDS.report) delete copy[field];
-  for (const cell of copy.cells as unknown as Record<string, unknown>[]) {
+  for (const cell of copy.cells as Record<string, unknown>[]) {
     for (const field of RUN_DEPENDENT_FIELDS.cell) delete cell[field];
     for (const trial of cell.trials as Record<string, unknown>[]) {
       for (const field of RUN_DEPENDENT_FIELDS.trial) delete trial[field];
