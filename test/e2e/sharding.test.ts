@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/schema/report';
 import { runVitest } from '../support/run-vitest';
 
-/** The report minus wall-clock fields (the run's timing and per-trial latency). */
+/** The report minus wall-clock fields (the run's timing, per-trial latency) and the git sha of the tree. */
 function withoutTimings(report: Report): unknown {
-  const { timing: _timing, ...rest } = report;
+  const { timing: _timing, git: _git, ...rest } = report;
   return {
     ...rest,
     cells: rest.cells.map((cell) => ({ ...cell, trials: cell.trials.map(({ latencyMs: _l, ...trial }) => trial) })),

@@ -1,6 +1,7 @@
 import type { Report } from '../../schema/report';
 import type { AbsentChart, ChartSpec } from './chart';
 import { escapeHtml as e } from './escape';
+import { renderSccSecondarySection } from './sections/scc-secondary';
 import { PAGE_CSS } from './style';
 import { subjectLabel } from './subject-label';
 import {
@@ -75,6 +76,13 @@ function sections(report: Report): Section[] {
       charts: ['scc-ladder', 'scc-scatter'],
       tables: report.scc.length ? sccTable(report) : '',
       absentReason: report.scc.length ? null : none('SCC records'),
+    },
+    {
+      id: 'scc-secondary',
+      title: 'SCC secondary assays: motif ablation, dual-task interference, agent operations',
+      charts: [],
+      tables: renderSccSecondarySection(report.sccAssays),
+      absentReason: report.sccAssays.length ? null : none('SCC secondary assay records'),
     },
     {
       id: 'history',
