@@ -1,11 +1,12 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PyRandom } from '../../src/rng';
 import type { Report } from '../../src/schema/report';
+import { cacheEntrySchema } from '../../src/subjects/cache/entry';
 import type { LoopbackReply, LoopbackRequest, LoopbackServer } from '../support/loopback-server';
 import { startLoopbackServer } from '../support/loopback-server';
-import { filesContaining, SENTINEL_API_KEY, tempDir } from '../support/openai-harness';
+import { filesContaining, filesUnder, SENTINEL_API_KEY, tempDir } from '../support/openai-harness';
 import {
   LOOP_MODEL,
   promptsOf,
@@ -193,6 +194,19 @@ describe('crash-resume of a whole run', () => {
     expect(withoutRunDependentFields(resumed)).toEqual(withoutRunDependentFields(fresh));
     // a meaningful comparison: the simulated model gets some answers wrong
     expect(new Set(resumed.cells.flatMap((c) => c.trials.map((t) => t.outcome.kind))).size).toBeGreaterThan(1);
+  });
+
+  it('left only whole, valid cache entries behind the kills (a kill mid-write leaves at most a temp file)', async () => {
+    const files = await filesUnder(join(work.path, 'cache'));
+    const entries = files.filter((f) => f.endsWith('.json'));
+    expect(entries).toHaveLength(TOTAL_TRIALS);
+    for (const file of entries) {
+      const entry = cacheEntrySchema.parse(JSON.parse(await readFile(file, 'utf8')));
+      expect(file.endsWith(`${entry.key}.json`)).toBe(true);
+    }
+    const temps = files.filter((f) => !f.endsWith('.json'));
+    for (const file of temps) expect(file).toMatch(/\.tmp$/);
+    process.stdout.write(`crash-resume: ${temps.length} orphaned temp files after ${KILLS} kills\n`);
   });
 
   it('left the API key in no report, cache entry or log', async () => {
