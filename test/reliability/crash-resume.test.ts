@@ -204,6 +204,9 @@ describe('crash-resume of a whole run', () => {
       const entry = cacheEntrySchema.parse(JSON.parse(await readFile(file, 'utf8')));
       expect(file.endsWith(`${entry.key}.json`)).toBe(true);
     }
+    // no run read a torn or invalid entry (the cache reports those as warnings)
+    for (const run of attempts)
+      expect(run.output).not.toMatch(/CeilingbenchCacheWarning|cache: (corrupt|invalid) entry/);
     const temps = files.filter((f) => !f.endsWith('.json'));
     for (const file of temps) expect(file).toMatch(/\.tmp$/);
     process.stdout.write(`crash-resume: ${temps.length} orphaned temp files after ${KILLS} kills\n`);
