@@ -12,6 +12,9 @@ export const SCC_BENCH_MODEL = 'claude-opus-4-20250514';
  * The SCC ladder on the replay subject for one logged model (log parsing excluded): the authors' schedule
  * (batch-barrier, full tiers) and ours (pool of 4, early tier decision). Both reach the published CC.
  */
+/** Calls (trials issued, preflight included) of the last run of each schedule, for the table's footnote. */
+export const sccCalls: Record<'authors' | 'ours', number> = { authors: 0, ours: 0 };
+
 export async function addSccBenches(bench: Bench): Promise<void> {
   const logs = await loadSccLog(fileURLToPath(new URL('closed.jsonl', LOGS)));
   const summary = await loadSccSummary(fileURLToPath(new URL('closed.summary.json', LOGS)));
@@ -24,7 +27,9 @@ export async function addSccBenches(bench: Bench): Promise<void> {
     if (cc !== published.cc) throw new Error(`SCC replay of ${SCC_BENCH_MODEL}: CC ${cc}, published ${published.cc}`);
   };
   bench.add(`SCC ladder · replay ${SCC_BENCH_MODEL} · authors' batch-barrier, full tiers`, async () => {
-    check((await runSccAssay(subject, authorsReplayOptions(published, config))).cc);
+    const result = await runSccAssay(subject, authorsReplayOptions(published, config));
+    check(result.cc);
+    sccCalls.authors = result.calls;
   });
   bench.add(`SCC ladder · replay ${SCC_BENCH_MODEL} · ours: pool 4, early decision`, async () => {
     const result = await runSccAssay(subject, {
@@ -33,5 +38,6 @@ export async function addSccBenches(bench: Bench): Promise<void> {
       config,
     });
     check(result.cc);
+    sccCalls.ours = result.calls;
   });
 }
