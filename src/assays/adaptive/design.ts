@@ -21,8 +21,8 @@ export interface AdaptivePilot {
 
 export interface AdaptiveDesignOptions {
   /**
-   * Runs trial `trialIndex` (0-based, counted per depth) at `depth`. Called with increasing trialIndex per
-   * depth, up to `concurrency` calls at once.
+   * Runs trial `trialIndex` (0-based, counted per depth) at `depth`. Started in increasing trialIndex per
+   * depth, up to `concurrency` calls at once (the pilot's depths share one pool).
    */
   answer: AdaptiveAnswer;
   maxDepth: number;
@@ -51,7 +51,7 @@ export interface AdaptiveStep {
   phase: 'pilot' | 'allocate';
   depth: number;
   trials: number;
-  /** p̂ and the profile-interval width after this step's answers are in. */
+  /** p̂ and the profile-interval width after this step's answers are in (for the pilot: after the whole pilot). */
   pd: number;
   width: number;
 }
@@ -131,36 +131,46 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
     const profileCi95 = profileLikelihoodCI(data);
     return { data, fit, profileCi95, width: profileCi95[1] - profileCi95[0] };
   };
-  /** Runs `trials` trials at `depth` (fewer if the call budget runs out); returns how many ran. */
-  const runAt = async (depth: number, trials: number): Promise<number> => {
-    const cell = byDepth.get(depth) ?? { correct: 0, n: 0, asked: 0 };
-    byDepth.set(depth, cell);
-    const take = Math.min(trials, options.maxTrials - calls);
-    const indices = Array.from({ length: take }, (_, i) => cell.asked + i);
-    cell.asked += take;
-    calls += take;
+  /**
+   * Runs `trials` trials at each requested depth, all under one pool of `concurrency` calls, fewer once the call
+   * budget runs out; returns how many ran per request. Trial indices are assigned before any call starts.
+   */
+  const runMany = async (requests: readonly { depth: number; trials: number }[]): Promise<number[]> => {
+    const planned: { depth: number; trialIndex: number }[] = [];
+    const ran = requests.map(({ depth, trials }) => {
+      const cell = byDepth.get(depth) ?? { correct: 0, n: 0, asked: 0 };
+      byDepth.set(depth, cell);
+      const take = Math.max(0, Math.min(trials, options.maxTrials - calls));
+      for (let i = 0; i < take; i++) planned.push({ depth, trialIndex: cell.asked + i });
+      cell.asked += take;
+      calls += take;
+      return take;
+    });
     const answers = await mapLimit(
-      indices,
+      planned,
       concurrency,
-      (trialIndex) => options.answer(depth, trialIndex, options.signal),
+      ({ depth, trialIndex }) => options.answer(depth, trialIndex, options.signal),
       options.signal,
     );
-    for (const a of answers) {
-      if (a === null) missing++;
+    answers.forEach((a, i) => {
+      const cell = byDepth.get(planned[i].depth);
+      if (a === null || !cell) missing++;
       else {
         cell.n++;
         if (a) cell.correct++;
       }
-    }
-    return take;
+    });
+    return ran;
   };
 
-  for (const depth of pilotDepths) {
-    if (calls >= options.maxTrials) break;
-    await runAt(depth, perDepth);
-    const s = state();
-    steps.push({ phase: 'pilot', depth, trials: perDepth, pd: s.fit.pd, width: s.width });
-  }
+  // The pilot's depths do not depend on each other: one pool for all of them.
+  const pilotRan = await runMany(pilotDepths.map((depth) => ({ depth, trials: perDepth })));
+  const afterPilot = state();
+  pilotDepths.forEach((depth, i) => {
+    if (pilotRan[i] > 0) {
+      steps.push({ phase: 'pilot', depth, trials: pilotRan[i], pd: afterPilot.fit.pd, width: afterPilot.width });
+    }
+  });
   /**
    * The fixed width, or the narrowest width the matched design would reach anywhere in the current interval
    * (p̂ and 17 points across it): a noisy low p̂, where the grid itself is uninformative, must not stop early.
@@ -177,7 +187,7 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
     // At p̂ = 1 (no failure yet) the deepest depth is the first that can show one; at the 0.5 bound the
     // formula still gives a finite optimum (depth 2).
     const depth = mostInformativeDepth(current.fit.pd, options.maxDepth, minDepth);
-    const ran = await runAt(depth, batchSize);
+    const [ran] = await runMany([{ depth, trials: batchSize }]);
     current = state();
     steps.push({ phase: 'allocate', depth, trials: ran, pd: current.fit.pd, width: current.width });
   }
