@@ -16,10 +16,10 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Bench, type Task } from 'tinybench';
-import { addFitBenches } from './fit.bench';
+import { addFitBenches } from './fit-suite';
 import { machineInfo } from './machine';
-import { addSccBenches, SCC_BENCH_MODEL, sccCalls } from './scc.bench';
-import { addTaskBenches } from './tasks.bench';
+import { addSccBenches, SCC_BENCH_MODEL, sccCalls } from './scc-suite';
+import { addTaskBenches } from './task-suite';
 
 const PARTS = ['micro', 'throughput', 'adaptive', 'e2e'] as const;
 type Part = (typeof PARTS)[number];
