@@ -128,7 +128,8 @@ beforeAll(async () => {
   const sequenceStart = server.log.length;
   for (let k = 0; k < KILLS; k++) {
     const remaining = TOTAL_TRIALS - (await cachedKeys(cacheDir)).size;
-    const killAfter = rng.randint(1, Math.max(1, Math.floor(remaining * 0.7)));
+    // at most half the remaining trials, so the run is still mid-way when the (0–250 ms later) kill lands
+    const killAfter = rng.randint(1, Math.max(1, Math.floor(remaining * 0.5)));
     const run = await attempt(cacheDir, join(work.path, `out-killed-${k}`), killAfter, rng.randint(0, 250));
     // a request for a trial already on disk when an earlier run died is a repeated request
     for (const key of run.requests) if (onDiskAtDeath.has(key)) violations.push(`run ${k}: ${key}`);
