@@ -41,6 +41,11 @@ export default class ProgressReporter implements Reporter {
       this.cacheHits += record.cacheHits;
       detail = `accuracy ${record.accuracy === null ? '–' : `${(100 * record.accuracy).toFixed(1)}%`}`;
     } else if (record?.kind === 'retention') {
+      for (const cell of meta?.cells ?? []) {
+        this.calls += cell.calls;
+        this.tokens += cell.tokens.prompt + cell.tokens.completion;
+        this.cacheHits += cell.cacheHits;
+      }
       detail = `p_d ${record.pd.toFixed(3)} [${record.ci95[0].toFixed(3)}, ${record.ci95[1].toFixed(3)}]`;
     } else if (record?.kind === 'scc') {
       const result = record.result as { calls?: number; tokensSpent?: number };

@@ -54,6 +54,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     subjects.set(meta.subject.spec, meta.subject);
     seeds.add(meta.seed);
     gates.push(...meta.gates);
+    cells.push(...(meta.cells ?? []));
     const record = meta.record;
     if (record.kind === 'cell') cells.push(record);
     else if (record.kind === 'retention') fits.push(record);

@@ -38,6 +38,8 @@ export type CeilingbenchRecord =
 /** What one test leaves for the reporter, under the namespaced key `ceilingbench`. */
 export interface CeilingbenchMeta {
   record: CeilingbenchRecord;
+  /** Cells produced inside one test (the adaptive design records all its depths on the fit test). */
+  cells?: CellResult[];
   gates: GateResult[];
   subject: SubjectIdentity;
   seed: number;

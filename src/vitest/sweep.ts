@@ -1,12 +1,14 @@
 import { describe, test } from 'vitest';
+import { runAdaptiveSweep } from '../assays/adaptive';
 import { compareVariants } from '../assays/sweep/ablation';
 import { fitCollapseSweep } from '../assays/sweep/fit-collapse';
 import { fitRetentionSweep } from '../assays/sweep/fit-retention';
 import { runCell } from '../assays/sweep/run-cell';
+import { sweepDesignFromEnv } from '../config/design';
 import type { CellResult } from '../schema/cell';
 import { generateCell } from '../tasks/instances';
 import { resolveTask } from '../tasks/registry';
-import type { GenerateOptions } from '../tasks/task';
+import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task';
 import { runContext, seedOffsetFor } from './context';
 import { evaluateGates } from './gates';
 import type { CeilingbenchMeta } from './meta';
@@ -39,6 +41,11 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
   const profile = options.profile ?? task.profiles[0];
   const label = variant === task.variants[0] ? task.id : `${task.id} [${variant}]`;
   const cells = new Map<number, CellResult>();
+  const design = sweepDesignFromEnv();
+  if (design.kind === 'adaptive' && task.family === 'ccb') {
+    describeAdaptive(task, project, label, options, design.targetWidth);
+    return;
+  }
 
   describe(label, () => {
     for (const level of levels) {
@@ -77,6 +84,51 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
           : fitCollapseSweep(done, { project, seed: config.seed });
       const gates = evaluateGates(project, record, config.gates[project as keyof typeof config.gates]);
       const meta: CeilingbenchMeta = { record, gates, subject: subject.identity, seed: config.seed };
+      testTask.meta.ceilingbench = meta;
+      const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
+      expect(failed.map((g) => g.message).join('\n'), 'hard gates failed').toBe('');
+    });
+  });
+}
+
+/**
+ * The adaptive depth design as one test: it runs the sequential allocation (src/assays/adaptive), records
+ * every depth it visited as cells and the fit as the record, and applies the project's gates.
+ */
+function describeAdaptive(
+  task: AnyTaskPlugin,
+  project: string,
+  label: string,
+  options: SweepOptions,
+  targetWidth: number | undefined,
+): void {
+  describe(label, () => {
+    test(`${label} · adaptive`, async ({ task: testTask, signal, expect }) => {
+      const { config, subject } = await runContext();
+      const { cells, fit } = await runAdaptiveSweep(
+        {
+          project,
+          task,
+          targetWidth,
+          profile: options.profile,
+          variant: options.variant,
+          seedOffset: seedOffsetFor(config.seed),
+          generateOptions: options.generateOptions,
+          maxDepth: options.levels?.at(-1),
+          batchSize: config.concurrency,
+        },
+        subject,
+        {
+          seed: config.seed,
+          missing: config.missing,
+          concurrency: config.concurrency,
+          maxMissingFraction: config.maxMissingFraction,
+          gridTrials: options.trials ?? config.trials,
+          signal,
+        },
+      );
+      const gates = evaluateGates(project, fit, config.gates[project as keyof typeof config.gates]);
+      const meta: CeilingbenchMeta = { record: fit, cells, gates, subject: subject.identity, seed: config.seed };
       testTask.meta.ceilingbench = meta;
       const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
       expect(failed.map((g) => g.message).join('\n'), 'hard gates failed').toBe('');

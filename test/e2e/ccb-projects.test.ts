@@ -47,4 +47,19 @@ describe('CCB projects end to end on the simulated subject', () => {
     expect(report.fits.map((f) => f.pd)).toEqual([1, 1, 1]);
     expect(report.ablations[0].comparisons.map((c) => c.p)).toEqual([1, 1, 1, 1]);
   });
+
+  it('the adaptive design (CEILINGBENCH_DESIGN=adaptive) records its depths as cells and a fit whose CI holds p', () => {
+    const run = runVitest(['--project', 'd2'], {
+      CEILINGBENCH_SUBJECT: 'sim:retention?p=0.9',
+      CEILINGBENCH_DESIGN: 'adaptive',
+    });
+    expect(run.status, run.stderr + run.stdout).toBe(0);
+    const report = run.report();
+    const [fit] = report.fits;
+    expect(fit.ci95[0]).toBeLessThanOrEqual(0.9);
+    expect(fit.ci95[1]).toBeGreaterThanOrEqual(0.9);
+    const trials = report.cells.reduce((sum, c) => sum + c.n, 0);
+    expect(trials).toBeGreaterThan(0);
+    expect(trials).toBeLessThanOrEqual(400);
+  });
 });

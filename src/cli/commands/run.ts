@@ -14,6 +14,8 @@ interface RunFlags {
   trials?: string | number;
   out?: string;
   shard?: string;
+  design?: string;
+  targetWidth?: string | number;
 }
 
 function parseProjects(value: string | undefined): string[] {
@@ -48,6 +50,8 @@ export const registerRun: RegisterCommand = (cli, io) => {
     .option('--trials <n>', 'Trials per cell (default 40)')
     .option('--out <dir>', 'Report directory (default reports/)')
     .option('--shard <i/n>', 'Run shard i of n (split by spec file)')
+    .option('--design <grid|adaptive>', "CCB depth design: the papers' grid (default) or adaptive allocation")
+    .option('--target-width <w>', 'Adaptive design: stop at this 95% CI width of p_d')
     .action(async (flags: RunFlags) => {
       const projects = parseProjects(flags.project);
       const env: Record<string, string | undefined> = {
@@ -55,7 +59,12 @@ export const registerRun: RegisterCommand = (cli, io) => {
         CEILINGBENCH_SEED: integerFlag('seed', flags.seed, 0),
         CEILINGBENCH_TRIALS: integerFlag('trials', flags.trials, 1),
         CEILINGBENCH_OUT: flags.out ? resolve(flags.out) : undefined,
+        CEILINGBENCH_DESIGN: flags.design,
+        CEILINGBENCH_TARGET_WIDTH: flags.targetWidth === undefined ? undefined : String(flags.targetWidth),
       };
+      if (flags.design !== undefined && flags.design !== 'grid' && flags.design !== 'adaptive') {
+        throw new UsageError(`--design: '${flags.design}' is not a design; use grid or adaptive`);
+      }
       if (flags.shard !== undefined && !/^\d+\/\d+$/.test(flags.shard)) {
         throw new UsageError(`--shard: '${flags.shard}' is not of the form i/n (e.g. 1/3)`);
       }
