@@ -211,13 +211,24 @@ describe('bad configuration: exit 2 and one clear line per problem', () => {
     expect(result.lines.join('\n')).not.toContain(key);
   });
 
-  // KNOWN DEFECT (open, src/subjects/openai/endpoint.ts): a base URL with credentials is accepted, then every
-  // request fails ("Connection error": fetch refuses URLs with credentials), so a whole run ends as missing
-  // data instead of exit 2. Fix: resolveEndpoint throws a UsageError for userinfo in OPENAI_BASE_URL ("remove
-  // the credentials and set OPENAI_API_KEY"); `run` then exits 2 as it builds the subject. Flip to `it` then.
-  it.fails('KNOWN DEFECT: credentials in OPENAI_BASE_URL are a configuration error', () => {
-    expect(() => resolveEndpoint({ baseURL: 'http://user:sk-secret@127.0.0.1:1/v1', apiKey: 'sk-test' })).toThrow(
-      /OPENAI_BASE_URL/,
-    );
+  // Formerly a defect: a base URL with credentials was accepted and every request then failed, so a run
+  // ended as missing data instead of exit 2.
+  it('credentials in OPENAI_BASE_URL are a configuration error that does not echo them', () => {
+    const error = (() => {
+      try {
+        resolveEndpoint({ baseURL: 'http://user:sk-secret@127.0.0.1:1/v1', apiKey: 'sk-test' });
+      } catch (e) {
+        return e as Error;
+      }
+      return null;
+    })();
+    expect(error?.message).toMatch(/OPENAI_BASE_URL contains credentials/);
+    expect(error?.message).not.toContain('sk-secret');
+  });
+
+  it('a query string in OPENAI_BASE_URL is sent as a default query, not glued before the path', () => {
+    const endpoint = resolveEndpoint({ baseURL: 'http://127.0.0.1:1/v1/?api-version=2024-06-01', apiKey: 'k' });
+    expect(endpoint.baseURL).toBe('http://127.0.0.1:1/v1');
+    expect(endpoint.defaultQuery).toEqual({ 'api-version': '2024-06-01' });
   });
 });

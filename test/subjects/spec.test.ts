@@ -115,11 +115,14 @@ describe('createSubject / subjectFromEnv', () => {
   it('needs an API key for openai subjects and never puts it in the identity', async () => {
     await expect(createSubject('openai:m', { env: {} })).rejects.toThrow(/OPENAI_API_KEY/);
     const subject = await createSubject('openai:m', {
-      env: { OPENAI_API_KEY: 'sk-sentinel-0000', OPENAI_BASE_URL: 'https://user:pw@example.test/v1/?key=abc' },
+      env: { OPENAI_API_KEY: 'sk-sentinel-0000', OPENAI_BASE_URL: 'https://example.test/v1/?key=abc' },
       cacheMode: 'off',
     });
     expect(subject.identity).toMatchObject({ kind: 'openai', model: 'm', endpoint: 'https://example.test/v1' });
-    expect(JSON.stringify(subject.identity)).not.toMatch(/sentinel|pw|abc/);
+    expect(JSON.stringify(subject.identity)).not.toMatch(/sentinel|abc/);
+    await expect(
+      createSubject('openai:m', { env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'https://user:pw@example.test/v1' } }),
+    ).rejects.toThrow(/contains credentials/);
   });
 
   it('rejects a bad CEILINGBENCH_CACHE_MODE', async () => {

@@ -5,8 +5,11 @@ export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export type Env = Record<string, string | undefined>;
 
 export interface Endpoint {
+  /** Without query or fragment: the SDK appends paths to it. */
   baseURL: string;
   apiKey: string;
+  /** Query parameters of the configured base URL (e.g. Azure's api-version), sent with every request. */
+  defaultQuery?: Record<string, string>;
   /** The base URL without credentials, query or fragment: safe for reports and cache keys. */
   identity: string;
 }
@@ -32,5 +35,18 @@ export function resolveEndpoint(options: { baseURL?: string; apiKey?: string; en
       'openai subject: no API key; set OPENAI_API_KEY (any non-empty value for local servers such as vLLM or Ollama)',
     );
   }
-  return { baseURL, apiKey, identity: sanitizeEndpoint(baseURL) };
+  const identity = sanitizeEndpoint(baseURL);
+  const url = new URL(baseURL);
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError(
+      'OPENAI_BASE_URL contains credentials (user:password@host); remove them and pass the key in OPENAI_API_KEY',
+    );
+  }
+  const query = Object.fromEntries(url.searchParams);
+  return {
+    baseURL: `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`,
+    apiKey,
+    identity,
+    ...(Object.keys(query).length > 0 ? { defaultQuery: query } : {}),
+  };
 }

@@ -74,7 +74,12 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   const ceiling = options.maxOutputTokensCeiling ?? DEFAULT_MAX_OUTPUT_TOKENS_CEILING;
   const limiter =
     options.limiter instanceof RateLimiter ? options.limiter : sharedLimiter(endpoint.identity, options.limiter);
-  const client = new OpenAI({ baseURL: endpoint.baseURL, apiKey: endpoint.apiKey, maxRetries: 0 });
+  const client = new OpenAI({
+    baseURL: endpoint.baseURL,
+    apiKey: endpoint.apiKey,
+    defaultQuery: endpoint.defaultQuery,
+    maxRetries: 0,
+  });
   const identity: SubjectIdentity = {
     spec: options.specText ?? `openai:${options.model}`,
     kind: 'openai',
