@@ -88,6 +88,13 @@ export default class CeilingbenchReporter implements Reporter {
       const outDir = resolve(root, config.out);
       writeReportSet(report, entries, outDir);
       await this.writeHtml(report, outDir, root);
+      const { missing, trials, missingRate, insufficientCells } = report.summary;
+      if (missing > 0) {
+        process.stderr.write(
+          `ceilingbench: missing data: ${missing} of ${trials} trials (${(100 * (missingRate ?? 0)).toFixed(1)}%) ` +
+            `are API failures, ${insufficientCells} cell(s) insufficient\n`,
+        );
+      }
       const failedGates = report.gates.filter((g) => g.mode === 'hard' && !g.passed);
       for (const gate of failedGates) process.stderr.write(`ceilingbench: ${gate.message}\n`);
       if (failedGates.length > 0) process.exitCode = 1;

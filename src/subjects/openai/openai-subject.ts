@@ -49,9 +49,18 @@ type CallResult =
 
 interface TrialContext {
   key: string;
-  rng: PyRandom;
+  /** Seeded jitter for this trial's retries; built on the first retry only (a string seed costs ~0.3 ms). */
+  rng: () => PyRandom;
   deadline: number;
   signal?: AbortSignal;
+}
+
+function lazyRetryRng(key: string): () => PyRandom {
+  let rng: PyRandom | undefined;
+  return () => {
+    rng ??= new PyRandom(`ceilingbench-retry|${key}`);
+    return rng;
+  };
 }
 
 const errorResponse = (error: string, start: number, attempts: number): TrialResponse => ({
@@ -138,7 +147,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         if (failure.kind !== 'retryable') return { ok: false, error: failure.reason, attempts };
         lastReason = failure.reason;
         if (attempt === policy.maxAttempts) break;
-        const delay = backoffDelay(attempt, policy, trial.rng, failure.retryAfterMs);
+        const delay = backoffDelay(attempt, policy, trial.rng(), failure.retryAfterMs);
         if (performance.now() + delay > trial.deadline) {
           return {
             ok: false,
@@ -190,7 +199,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     if (request.signal?.aborted) return errorResponse('aborted by the caller', start, 0);
     const trial: TrialContext = {
       key,
-      rng: new PyRandom(`ceilingbench-retry|${key}`),
+      rng: lazyRetryRng(key),
       deadline: start + policy.maxTotalMs,
       signal: request.signal,
     };

@@ -39,6 +39,7 @@ export type CcbPlugin<I extends CcbInstance = CcbInstance> = TaskPlugin<I, CcbRe
 };
 
 export function makeCcbPlugin<I extends CcbInstance>(domain: CcbDomain<I>): CcbPlugin<I> {
+  const truthCache = new WeakMap<I, CcbTruth>();
   return {
     id: domain.id,
     family: 'ccb',
@@ -60,7 +61,15 @@ export function makeCcbPlugin<I extends CcbInstance>(domain: CcbDomain<I>): CcbP
       }
       return { ok: true, value: reading };
     },
-    grade: (instance, text, context) => classify(domain.read(text, instance), domain.truth(instance), text, context),
+    grade(instance, text, context) {
+      // The normalised truth depends on the instance only; replicated and re-graded instances reuse it.
+      let truth = truthCache.get(instance);
+      if (!truth) {
+        truth = domain.truth(instance);
+        truthCache.set(instance, truth);
+      }
+      return classify(domain.read(text, instance), truth, text, context);
+    },
     simulate(instance: I, rng: PyRandom, knobs: SimKnobs): string {
       return domain.simulate(instance, rng, knobs);
     },
