@@ -8,6 +8,15 @@ export function cellName(task: AnyTaskPlugin, level: number, variant?: string): 
   return `${task.id} · ${axis}${suffix}`;
 }
 
+/** The span of a sweep for its fit test's name: `N=5…50`, `L1…L6`. */
+export function sweepSpan(task: AnyTaskPlugin, levels: readonly number[]): string {
+  const first = levels[0];
+  const last = levels[levels.length - 1];
+  if (task.levels.kind === 'depth') return `N=${first}…${last}`;
+  if (task.levels.kind === 'level') return `L${first}…L${last}`;
+  return `len=${first}…${last}`;
+}
+
 /** The Vitest project a task's cells belong to. */
 export const projectOf = (task: AnyTaskPlugin): string =>
   task.family === 'ccb' ? task.id : task.family === 'puzzle' ? 'puzzles' : 'scc';

@@ -12,7 +12,7 @@ import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task';
 import { runContext, seedOffsetFor } from './context';
 import { evaluateGates } from './gates';
 import type { CeilingbenchMeta } from './meta';
-import { cellName, projectOf } from './names';
+import { cellName, projectOf, sweepSpan } from './names';
 
 export interface SweepOptions {
   /** Levels to run (CCB depths, puzzle levels); default: the task's own axis. */
@@ -72,7 +72,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
       });
     }
 
-    test(`${label} · fit`, async ({ task: testTask, expect }) => {
+    test(`${label} · fit ${sweepSpan(task, levels)}`, async ({ task: testTask, expect }) => {
       const { config, subject } = await runContext();
       const done = levels.flatMap((level) => cells.get(level) ?? []);
       expect(done.length, `cells that did not finish: ${levels.filter((l) => !cells.has(l)).join(', ')}`).toBe(
