@@ -87,13 +87,9 @@ describe('crypt counter and generator', () => {
     }
   });
 
-  it('is deterministic per seed and fast', () => {
+  // Generation speed is measured in bench/ (BENCHMARKS.md), not asserted here.
+  it('is deterministic per seed', () => {
     expect(JSON.stringify(make(6, 3))).toBe(JSON.stringify(make(6, 3)));
-    for (const level of LEVELS) {
-      const start = performance.now();
-      for (let seed = 0; seed < 10; seed++) make(level, seed);
-      expect((performance.now() - start) / 10).toBeLessThan(200);
-    }
   });
 });
 

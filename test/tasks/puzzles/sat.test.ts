@@ -109,12 +109,10 @@ describe('sat generator', () => {
     expect(Math.abs(total / clauses - 1.5)).toBeLessThan(0.03);
   });
 
-  it('is deterministic per seed and fast at L6', () => {
+  // Generation speed is measured in bench/ (BENCHMARKS.md), not asserted here.
+  it('is deterministic per seed at L6', () => {
     expect(JSON.stringify(make(6, 9))).toBe(JSON.stringify(make(6, 9)));
     expect(satTask.instanceKey(make(6, 9))).not.toBe(satTask.instanceKey(make(6, 10)));
-    const start = performance.now();
-    for (let seed = 0; seed < 20; seed++) make(6, seed);
-    expect((performance.now() - start) / 20).toBeLessThan(200);
   });
 });
 

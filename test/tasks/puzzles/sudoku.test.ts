@@ -77,11 +77,9 @@ describe('sudoku solver and generator', () => {
     }
   });
 
-  it('is deterministic per seed and fast (mean per instance well under 200 ms at L6)', () => {
+  // Generation speed is measured in bench/ (BENCHMARKS.md), not asserted here.
+  it('is deterministic per seed', () => {
     expect(JSON.stringify(make(6, 5))).toBe(JSON.stringify(make(6, 5)));
-    const start = performance.now();
-    for (let seed = 100; seed < 110; seed++) make(6, seed);
-    expect((performance.now() - start) / 10).toBeLessThan(200);
   });
 });
 
