@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
 import { resolveTask } from '../../../src/tasks';
@@ -13,6 +12,7 @@ import {
   formatCryptAnswer,
   validateCrypt,
 } from '../../../src/tasks/puzzles/crypt';
+import { expectGarbageClassified, simulatedPassRate } from './contract';
 
 const LEVELS = [1, 2, 3, 4, 5, 6];
 const SEEDS = [1, 2, 3, 4];
@@ -168,30 +168,25 @@ describe('crypt grading', () => {
 
   it('never throws on garbage and always classifies it', () => {
     const instance = make(5, 1);
-    const piece = fc.oneof(
-      fc.string(),
-      fc.constantFrom('mapping = ', 'mapping', '=', '{', '}', '"A": 1', ',', ':', '"', 'null', '9', '```'),
-    );
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 30 }), fc.constantFrom('stop', 'length', null), (parts, reason) => {
-        const outcome = cryptTask.grade(instance, parts.join(''), { finishReason: reason });
-        expect(['pass', 'fail', 'collapse']).toContain(outcome.kind);
-        cryptTask.parse(parts.join(''));
-      }),
-      { numRuns: 500 },
-    );
+    expectGarbageClassified(cryptTask, instance, [
+      'mapping = ',
+      'mapping',
+      '=',
+      '{',
+      '}',
+      '"A": 1',
+      ',',
+      ':',
+      '"',
+      'null',
+      '9',
+      '```',
+    ]);
   });
 
   it('simulate: retention 1 passes; with retention 0.95 the pass rate falls from L1 to L6', () => {
-    const rate = (level: number, retention: number) => {
-      let pass = 0;
-      for (let seed = 0; seed < 60; seed++) {
-        const instance = make(level, seed);
-        const text = cryptTask.simulate(instance, new PyRandom(5 + seed), { retention, recover: 0, capacity: 0 });
-        if (cryptTask.grade(instance, text).kind === 'pass') pass++;
-      }
-      return pass / 60;
-    };
+    const rate = (level: number, retention: number) =>
+      simulatedPassRate(cryptTask, make, level, retention, { samples: 60, rngSeedBase: 5 });
     expect(rate(2, 1)).toBe(1);
     expect(rate(1, 0.95)).toBeGreaterThan(rate(6, 0.95));
   });

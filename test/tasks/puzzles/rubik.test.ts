@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
 import { resolveTask } from '../../../src/tasks';
@@ -17,6 +16,7 @@ import {
   SOLVED,
   sequencePermutation,
 } from '../../../src/tasks/puzzles/rubik';
+import { expectGarbageClassified, simulatedPassRate } from './contract';
 
 const LEVELS = [1, 2, 3, 4, 5, 6];
 const SEEDS = [1, 2, 3];
@@ -195,30 +195,26 @@ describe('rubik grading', () => {
 
   it('never throws on garbage and always classifies it', () => {
     const instance = make(5, 1);
-    const piece = fc.oneof(
-      fc.string(),
-      fc.constantFrom('moves = ', 'moves', '=', '[', ']', '"R"', '"U\'"', ',', '"', 'null', '```', '{', '}'),
-    );
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 30 }), fc.constantFrom('stop', 'length', null), (parts, reason) => {
-        const outcome = rubikTask.grade(instance, parts.join(''), { finishReason: reason });
-        expect(['pass', 'fail', 'collapse']).toContain(outcome.kind);
-        rubikTask.parse(parts.join(''));
-      }),
-      { numRuns: 500 },
-    );
+    expectGarbageClassified(rubikTask, instance, [
+      'moves = ',
+      'moves',
+      '=',
+      '[',
+      ']',
+      '"R"',
+      '"U\'"',
+      ',',
+      '"',
+      'null',
+      '```',
+      '{',
+      '}',
+    ]);
   });
 
   it('simulate: retention 1 passes; with retention 0.9 the pass rate falls from L1 to L6', () => {
-    const rate = (level: number, retention: number) => {
-      let pass = 0;
-      for (let seed = 0; seed < 60; seed++) {
-        const instance = make(level, seed);
-        const text = rubikTask.simulate(instance, new PyRandom(77 + seed), { retention, recover: 0, capacity: 0 });
-        if (rubikTask.grade(instance, text).kind === 'pass') pass++;
-      }
-      return pass / 60;
-    };
+    const rate = (level: number, retention: number) =>
+      simulatedPassRate(rubikTask, make, level, retention, { samples: 60, rngSeedBase: 77 });
     expect(rate(6, 1)).toBe(1);
     expect(rate(1, 0.9)).toBeGreaterThan(rate(6, 0.9));
   });

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
 import { resolveTask } from '../../../src/tasks';
@@ -14,6 +13,7 @@ import {
   trueLiterals,
   validateSat,
 } from '../../../src/tasks/puzzles/sat';
+import { expectGarbageClassified, simulatedPassRate } from './contract';
 
 const LEVELS = [1, 2, 3, 4, 5, 6];
 const SEEDS = [1, 2, 3, 4];
@@ -209,30 +209,25 @@ describe('sat grading', () => {
 
   it('never throws on garbage and always classifies it', () => {
     const instance = make(4, 1);
-    const piece = fc.oneof(
-      fc.string(),
-      fc.constantFrom('assignment = ', 'assignment', '=', '{', '}', '"1": true', ',', '[', 'null', 'x3', ':', '```'),
-    );
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 30 }), fc.constantFrom('stop', 'length', null), (parts, reason) => {
-        const outcome = satTask.grade(instance, parts.join(''), { finishReason: reason });
-        expect(['pass', 'fail', 'collapse']).toContain(outcome.kind);
-        satTask.parse(parts.join(''));
-      }),
-      { numRuns: 500 },
-    );
+    expectGarbageClassified(satTask, instance, [
+      'assignment = ',
+      'assignment',
+      '=',
+      '{',
+      '}',
+      '"1": true',
+      ',',
+      '[',
+      'null',
+      'x3',
+      ':',
+      '```',
+    ]);
   });
 
   it('simulate: retention 1 passes; with retention 0.97 the pass rate falls from L1 to L6', () => {
-    const rate = (level: number, retention: number) => {
-      let pass = 0;
-      for (let seed = 0; seed < 60; seed++) {
-        const instance = make(level, seed);
-        const text = satTask.simulate(instance, new PyRandom(1000 + seed), { retention, recover: 0, capacity: 0 });
-        if (satTask.grade(instance, text).kind === 'pass') pass++;
-      }
-      return pass / 60;
-    };
+    const rate = (level: number, retention: number) =>
+      simulatedPassRate(satTask, make, level, retention, { samples: 60, rngSeedBase: 1000 });
     expect(rate(3, 1)).toBe(1);
     expect(rate(1, 0.97)).toBeGreaterThan(rate(6, 0.97));
   });

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng';
 import { resolveTask } from '../../../src/tasks';
@@ -16,6 +15,7 @@ import {
   sudokuTask,
   validateSudoku,
 } from '../../../src/tasks/puzzles/sudoku';
+import { expectGarbageClassified, simulatedPassRate } from './contract';
 
 const LEVELS = [1, 2, 3, 4, 5, 6];
 const SEEDS = [1, 2, 3];
@@ -184,30 +184,25 @@ describe('sudoku grading', () => {
 
   it('never throws on garbage and always classifies it', () => {
     const instance = make(6, 1);
-    const piece = fc.oneof(
-      fc.string(),
-      fc.constantFrom('grid = ', 'grid', '=', '[', ']', '"123456789"', '"12"', ',', '"', '[1,2]', 'null', '```'),
-    );
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 30 }), fc.constantFrom('stop', 'length', null), (parts, reason) => {
-        const outcome = sudokuTask.grade(instance, parts.join(''), { finishReason: reason });
-        expect(['pass', 'fail', 'collapse']).toContain(outcome.kind);
-        sudokuTask.parse(parts.join(''));
-      }),
-      { numRuns: 500 },
-    );
+    expectGarbageClassified(sudokuTask, instance, [
+      'grid = ',
+      'grid',
+      '=',
+      '[',
+      ']',
+      '"123456789"',
+      '"12"',
+      ',',
+      '"',
+      '[1,2]',
+      'null',
+      '```',
+    ]);
   });
 
   it('simulate: retention 1 passes; with retention 0.97 the pass rate falls from L1 to L6', () => {
-    const rate = (level: number, retention: number) => {
-      let pass = 0;
-      for (let seed = 0; seed < 30; seed++) {
-        const instance = make(level, seed);
-        const text = sudokuTask.simulate(instance, new PyRandom(3 + seed), { retention, recover: 0, capacity: 0 });
-        if (sudokuTask.grade(instance, text).kind === 'pass') pass++;
-      }
-      return pass / 30;
-    };
+    const rate = (level: number, retention: number) =>
+      simulatedPassRate(sudokuTask, make, level, retention, { samples: 30, rngSeedBase: 3 });
     expect(rate(5, 1)).toBe(1);
     expect(rate(1, 0.97)).toBeGreaterThan(rate(6, 0.97));
   });
