@@ -1,6 +1,6 @@
 import type { Bench } from 'tinybench';
-import { PyRandom } from '../src/rng';
-import { bootstrapRetentionCI, type DepthCount, estimateRetention, fitRetention } from '../src/stats';
+import { PyRandom } from '../src/rng/index.js';
+import { bootstrapRetentionCI, type DepthCount, estimateRetention, fitRetention } from '../src/stats/index.js';
 
 /** A 40 × 10 CCB grid (depths 5…50) of Bernoulli(p^N) outcomes, seeded. */
 export function simulatedGrid(p: number, seed: number): DepthCount[] {

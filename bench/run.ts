@@ -16,10 +16,10 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Bench, type Task } from 'tinybench';
-import { addFitBenches } from './fit-suite';
-import { machineInfo } from './machine';
-import { addSccBenches, SCC_BENCH_MODEL, sccCalls } from './scc-suite';
-import { addTaskBenches } from './task-suite';
+import { addFitBenches } from './fit-suite.js';
+import { machineInfo } from './machine.js';
+import { addSccBenches, SCC_BENCH_MODEL, sccCalls } from './scc-suite.js';
+import { addTaskBenches } from './task-suite.js';
 
 const PARTS = ['micro', 'throughput', 'adaptive', 'e2e'] as const;
 type Part = (typeof PARTS)[number];

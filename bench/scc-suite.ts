@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import type { Bench } from 'tinybench';
-import { authorsReplayOptions, configFromSummary, loadSccSummary, runSccAssay } from '../src/assays/scc';
-import { loadSccLog, sccLogReplaySubject } from '../src/subjects/replay/scc-log';
+import { authorsReplayOptions, configFromSummary, loadSccSummary, runSccAssay } from '../src/assays/scc/index.js';
+import { loadSccLog, sccLogReplaySubject } from '../src/subjects/replay/scc-log.js';
 
-/** Relative to the repository, as in CI (shared/ sits beside the clone). */
-const LOGS = new URL('../../shared/reference/scc-logs/', import.meta.url);
+/** The authors' released closed-model logs (fixtures/scc/logs/LICENSE.md). */
+const LOGS = new URL('../fixtures/scc/logs/', import.meta.url);
 /** The deepest ladder in the log (CC 2176, 192 logged trials). */
 export const SCC_BENCH_MODEL = 'claude-opus-4-20250514';
 

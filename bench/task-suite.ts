@@ -1,7 +1,7 @@
 import type { Bench } from 'tinybench';
-import { PyRandom } from '../src/rng';
-import { availableTasks } from '../src/tasks/registry';
-import type { AnyTaskPlugin } from '../src/tasks/task';
+import { PyRandom } from '../src/rng/index.js';
+import { availableTasks } from '../src/tasks/registry.js';
+import type { AnyTaskPlugin } from '../src/tasks/task.js';
 
 /** The deepest level of a task's default axis (the costliest instance it generates by default). */
 export const deepestLevel = (task: AnyTaskPlugin): number => task.levels.values[task.levels.values.length - 1];

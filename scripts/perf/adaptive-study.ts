@@ -10,15 +10,15 @@
  * Then one end-to-end run per p on the real d2 task through the sim:retention subject, grid and adaptive.
  */
 import { parseArgs } from 'node:util';
-import { callsFractionBound, runAdaptiveDesign, runAdaptiveSweep } from '../../src/assays/adaptive';
-import { fitRetentionSweep, runCell } from '../../src/assays/sweep';
-import { PyRandom } from '../../src/rng';
-import { bootstrapRetentionCI, type DepthCount, fitRetention, profileLikelihoodCI } from '../../src/stats';
-import { createSubject } from '../../src/subjects';
-import { estimateUsage } from '../../src/subjects/usage-estimate';
-import { generateCell } from '../../src/tasks/instances';
-import { resolveTask } from '../../src/tasks/registry';
-import { median, summarize } from './stats-helpers';
+import { callsFractionBound, runAdaptiveDesign, runAdaptiveSweep } from '../../src/assays/adaptive/index.js';
+import { fitRetentionSweep, runCell } from '../../src/assays/sweep/index.js';
+import { PyRandom } from '../../src/rng/index.js';
+import { bootstrapRetentionCI, type DepthCount, fitRetention, profileLikelihoodCI } from '../../src/stats/index.js';
+import { createSubject } from '../../src/subjects/index.js';
+import { estimateUsage } from '../../src/subjects/usage-estimate.js';
+import { generateCell } from '../../src/tasks/instances.js';
+import { resolveTask } from '../../src/tasks/registry.js';
+import { median, summarize } from './stats-helpers.js';
 
 const { values } = parseArgs({ options: { reps: { type: 'string', default: '200' }, json: { type: 'string' } } });
 const REPS = Number(values.reps);

@@ -36,8 +36,8 @@ for (const extra of configs) {
     // unlike wall time, does not depend on what else the machine is running.
     const timed = existsSync(GNU_TIME);
     const command = timed
-      ? [GNU_TIME, ['-f', 'CPU %U %S', process.execPath, 'bin/ceilingbench.js', ...args]]
-      : [process.execPath, ['bin/ceilingbench.js', ...args]];
+      ? [GNU_TIME, ['-f', 'CPU %U %S', process.execPath, 'scripts/dev-cli.js', ...args]]
+      : [process.execPath, ['scripts/dev-cli.js', ...args]];
     const result = spawnSync(command[0] as string, command[1] as string[], { cwd: ROOT, encoding: 'utf8' });
     const cpuLine = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr ?? '');
     const cpu = cpuLine ? (Number(cpuLine[1]) + Number(cpuLine[2])).toFixed(1) : '–';

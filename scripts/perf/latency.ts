@@ -1,5 +1,5 @@
-import { PyRandom } from '../../src/rng';
-import { normalCdf } from '../../src/stats';
+import { PyRandom } from '../../src/rng/index.js';
+import { normalCdf } from '../../src/stats/index.js';
 
 /**
  * The loopback server's latency draws, replicated: request k (in arrival order) waits the k-th value of

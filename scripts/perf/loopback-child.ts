@@ -7,7 +7,7 @@
  * Listens on 127.0.0.1 only; prints one JSON line {"baseURL": …} when ready; exits when stdin closes.
  * Every answer is one fixed short text: the client still renders, sends, parses and grades a full trial.
  */
-import { startLoopbackServer } from '../../test/support/loopback-server';
+import { startLoopbackServer } from '../../test/support/loopback-server.js';
 
 const [medianMs, sigma, seed] = process.argv.slice(2).map(Number);
 if (![medianMs, sigma, seed].every(Number.isFinite)) {

@@ -3,9 +3,9 @@
  *
  *   node --import tsx --cpu-prof --cpu-prof-dir=/tmp/prof scripts/perf/profile-ccb.ts [trialsPerCell=40]
  */
-import { fitRetentionSweep, runCell } from '../../src/assays/sweep';
-import { createSubject } from '../../src/subjects';
-import { resolveTask } from '../../src/tasks/registry';
+import { fitRetentionSweep, runCell } from '../../src/assays/sweep/index.js';
+import { createSubject } from '../../src/subjects/index.js';
+import { resolveTask } from '../../src/tasks/registry.js';
 
 const trials = Number(process.argv[2] ?? 40);
 const subject = await createSubject('sim:default');

@@ -18,14 +18,14 @@ import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { mapLimit } from '../../src/assays/limit';
-import { runTrial } from '../../src/assays/sweep';
-import { createOpenAiSubject, RateLimiter } from '../../src/subjects';
-import type { Subject } from '../../src/subjects/subject';
-import { generateCell } from '../../src/tasks/instances';
-import { resolveTask } from '../../src/tasks/registry';
-import type { TaskInstance } from '../../src/tasks/task';
-import { cappedLognormalMean, serverLatencies } from './latency';
+import { mapLimit } from '../../src/assays/limit.js';
+import { runTrial } from '../../src/assays/sweep/index.js';
+import { createOpenAiSubject, RateLimiter } from '../../src/subjects/index.js';
+import type { Subject } from '../../src/subjects/subject.js';
+import { generateCell } from '../../src/tasks/instances.js';
+import { resolveTask } from '../../src/tasks/registry.js';
+import type { TaskInstance } from '../../src/tasks/task.js';
+import { cappedLognormalMean, serverLatencies } from './latency.js';
 
 const { values } = parseArgs({
   options: {

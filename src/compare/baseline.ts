@@ -1,5 +1,5 @@
-import type { Baseline } from '../schema/baseline';
-import type { Report } from '../schema/report';
+import type { Baseline } from '../schema/baseline.js';
+import type { Report } from '../schema/report.js';
 
 /** The compact per-release record of a run (see src/schema/baseline.ts). */
 export function baselineFromReport(report: Report, name: string): Baseline {

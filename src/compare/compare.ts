@@ -1,7 +1,7 @@
-import type { Baseline } from '../schema/baseline';
-import { fisherExact } from '../stats';
-import { holmAdjust } from './holm';
-import { retentionDifference } from './retention-difference';
+import type { Baseline } from '../schema/baseline.js';
+import { fisherExact } from '../stats/index.js';
+import { holmAdjust } from './holm.js';
+import { retentionDifference } from './retention-difference.js';
 
 /** How large a change must be, beyond statistical support, to count as a regression. */
 export interface Tolerances {

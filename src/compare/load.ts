@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { type Baseline, baselineSchema } from '../schema/baseline';
-import { reportSchema } from '../schema/report';
-import { baselineFromReport } from './baseline';
+import { type Baseline, baselineSchema } from '../schema/baseline.js';
+import { reportSchema } from '../schema/report.js';
+import { baselineFromReport } from './baseline.js';
 
 /** Reads a baseline or a full ceilingbench.json (converted on the fly); errors name the file and field. */
 export function loadRunRecord(path: string): Baseline {

@@ -1,5 +1,5 @@
-import { PyRandom } from '../rng';
-import { type DepthCount, fitRetention, quantileLinear, sampleBinomial } from '../stats';
+import { PyRandom } from '../rng/index.js';
+import { type DepthCount, fitRetention, quantileLinear, sampleBinomial } from '../stats/index.js';
 
 /**
  * Δp_d = candidate − baseline with a 95% parametric-bootstrap interval: each side's per-depth counts

@@ -1,1 +1,1 @@
-export { PyRandom, type PySeed } from './python-random';
+export { PyRandom, type PySeed } from './python-random.js';

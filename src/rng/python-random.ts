@@ -1,5 +1,5 @@
-import { MersenneTwister } from './mt19937';
-import { sha512 } from './sha512';
+import { MersenneTwister } from './mt19937.js';
+import { sha512 } from './sha512.js';
 
 /** A seed as CPython's `random.seed` accepts it (seed version 2): an integer or a string. */
 export type PySeed = number | bigint | string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { interval } from './cell';
-import { subjectIdentitySchema } from './subject';
+import { interval } from './cell.js';
+import { subjectIdentitySchema } from './subject.js';
 
 /**
  * baselines/<name>.json — a compact per-release record of one run: enough to compare a later run

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { trialRecordSchema } from './trial';
+import { trialRecordSchema } from './trial.js';
 
 export const interval = z.tuple([z.number(), z.number()]);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { interval, kStarSummarySchema } from './cell';
+import { interval, kStarSummarySchema } from './cell.js';
 
 const depthCountSchema = z.object({ depth: z.number(), correct: z.number().int(), n: z.number().int() });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { interval } from './cell';
+import { interval } from './cell.js';
 
 /** One evaluated threshold. Hard gates decide the exit code; advisory ones are recorded only. */
 export const gateResultSchema = z.object({

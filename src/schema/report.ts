@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { cellResultSchema } from './cell';
-import { ablationSchema, collapseFitSchema, retentionFitSchema } from './fit';
-import { gateResultSchema } from './gate';
-import { subjectIdentitySchema } from './subject';
+import { cellResultSchema } from './cell.js';
+import { ablationSchema, collapseFitSchema, retentionFitSchema } from './fit.js';
+import { gateResultSchema } from './gate.js';
+import { subjectIdentitySchema } from './subject.js';
 
 export const sccRecordSchema = z.object({
   kind: z.literal('scc'),

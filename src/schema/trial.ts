@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { trialOutcomeSchema } from '../tasks/outcome';
+import { trialOutcomeSchema } from '../tasks/outcome.js';
 
 export const finishReasonSchema = z
   .enum(['stop', 'length', 'content_filter', 'tool_calls', 'function_call'])

@@ -1,5 +1,5 @@
-import type { PyRandom } from '../rng';
-import { logChoose, regularizedBeta } from './special';
+import type { PyRandom } from '../rng/index.js';
+import { logChoose, regularizedBeta } from './special.js';
 
 function checkTrials(n: number): void {
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`binomial: n=${n} must be a non-negative integer`);

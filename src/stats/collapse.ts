@@ -1,6 +1,6 @@
-import { PyRandom } from '../rng';
-import { sampleBinomial } from './binomial';
-import { quantileInvertedCdf } from './quantile';
+import { PyRandom } from '../rng/index.js';
+import { sampleBinomial } from './binomial.js';
+import { quantileInvertedCdf } from './quantile.js';
 
 /** Accuracy at one complexity level of a puzzle sweep; `knob` is the scalar λ when the family has one. */
 export interface LevelAccuracy {
@@ -129,7 +129,7 @@ export function logisticFit(
 }
 
 /**
- * Collapse threshold λ* = argmax |ΔAcc/Δλ| (paper 001 §1.2; discrete rule of puzzles.md §1.3), on the level
+ * Collapse threshold λ* = argmax |ΔAcc/Δλ| (paper 001 §1.2; discrete rule of docs/spec/puzzles.md §1.3), on the level
  * index and on the raw knob, with a seeded bootstrap over trials (each level's correct count redrawn as
  * Binomial(n, observed accuracy), i.e. its trials resampled with replacement) and a logistic 50% point.
  * Levels with n = 0 are dropped.

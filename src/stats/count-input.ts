@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DepthCount } from './depth-counts';
+import type { DepthCount } from './depth-counts.js';
 
 /** Input that cannot be read as per-depth counts; the message names the line or entry and the fix. */
 export class CountInputError extends Error {

@@ -1,4 +1,4 @@
-import type { DepthCount } from './depth-counts';
+import type { DepthCount } from './depth-counts.js';
 
 /** CCB outcome classes as graded per trial (src/tasks/outcome.ts). */
 export type CcbKind = 'correct' | 'reasoning' | 'constraint' | 'format' | 'truncation' | 'api';
@@ -7,7 +7,7 @@ export type CcbKind = 'correct' | 'reasoning' | 'constraint' | 'format' | 'trunc
  * Which trials enter the p_d denominator:
  * - 'paper': only Correct, Reasoning and Constraint (Format, Truncation, API are missing data, as paper 000 §3
  *   says);
- * - 'release': every record except API (how the released code computed the published p_d, ccb.md §6.2).
+ * - 'release': every record except API (how the released code computed the published p_d, docs/spec/ccb.md §6.2).
  */
 export type MissingRule = 'paper' | 'release';
 

@@ -1,5 +1,5 @@
-import { type DepthCount, normalizeCounts, totalTrials } from './depth-counts';
-import { binomialConstant, maximizeConcaveRetention, packCounts } from './retention';
+import { type DepthCount, normalizeCounts, totalTrials } from './depth-counts.js';
+import { binomialConstant, maximizeConcaveRetention, packCounts } from './retention.js';
 
 /** Information criteria from a maximised log-likelihood with k free parameters over nTrials Bernoulli trials. */
 export function informationCriteria(logLik: number, parameters: number, nTrials: number) {

@@ -1,7 +1,13 @@
-import { type AcceleratingFit, fitAccelerating, fitLinear, informationCriteria, type LinearFit } from './decay-models';
-import { type DepthCount, normalizeCounts, totalTrials } from './depth-counts';
-import { clopperPearson } from './intervals';
-import { type BootstrapMethod, bootstrapRetentionCI, fitRetention, horizon, profileLikelihoodCI } from './retention';
+import {
+  type AcceleratingFit,
+  fitAccelerating,
+  fitLinear,
+  informationCriteria,
+  type LinearFit,
+} from './decay-models.js';
+import { type DepthCount, normalizeCounts, totalTrials } from './depth-counts.js';
+import { clopperPearson } from './intervals.js';
+import { type BootstrapMethod, bootstrapRetentionCI, fitRetention, horizon, profileLikelihoodCI } from './retention.js';
 
 /** Success thresholds s reported for the horizon H_s and the observed crossing depth. */
 export const HORIZON_THRESHOLDS = ['0.5', '0.9'] as const;

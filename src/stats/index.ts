@@ -4,16 +4,16 @@
  * threshold λ*. All randomness comes from a seeded PyRandom.
  */
 
-export { binomialCdf, binomialLogPmf, sampleBinomial } from './binomial';
+export { binomialCdf, binomialLogPmf, sampleBinomial } from './binomial.js';
 export {
   type CollapseThreshold,
   collapseThreshold,
   type LevelAccuracy,
   type LogisticStatus,
   logisticFit,
-} from './collapse';
-export { CountInputError, parseCountInput } from './count-input';
-export { type CcbKind, countsFromOutcomes, type MissingRule, type OutcomeRates, outcomeRates } from './counts';
+} from './collapse.js';
+export { CountInputError, parseCountInput } from './count-input.js';
+export { type CcbKind, countsFromOutcomes, type MissingRule, type OutcomeRates, outcomeRates } from './counts.js';
 export {
   type AcceleratingFit,
   fitAccelerating,
@@ -21,18 +21,18 @@ export {
   GAMMA_RANGE,
   informationCriteria,
   type LinearFit,
-} from './decay-models';
-export { type DepthCount, normalizeCounts, totalTrials } from './depth-counts';
+} from './decay-models.js';
+export { type DepthCount, normalizeCounts, totalTrials } from './depth-counts.js';
 export {
   type DepthSummary,
   estimateRetention,
   firstDepthBelow,
   HORIZON_THRESHOLDS,
   type RetentionEstimate,
-} from './estimate';
-export { clopperPearson, wilson } from './intervals';
-export { fisherExact, mcnemarExact, mcnemarFromPairs } from './paired';
-export { median, quantileInvertedCdf, quantileLinear } from './quantile';
+} from './estimate.js';
+export { clopperPearson, wilson } from './intervals.js';
+export { fisherExact, mcnemarExact, mcnemarFromPairs } from './paired.js';
+export { median, quantileInvertedCdf, quantileLinear } from './quantile.js';
 export {
   type BootstrapMethod,
   bootstrapRetentionCI,
@@ -44,6 +44,6 @@ export {
   PD_UPPER,
   profileLikelihoodCI,
   type RetentionFit,
-} from './retention';
-export { betaQuantile, erfc, logChoose, logGamma, normalCdf, normalQuantile, regularizedBeta } from './special';
-export { type KStarSummary, summarizeKStar, tfbcRate } from './trace';
+} from './retention.js';
+export { betaQuantile, erfc, logChoose, logGamma, normalCdf, normalQuantile, regularizedBeta } from './special.js';
+export { type KStarSummary, summarizeKStar, tfbcRate } from './trace.js';

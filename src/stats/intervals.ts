@@ -1,4 +1,4 @@
-import { betaQuantile, normalQuantile } from './special';
+import { betaQuantile, normalQuantile } from './special.js';
 
 function checkCounts(k: number, n: number): void {
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`n=${n} must be a non-negative integer`);
@@ -12,7 +12,7 @@ function checkAlpha(alpha: number): void {
 /**
  * Exact (Clopper–Pearson) two-sided interval for a binomial proportion at confidence 1 − alpha:
  * lo = BetaInv(α/2; k, n−k+1) (0 if k = 0), hi = BetaInv(1−α/2; k+1, n−k) (1 if k = n); (0, 0) if n = 0,
- * as the released CCB code does (ccb.md §6.4).
+ * as the released CCB code does (docs/spec/ccb.md §6.4).
  */
 export function clopperPearson(k: number, n: number, alpha = 0.05): [number, number] {
   checkCounts(k, n);

@@ -1,5 +1,5 @@
-import { binomialCdf } from './binomial';
-import { logChoose } from './special';
+import { binomialCdf } from './binomial.js';
+import { logChoose } from './special.js';
 
 function checkCount(name: string, v: number): void {
   if (!Number.isInteger(v) || v < 0) throw new RangeError(`${name}=${v} must be a non-negative integer`);
@@ -7,7 +7,7 @@ function checkCount(name: string, v: number): void {
 
 /**
  * Exact McNemar test on the discordant pairs: b = standard only correct, c = variant only correct;
- * p = min(1, 2 · BinomCDF(min(b, c); b + c, ½)), p = 1 when b + c = 0 (ccb.md §6.4).
+ * p = min(1, 2 · BinomCDF(min(b, c); b + c, ½)), p = 1 when b + c = 0 (docs/spec/ccb.md §6.4).
  */
 export function mcnemarExact(b: number, c: number): { b: number; c: number; p: number } {
   checkCount('b', b);

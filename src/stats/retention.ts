@@ -1,12 +1,12 @@
-import { PyRandom } from '../rng';
-import { sampleBinomial } from './binomial';
-import { type DepthCount, normalizeCounts } from './depth-counts';
-import { quantileLinear } from './quantile';
-import { logChoose, normalCdf, normalQuantile } from './special';
+import { PyRandom } from '../rng/index.js';
+import { sampleBinomial } from './binomial.js';
+import { type DepthCount, normalizeCounts } from './depth-counts.js';
+import { quantileLinear } from './quantile.js';
+import { logChoose, normalCdf, normalQuantile } from './special.js';
 
 /**
  * 'bca' (default): bias-corrected and accelerated percentile interval; 'percentile': the plain percentile
- * interval of the released code (ccb.md §6.4), which under-covers at low p_d (see test/stats/coverage.test.ts).
+ * interval of the released code (docs/spec/ccb.md §6.4), which under-covers at low p_d (see test/stats/coverage.test.ts).
  */
 export type BootstrapMethod = 'bca' | 'percentile';
 
@@ -118,7 +118,7 @@ function fitNormalized(counts: readonly DepthCount[]): RetentionFit {
 }
 
 /**
- * Maximum-likelihood p_d of P(correct | N) = p_d^N on [0.5, 1] (paper 000 §3, ccb.md §6.3): exact, not the
+ * Maximum-likelihood p_d of P(correct | N) = p_d^N on [0.5, 1] (paper 000 §3, docs/spec/ccb.md §6.3): exact, not the
  * release's 5,000-point grid. All correct → 1; no identifiable retention (score ≤ 0 at 0.5, e.g. nothing
  * correct, or no data) → 0.5 with atLowerBound. n = 0 depths are skipped; n may differ between depths.
  */
@@ -151,7 +151,7 @@ export function fitRetentionReleaseGrid(counts: DepthCount[]): number {
 }
 
 /**
- * Parametric-bootstrap percentile interval for p_d (ccb.md §6.4): B resamples k_N ~ Binomial(n_N, p̂^N),
+ * Parametric-bootstrap percentile interval for p_d (docs/spec/ccb.md §6.4): B resamples k_N ~ Binomial(n_N, p̂^N),
  * each refitted; percentiles by numpy's linear rule. Seeded: one PyRandom(seed), depths drawn in
  * ascending order within each resample. p̂ = 1 gives [1, 1] (every resample is all-correct); use
  * profileLikelihoodCI for a non-degenerate interval there.

@@ -1,4 +1,4 @@
-import { median } from './quantile';
+import { median } from './quantile.js';
 
 export interface KStarSummary {
   /** Divergence steps summarised (k* = −1, "no divergence", is ignored). */
@@ -9,7 +9,7 @@ export interface KStarSummary {
   early: number;
   mid: number;
   late: number;
-  /** Bucket shares of n (null when n = 0); unlike the released summaries they never exceed 1 (ccb.md §6.1). */
+  /** Bucket shares of n (null when n = 0); unlike the released summaries they never exceed 1 (docs/spec/ccb.md §6.1). */
   shares: { early: number | null; mid: number | null; late: number | null };
   /** Count per k* value, keyed by the value as a string. */
   histogram: Record<string, number>;
@@ -47,7 +47,7 @@ export function summarizeKStar(kStars: number[]): KStarSummary {
   };
 }
 
-/** TFBC rate = TFBC / correct (ccb.md §6.1); null when there is no correct answer. */
+/** TFBC rate = TFBC / correct (docs/spec/ccb.md §6.1); null when there is no correct answer. */
 export function tfbcRate(tfbc: number, correct: number): number | null {
   if (!Number.isInteger(correct) || correct < 0)
     throw new RangeError(`correct=${correct} must be a non-negative integer`);

@@ -10,32 +10,32 @@
  * concatenating its files (`find <dir> -name '*.json' -exec cat {} + > run.jsonl`) gives a JSONL that
  * `replay:run.jsonl[#model]` replays; `replay:<dir>[#model]` replays the directory itself.
  */
-import { UsageError } from '../errors';
-import { resolveTask as registryResolveTask } from '../tasks/registry';
-import { CACHE_MODES, type CacheMode, type CacheReporter, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store';
-import type { Env } from './openai/endpoint';
-import { openAiOptionsFromEnv } from './openai/env-options';
-import { createOpenAiSubject, type OpenAiSubjectOptions } from './openai/openai-subject';
-import { createOracleSubject } from './oracle';
-import { createReplaySubject } from './replay';
-import { createSimSubject, type TaskResolver } from './sim/sim-subject';
-import { parseSubjectSpec } from './spec';
-import type { Subject } from './subject';
+import { UsageError } from '../errors.js';
+import { resolveTask as registryResolveTask } from '../tasks/registry.js';
+import { CACHE_MODES, type CacheMode, type CacheReporter, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store.js';
+import type { Env } from './openai/endpoint.js';
+import { openAiOptionsFromEnv } from './openai/env-options.js';
+import { createOpenAiSubject, type OpenAiSubjectOptions } from './openai/openai-subject.js';
+import { createOracleSubject } from './oracle.js';
+import { createReplaySubject } from './replay/index.js';
+import { createSimSubject, type TaskResolver } from './sim/sim-subject.js';
+import { parseSubjectSpec } from './spec.js';
+import type { Subject } from './subject.js';
 
-export { type CacheEntry, cacheEntrySchema } from './cache/entry';
-export { cacheKey, promptSha256 } from './cache/key';
-export { CACHE_MODES, type CacheMode, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store';
-export { type LimiterConfig, RateLimiter, sharedLimiter } from './limiter';
-export { openAiOptionsFromEnv } from './openai/env-options';
-export { createOpenAiSubject, type OpenAiSubjectOptions, TRIAL_HEADER } from './openai/openai-subject';
-export type { ProviderOptions } from './openai/request-body';
-export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './openai/retry';
-export { createOracleSubject } from './oracle';
-export { createReplaySubject, detectReplayFormat } from './replay';
-export { DEFAULT_MIX, knobsFor } from './sim/profiles';
-export { createSimSubject, type TaskResolver } from './sim/sim-subject';
-export { parseSubjectSpec, type SubjectSpec, SubjectSpecError, VALID_SUBJECT_FORMS } from './spec';
-export type { BudgetRecord, Subject, SubjectIdentity, TrialRequest, TrialResponse } from './subject';
+export { type CacheEntry, cacheEntrySchema } from './cache/entry.js';
+export { cacheKey, promptSha256 } from './cache/key.js';
+export { CACHE_MODES, type CacheMode, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store.js';
+export { type LimiterConfig, RateLimiter, sharedLimiter } from './limiter.js';
+export { openAiOptionsFromEnv } from './openai/env-options.js';
+export { createOpenAiSubject, type OpenAiSubjectOptions, TRIAL_HEADER } from './openai/openai-subject.js';
+export type { ProviderOptions } from './openai/request-body.js';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './openai/retry.js';
+export { createOracleSubject } from './oracle.js';
+export { createReplaySubject, detectReplayFormat } from './replay/index.js';
+export { DEFAULT_MIX, knobsFor } from './sim/profiles.js';
+export { createSimSubject, type TaskResolver } from './sim/sim-subject.js';
+export { parseSubjectSpec, type SubjectSpec, SubjectSpecError, VALID_SUBJECT_FORMS } from './spec.js';
+export type { BudgetRecord, Subject, SubjectIdentity, TrialRequest, TrialResponse } from './subject.js';
 
 export const DEFAULT_SUBJECT = 'sim:default';
 

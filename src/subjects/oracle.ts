@@ -1,6 +1,6 @@
-import type { TaskResolver } from './sim/sim-subject';
-import type { Subject, TrialRequest, TrialResponse } from './subject';
-import { estimateUsage } from './usage-estimate';
+import type { TaskResolver } from './sim/sim-subject.js';
+import type { Subject, TrialRequest, TrialResponse } from './subject.js';
+import { estimateUsage } from './usage-estimate.js';
 
 /**
  * The explicit-state, tool-augmented ceiling: answers every instance with the task's canonical response.

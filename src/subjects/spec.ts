@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UsageError } from '../errors';
+import { UsageError } from '../errors.js';
 
 /**
  * The subject grammar: `sim:<profile>[?k=v&…]`, `oracle`, `openai:<model>`, `replay:<path>[#model]`.

@@ -1,5 +1,5 @@
-import type { Usage } from '../schema/trial';
-import type { FinishReason, Prompt, TaskInstance } from '../tasks/task';
+import type { Usage } from '../schema/trial.js';
+import type { FinishReason, Prompt, TaskInstance } from '../tasks/task.js';
 
 /**
  * Whoever answers a prompt. Network and disk I/O of answering live behind this interface only.

@@ -1,5 +1,5 @@
-import type { Usage } from '../schema/trial';
-import type { Prompt } from '../tasks/task';
+import type { Usage } from '../schema/trial.js';
+import type { Prompt } from '../tasks/task.js';
 
 /** Characters per token of the deterministic estimate used by simulated subjects (and limiter budgets). */
 export const CHARS_PER_TOKEN = 4;

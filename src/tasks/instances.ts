@@ -1,5 +1,5 @@
-import { PyRandom } from '../rng';
-import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from './task';
+import { PyRandom } from '../rng/index.js';
+import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from './task.js';
 
 export interface CellInstanceOptions extends GenerateOptions {
   /** Added to every seed; 0 reproduces the released CCB main sets, 200000 their ablation sets. */

@@ -1,8 +1,8 @@
-import { ccbTasks } from './ccb';
-import { countTasks } from './count';
-import { puzzleTasks } from './puzzles';
-import { sccSecondaryTasks } from './scc-secondary';
-import type { AnyTaskPlugin } from './task';
+import { ccbTasks } from './ccb/index.js';
+import { countTasks } from './count/index.js';
+import { puzzleTasks } from './puzzles/index.js';
+import { sccSecondaryTasks } from './scc-secondary/index.js';
+import type { AnyTaskPlugin } from './task.js';
 
 /** Every task id ceilingbench defines, in presentation order. */
 export const TASK_IDS = [

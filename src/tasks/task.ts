@@ -1,5 +1,5 @@
-import type { PyRandom } from '../rng';
-import type { TrialOutcome } from './outcome';
+import type { PyRandom } from '../rng/index.js';
+import type { TrialOutcome } from './outcome.js';
 
 /**
  * The plugin contract every task family implements. Pure: no I/O, no subjects, no clock.

@@ -7,10 +7,10 @@ import {
   runAdaptiveDesign,
   taskAnswerer,
   trialInformation,
-} from '../../src/assays/adaptive';
-import { PyRandom } from '../../src/rng';
-import { createSubject } from '../../src/subjects';
-import { resolveTask } from '../../src/tasks/registry';
+} from '../../src/assays/adaptive/index.js';
+import { PyRandom } from '../../src/rng/index.js';
+import { createSubject } from '../../src/subjects/index.js';
+import { resolveTask } from '../../src/tasks/registry.js';
 
 /** Bernoulli(p^N) answers from one seeded stream, in call order (the design's call order is deterministic). */
 function bernoulli(p: number, seed: number) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { asymptoticWidth, runAdaptiveDesign, runAdaptiveSweep } from '../../src/assays/adaptive';
-import { PyRandom } from '../../src/rng';
-import { createSubject } from '../../src/subjects';
-import { resolveTask } from '../../src/tasks/registry';
+import { asymptoticWidth, runAdaptiveDesign, runAdaptiveSweep } from '../../src/assays/adaptive/index.js';
+import { PyRandom } from '../../src/rng/index.js';
+import { createSubject } from '../../src/subjects/index.js';
+import { resolveTask } from '../../src/tasks/registry.js';
 
 const GRID = [5, 10, 15, 20, 25, 30, 35, 40, 45, 50].map((depth) => ({ depth, n: 40 }));
 

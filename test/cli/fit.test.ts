@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program';
-import { parseCountInput } from '../../src/stats';
+import { runCli } from '../../src/cli/program.js';
+import { parseCountInput } from '../../src/stats/index.js';
 
 function capture() {
   const out: string[] = [];

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program';
+import { runCli } from '../../src/cli/program.js';
 
 function capture() {
   const out: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program';
+import { runCli } from '../../src/cli/program.js';
 
 function capture() {
   const out: string[] = [];

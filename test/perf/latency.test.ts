@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cappedLognormalMean, serverLatencies } from '../../scripts/perf/latency';
+import { cappedLognormalMean, serverLatencies } from '../../scripts/perf/latency.js';
 
 describe('the throughput limit’s latency model (scripts/perf/latency.ts)', () => {
   it('gives the exact capped-lognormal mean that a long seeded sample of the server’s draws converges to', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, renderJunit, renderMarkdown, type TestEntry } from '../../src/report';
-import { reportSchema } from '../../src/schema/report';
-import { cell, retentionFit } from '../support/records';
+import { buildReport, renderJunit, renderMarkdown, type TestEntry } from '../../src/report/index.js';
+import { reportSchema } from '../../src/schema/report.js';
+import { cell, retentionFit } from '../support/records.js';
 
 const subject = { spec: 'sim:retention?p=0.95', kind: 'sim' as const, parameters: { p: 0.95 } };
 const run = {

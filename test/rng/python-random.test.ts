@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../src/rng';
+import { PyRandom } from '../../src/rng/index.js';
 
 type Call = [string, unknown[]];
 interface Case {
@@ -14,9 +14,7 @@ const vectors = JSON.parse(
 ) as {
   cases: Case[];
 };
-const shared = JSON.parse(
-  readFileSync(new URL('../../../shared/reference/scc-logs/python_rng.json', import.meta.url), 'utf8'),
-) as {
+const sccVectors = JSON.parse(readFileSync(new URL('../../fixtures/scc/python_rng.json', import.meta.url), 'utf8')) as {
   int_seeds: {
     seed: number;
     first_getrandbits32: number[];
@@ -81,8 +79,8 @@ describe('PyRandom reproduces CPython 3.11 random', () => {
     ]);
   });
 
-  for (const s of shared.int_seeds) {
-    it(`matches scc-logs/python_rng.json for int seed ${s.seed} (words and ladder draws)`, () => {
+  for (const s of sccVectors.int_seeds) {
+    it(`matches fixtures/scc/python_rng.json for int seed ${s.seed} (words and ladder draws)`, () => {
       const words = new PyRandom(s.seed);
       expect(s.first_getrandbits32.map(() => words.getrandbits(32))).toEqual(s.first_getrandbits32);
       const ladder = new PyRandom(s.seed);
@@ -91,8 +89,8 @@ describe('PyRandom reproduces CPython 3.11 random', () => {
       }
     });
   }
-  for (const s of shared.str_seeds) {
-    it(`matches scc-logs/python_rng.json for string seed ${JSON.stringify(s.seed)}`, () => {
+  for (const s of sccVectors.str_seeds) {
+    it(`matches fixtures/scc/python_rng.json for string seed ${JSON.stringify(s.seed)}`, () => {
       const r = new PyRandom(s.seed);
       expect(s.first_getrandbits32.map(() => r.getrandbits(32))).toEqual(s.first_getrandbits32);
     });

@@ -11,7 +11,7 @@ import {
   buildAgentTask,
   buildCountLadder,
   markerSequence,
-} from '../../src/tasks/scc-secondary';
+} from '../../src/tasks/scc-secondary/index.js';
 
 interface Vectors {
   seed: number;
@@ -28,7 +28,12 @@ interface Vectors {
 const vectors: Vectors = JSON.parse(
   readFileSync(new URL('../../fixtures/scc-secondary/agent-vectors.json', import.meta.url), 'utf8'),
 );
-const sccMd = readFileSync(new URL('../../../shared/reference/scc.md', import.meta.url), 'utf8');
+/** The released-ladder table of docs/spec/scc.md §11, as published. */
+const sccMd = (
+  JSON.parse(readFileSync(new URL('../../fixtures/scc-secondary/released-ladders.json', import.meta.url), 'utf8')) as {
+    table: string;
+  }
+).table;
 
 describe('agent-operation generator (scc.md §11, seed 17)', () => {
   it('the fixture ladders are the ones scc.md publishes', () => {

@@ -12,10 +12,10 @@ import {
   runAgentAssay,
   runDualTaskAssay,
   runMotifAblation,
-} from '../../src/assays/scc-secondary';
-import { renderSccSecondarySection } from '../../src/report/html/sections/scc-secondary';
-import { sccAssayRecordSchema } from '../../src/schema/report';
-import { createSubject } from '../../src/subjects';
+} from '../../src/assays/scc-secondary/index.js';
+import { renderSccSecondarySection } from '../../src/report/html/sections/scc-secondary.js';
+import { sccAssayRecordSchema } from '../../src/schema/report.js';
+import { createSubject } from '../../src/subjects/index.js';
 
 /** Acceptance of issue 11: the oracle scores 100% on every field; the sim subject shows the expected degradation. */
 const subject = (spec: string) => createSubject(spec, { cacheMode: 'off', seed: 0 });

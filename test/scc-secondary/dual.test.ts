@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { centeredMovingAverage, dualDesign, olsSlope } from '../../src/assays/scc-secondary';
-import { PyRandom } from '../../src/rng';
+import { centeredMovingAverage, dualDesign, olsSlope } from '../../src/assays/scc-secondary/index.js';
+import { PyRandom } from '../../src/rng/index.js';
 import {
   countForTargetTokens,
   DUAL_CONDITIONS,
@@ -11,7 +11,7 @@ import {
   makeIrrelevantCode,
   markerSequence,
   scoreDualResponse,
-} from '../../src/tasks/scc-secondary';
+} from '../../src/tasks/scc-secondary/index.js';
 
 describe('length-matched controls (count_scatter_control_common.py)', () => {
   it('the code block is the shortest that reaches the target token estimate, and deterministic', () => {

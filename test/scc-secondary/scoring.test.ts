@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AgentTrial } from '../../src/assays/scc-secondary/schema';
-import { agentThreshold } from '../../src/assays/scc-secondary/thresholds';
+import type { AgentTrial } from '../../src/assays/scc-secondary/schema.js';
+import { agentThreshold } from '../../src/assays/scc-secondary/thresholds.js';
 import {
   agentInstance,
   agentPlugin,
@@ -14,7 +14,7 @@ import {
   pythonDictLiteral,
   pythonInt,
   scoreAgentInstance,
-} from '../../src/tasks/scc-secondary';
+} from '../../src/tasks/scc-secondary/index.js';
 
 function dictLiteralParses(text: string): boolean {
   return pythonDictLiteral(text) !== null;

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadSccLog, recordedText } from '../../src/subjects/replay/scc-log';
-import { auditResponse, auditTable, isStrictSingleInteger } from '../../src/tasks/count/audit';
-import { parseLastInteger } from '../../src/tasks/count/parse';
+import { loadSccLog, recordedText } from '../../src/subjects/replay/scc-log.js';
+import { auditResponse, auditTable, isStrictSingleInteger } from '../../src/tasks/count/audit.js';
+import { parseLastInteger } from '../../src/tasks/count/parse.js';
 
-const trialsPath = fileURLToPath(new URL('../../../shared/reference/scc-logs/closed.jsonl', import.meta.url));
+const trialsPath = fileURLToPath(new URL('../../fixtures/scc/logs/closed.jsonl', import.meta.url));
 
 describe('format audit categories (Table S2 / S4 examples)', () => {
   it.each([

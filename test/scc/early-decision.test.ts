@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runSccAssay, type SccAssayOptions } from '../../src/assays/scc/run';
-import type { SccResult } from '../../src/assays/scc/schema';
-import { tierMustFail } from '../../src/assays/scc/tally';
-import type { TrialRequest } from '../../src/subjects/subject';
-import { type ScriptedModel, scriptedSubject } from './helpers';
+import { runSccAssay, type SccAssayOptions } from '../../src/assays/scc/run.js';
+import type { SccResult } from '../../src/assays/scc/schema.js';
+import { tierMustFail } from '../../src/assays/scc/tally.js';
+import type { TrialRequest } from '../../src/subjects/subject.js';
+import { type ScriptedModel, scriptedSubject } from './helpers.js';
 
 const path = (r: SccResult) => r.tiers.map((t) => [t.phase, t.center, t.passed, t.targets.join(',')].join(' '));
 const verdict = (r: SccResult) => ({ cc: r.cc, upper: r.ccUpper, bounded: r.bounded, bar: r.errorBar, path: path(r) });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Subject, TrialRequest, TrialResponse } from '../../src/subjects/subject';
+import type { Subject, TrialRequest, TrialResponse } from '../../src/subjects/subject.js';
 
 /** A uniform number in [0, 1) that depends only on the key: answers never depend on scheduling. */
 export function unit(...key: (string | number)[]): number {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isPrecise, LadderSearch, refinementMidpoint, roundHalfEven } from '../../src/assays/scc/ladder';
-import { targetRange } from '../../src/tasks/count/targets';
+import { isPrecise, LadderSearch, refinementMidpoint, roundHalfEven } from '../../src/assays/scc/ladder.js';
+import { targetRange } from '../../src/tasks/count/targets.js';
 
 interface LadderCase {
   config: { initial_length: number; max_length: number; step_fraction: number };
@@ -17,9 +17,9 @@ interface LadderCase {
   differs_with_round_half_up?: unknown;
 }
 
-const fixture = JSON.parse(
-  readFileSync(new URL('../../../shared/reference/scc-logs/ladder_cases.json', import.meta.url), 'utf8'),
-) as { cases: LadderCase[] };
+const fixture = JSON.parse(readFileSync(new URL('../../fixtures/scc/ladder_cases.json', import.meta.url), 'utf8')) as {
+  cases: LadderCase[];
+};
 
 function runCase(c: LadderCase) {
   const search = new LadderSearch({

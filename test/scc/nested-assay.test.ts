@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runSccAssay } from '../../src/assays/scc/run';
-import { createSubject } from '../../src/subjects';
-import type { TrialRequest } from '../../src/subjects/subject';
-import { NESTED_INSTRUCTION, nestedUserPrompt } from '../../src/tasks/nested/generate';
-import { scriptedSubject } from './helpers';
+import { runSccAssay } from '../../src/assays/scc/run.js';
+import { createSubject } from '../../src/subjects/index.js';
+import type { TrialRequest } from '../../src/subjects/subject.js';
+import { NESTED_INSTRUCTION, nestedUserPrompt } from '../../src/tasks/nested/generate.js';
+import { scriptedSubject } from './helpers.js';
 
 describe('nested key-path assay on the SCC ladder', () => {
   it('asks the nested prompt of each target under the counting system prompt, on the same ladder', async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_INT_DIGITS, parseLastInteger, scoreCount } from '../../src/tasks/count/parse';
+import { MAX_INT_DIGITS, parseLastInteger, scoreCount } from '../../src/tasks/count/parse.js';
 
 interface ParserCase {
   input?: string;

@@ -1,20 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { authorsReplayOptions, configFromSummary, loadSccSummary, replaySccLogs } from '../../src/assays/scc/replay';
-import { runSccAssay } from '../../src/assays/scc/run';
-import { sccResultSchema } from '../../src/assays/scc/schema';
-import { runCli } from '../../src/cli/program';
+import { authorsReplayOptions, configFromSummary, loadSccSummary, replaySccLogs } from '../../src/assays/scc/replay.js';
+import { runSccAssay } from '../../src/assays/scc/run.js';
+import { sccResultSchema } from '../../src/assays/scc/schema.js';
+import { runCli } from '../../src/cli/program.js';
 import {
   createSccLogReplaySubject,
   loadSccLog,
   parseSccLog,
   recordedText,
   sccLogReplaySubject,
-} from '../../src/subjects/replay/scc-log';
-import { parseLastInteger } from '../../src/tasks/count/parse';
+} from '../../src/subjects/replay/scc-log.js';
+import { parseLastInteger } from '../../src/tasks/count/parse.js';
 
-const logs = new URL('../../../shared/reference/scc-logs/', import.meta.url);
+const logs = new URL('../../fixtures/scc/logs/', import.meta.url);
 const trialsPath = fileURLToPath(new URL('closed.jsonl', logs));
 const summaryPath = fileURLToPath(new URL('closed.summary.json', logs));
 

@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runSccAssay } from '../../src/assays/scc/run';
-import { sccResultSchema } from '../../src/assays/scc/schema';
-import type { Subject, TrialRequest, TrialResponse } from '../../src/subjects/subject';
+import { runSccAssay } from '../../src/assays/scc/run.js';
+import { sccResultSchema } from '../../src/assays/scc/schema.js';
+import type { Subject, TrialRequest, TrialResponse } from '../../src/subjects/subject.js';
 
-const ladderCases = JSON.parse(
-  readFileSync(new URL('../../../shared/reference/scc-logs/ladder_cases.json', import.meta.url), 'utf8'),
-);
+const ladderCases = JSON.parse(readFileSync(new URL('../../fixtures/scc/ladder_cases.json', import.meta.url), 'utf8'));
 
 type Answer = (request: TrialRequest) => { text: string; finishReason: 'stop' | 'length' } | 'error';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { runSccAssay } from '../../src/assays/scc/run';
-import { sccResultSchema } from '../../src/assays/scc/schema';
-import { PyRandom } from '../../src/rng';
-import { createSubject } from '../../src/subjects';
-import { gradeCount } from '../../src/tasks/count/grade';
-import { countInstance, countPlugin } from '../../src/tasks/count/plugin';
+import { runSccAssay } from '../../src/assays/scc/run.js';
+import { sccResultSchema } from '../../src/assays/scc/schema.js';
+import { PyRandom } from '../../src/rng/index.js';
+import { createSubject } from '../../src/subjects/index.js';
+import { gradeCount } from '../../src/tasks/count/grade.js';
+import { countInstance, countPlugin } from '../../src/tasks/count/plugin.js';
 
 describe('sim:counting', () => {
   it('measures a CC whose ladder bounds contain 96 for sim:counting?cc=96, on 60 seeds', async () => {

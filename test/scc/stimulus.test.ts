@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../src/rng';
-import { countInstance, countPlugin } from '../../src/tasks/count/plugin';
+import { PyRandom } from '../../src/rng/index.js';
+import { countInstance, countPlugin } from '../../src/tasks/count/plugin.js';
 import {
   COUNT_SYSTEM_PROMPT,
   countPrompt,
   countUserPrompt,
   inlinePrompt,
   MOTIFS,
-} from '../../src/tasks/count/stimulus';
-import { targetRange } from '../../src/tasks/count/targets';
-import { nestedNegativeCount, nestedUserPrompt } from '../../src/tasks/nested/generate';
-import { nestedPlugin } from '../../src/tasks/nested/plugin';
+} from '../../src/tasks/count/stimulus.js';
+import { targetRange } from '../../src/tasks/count/targets.js';
+import { nestedNegativeCount, nestedUserPrompt } from '../../src/tasks/nested/generate.js';
+import { nestedPlugin } from '../../src/tasks/nested/plugin.js';
 
 const prompts = JSON.parse(readFileSync(new URL('../../fixtures/scc/prompts.json', import.meta.url), 'utf8'));
 const rngVectors = JSON.parse(readFileSync(new URL('../../fixtures/scc/python_rng.json', import.meta.url), 'utf8'));

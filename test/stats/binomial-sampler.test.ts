@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../src/rng';
-import { binomialCdf, binomialLogPmf, sampleBinomial } from '../../src/stats';
+import { PyRandom } from '../../src/rng/index.js';
+import { binomialCdf, binomialLogPmf, sampleBinomial } from '../../src/stats/index.js';
 
 /** Pearson χ² statistic of `draws` draws against Binomial(n, p), pooling cells with expectation < 5. */
 function chiSquare(n: number, p: number, draws: number, seed: number): { statistic: number; cells: number } {

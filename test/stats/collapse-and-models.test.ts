@@ -9,7 +9,7 @@ import {
   fitRetention,
   logisticFit,
   outcomeRates,
-} from '../../src/stats';
+} from '../../src/stats/index.js';
 
 describe('collapse threshold λ*', () => {
   const levels = (accuracies: number[], n = 20, knobs?: number[]) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../src/rng';
-import { bootstrapRetentionCI, type DepthCount, sampleBinomial } from '../../src/stats';
+import { PyRandom } from '../../src/rng/index.js';
+import { bootstrapRetentionCI, type DepthCount, sampleBinomial } from '../../src/stats/index.js';
 
 /**
  * Frequentist coverage of the default (BCa) parametric-bootstrap 95% interval for p_d on the CCB design:

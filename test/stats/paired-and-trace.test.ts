@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fisherExact, mcnemarExact, mcnemarFromPairs, summarizeKStar, tfbcRate } from '../../src/stats';
+import { fisherExact, mcnemarExact, mcnemarFromPairs, summarizeKStar, tfbcRate } from '../../src/stats/index.js';
 
 describe('exact McNemar', () => {
   it.each([

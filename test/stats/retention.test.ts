@@ -10,7 +10,7 @@ import {
   geometricLogLik,
   horizon,
   profileLikelihoodCI,
-} from '../../src/stats';
+} from '../../src/stats/index.js';
 
 interface Cell {
   domain: string;

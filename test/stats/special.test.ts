@@ -13,7 +13,7 @@ import {
   normalQuantile,
   regularizedBeta,
   wilson,
-} from '../../src/stats';
+} from '../../src/stats/index.js';
 
 interface Reference {
   logGamma: [number, number][];

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CACHE_FORMAT, type CacheEntry } from '../../src/subjects/cache/entry';
-import { cacheKey, canonicalJson, type KeyMaterial } from '../../src/subjects/cache/key';
-import { ResponseCache } from '../../src/subjects/cache/store';
+import { CACHE_FORMAT, type CacheEntry } from '../../src/subjects/cache/entry.js';
+import { cacheKey, canonicalJson, type KeyMaterial } from '../../src/subjects/cache/key.js';
+import { ResponseCache } from '../../src/subjects/cache/store.js';
 
 const dirs: string[] = [];
 const tempDir = async () => {

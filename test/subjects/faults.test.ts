@@ -1,8 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { PyRandom } from '../../src/rng';
-import type { TrialRequest, TrialResponse } from '../../src/subjects';
-import { RateLimiter } from '../../src/subjects/limiter';
-import { type Fault, type LoopbackOptions, type LoopbackServer, startLoopbackServer } from '../support/loopback-server';
+import { PyRandom } from '../../src/rng/index.js';
+import type { TrialRequest, TrialResponse } from '../../src/subjects/index.js';
+import { RateLimiter } from '../../src/subjects/limiter.js';
+import {
+  type Fault,
+  type LoopbackOptions,
+  type LoopbackServer,
+  startLoopbackServer,
+} from '../support/loopback-server.js';
 import {
   FAST_RETRY,
   filesUnder,
@@ -10,8 +15,8 @@ import {
   SENTINEL_API_KEY,
   stepsRequest,
   tempDir,
-} from '../support/openai-harness';
-import { simStepsAnswerer } from '../support/sim-over-http';
+} from '../support/openai-harness.js';
+import { simStepsAnswerer } from '../support/sim-over-http.js';
 
 const servers: LoopbackServer[] = [];
 const cleanups: (() => Promise<void>)[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LimiterAbortError, type LimiterClock, RateLimiter, sharedLimiter } from '../../src/subjects/limiter';
+import { LimiterAbortError, type LimiterClock, RateLimiter, sharedLimiter } from '../../src/subjects/limiter.js';
 
 /** A manual clock: timers fire only when the test advances time. */
 function manualClock() {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeStepsPlugin } from '../support/fake-tasks';
-import { type LoopbackRequest, type LoopbackServer, startLoopbackServer } from '../support/loopback-server';
+import { fakeStepsPlugin } from '../support/fake-tasks.js';
+import { type LoopbackRequest, type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 import {
   filesContaining,
   filesUnder,
@@ -8,8 +8,8 @@ import {
   SENTINEL_API_KEY,
   stepsRequest,
   tempDir,
-} from '../support/openai-harness';
-import { simStepsAnswerer } from '../support/sim-over-http';
+} from '../support/openai-harness.js';
+import { simStepsAnswerer } from '../support/sim-over-http.js';
 
 let server: LoopbackServer;
 let seen: LoopbackRequest[] = [];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createSubject } from '../../src/subjects';
-import { generateCell } from '../../src/tasks/instances';
-import { isMissing, isSuccess } from '../../src/tasks/outcome';
-import { availableTasks, resolveTask } from '../../src/tasks/registry';
+import { createSubject } from '../../src/subjects/index.js';
+import { generateCell } from '../../src/tasks/instances.js';
+import { isMissing, isSuccess } from '../../src/tasks/outcome.js';
+import { availableTasks, resolveTask } from '../../src/tasks/registry.js';
 
 /** Subjects against the real task plugins, whichever are registered in this build. */
 describe('subjects on the registered tasks', () => {

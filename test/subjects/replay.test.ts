@@ -2,13 +2,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/errors';
-import { createSubject, detectReplayFormat, type Subject, type TrialResponse } from '../../src/subjects';
-import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server';
-import { filesUnder, loopbackSubject, stepsRequest, tempDir } from '../support/openai-harness';
-import { simStepsAnswerer } from '../support/sim-over-http';
+import { UsageError } from '../../src/cli/errors.js';
+import { createSubject, detectReplayFormat, type Subject, type TrialResponse } from '../../src/subjects/index.js';
+import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+import { filesUnder, loopbackSubject, stepsRequest, tempDir } from '../support/openai-harness.js';
+import { simStepsAnswerer } from '../support/sim-over-http.js';
 
-const SCC_LOG = fileURLToPath(new URL('../../../shared/reference/scc-logs/closed.jsonl', import.meta.url));
+const SCC_LOG = fileURLToPath(new URL('../../fixtures/scc/logs/closed.jsonl', import.meta.url));
 
 let server: LoopbackServer;
 let work: { path: string; remove: () => Promise<void> };

@@ -3,10 +3,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheEntrySchema } from '../../src/subjects';
-import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server';
-import { filesContaining, filesUnder, SENTINEL_API_KEY, tempDir } from '../support/openai-harness';
-import { simStepsAnswerer } from '../support/sim-over-http';
+import { cacheEntrySchema } from '../../src/subjects/index.js';
+import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+import { filesContaining, filesUnder, SENTINEL_API_KEY, tempDir } from '../support/openai-harness.js';
+import { simStepsAnswerer } from '../support/sim-over-http.js';
 
 const CHILD = fileURLToPath(new URL('../support/resume-child.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../..', import.meta.url));

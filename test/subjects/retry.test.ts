@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../src/rng';
-import { MalformedResponseError, readCompletion } from '../../src/subjects/openai/completion';
-import { backoffDelay, classifyFailure, DEFAULT_RETRY_POLICY, retryAfterMs } from '../../src/subjects/openai/retry';
+import { PyRandom } from '../../src/rng/index.js';
+import { MalformedResponseError, readCompletion } from '../../src/subjects/openai/completion.js';
+import { backoffDelay, classifyFailure, DEFAULT_RETRY_POLICY, retryAfterMs } from '../../src/subjects/openai/retry.js';
 
 const headers = (h: Record<string, string>) => new Headers(h);
 

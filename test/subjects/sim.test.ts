@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../src/rng';
+import { PyRandom } from '../../src/rng/index.js';
 import {
   createSubject,
   DEFAULT_MIX,
@@ -7,11 +7,11 @@ import {
   parseSubjectSpec,
   type Subject,
   type TrialRequest,
-} from '../../src/subjects';
-import type { SimSpec } from '../../src/subjects/spec';
-import { resolveTask } from '../../src/tasks/registry';
-import type { AnyTaskPlugin } from '../../src/tasks/task';
-import { fakeCountPlugin as countPlugin, fakeResolve, fakeStepsPlugin as stepsPlugin } from '../support/fake-tasks';
+} from '../../src/subjects/index.js';
+import type { SimSpec } from '../../src/subjects/spec.js';
+import { resolveTask } from '../../src/tasks/registry.js';
+import type { AnyTaskPlugin } from '../../src/tasks/task.js';
+import { fakeCountPlugin as countPlugin, fakeResolve, fakeStepsPlugin as stepsPlugin } from '../support/fake-tasks.js';
 
 const fakeStepsPlugin: AnyTaskPlugin = stepsPlugin;
 const fakeCountPlugin: AnyTaskPlugin = countPlugin;

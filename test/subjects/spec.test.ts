@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/errors';
+import { UsageError } from '../../src/cli/errors.js';
 import {
   createSubject,
   parseSubjectSpec,
   SubjectSpecError,
   subjectFromEnv,
   VALID_SUBJECT_FORMS,
-} from '../../src/subjects';
-import { fakeResolve } from '../support/fake-tasks';
+} from '../../src/subjects/index.js';
+import { fakeResolve } from '../support/fake-tasks.js';
 
 describe('parseSubjectSpec', () => {
   it('parses every valid form', () => {
@@ -134,7 +134,7 @@ describe('createSubject / subjectFromEnv', () => {
 
 describe('openai options from the environment', () => {
   it('reads limiter and provider options, and rejects bad values naming the variable', async () => {
-    const { openAiOptionsFromEnv } = await import('../../src/subjects');
+    const { openAiOptionsFromEnv } = await import('../../src/subjects/index.js');
     expect(
       openAiOptionsFromEnv({
         CEILINGBENCH_CONCURRENCY: '4',

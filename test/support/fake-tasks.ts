@@ -1,5 +1,5 @@
-import type { PyRandom } from '../../src/rng';
-import type { AnyTaskPlugin, ParseResult, TaskInstance, TaskPlugin } from '../../src/tasks/task';
+import type { PyRandom } from '../../src/rng/index.js';
+import type { AnyTaskPlugin, ParseResult, TaskInstance, TaskPlugin } from '../../src/tasks/task.js';
 
 /**
  * Test-only task plugins with a known, simple truth, so subjects can be tested before (and independently

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { PyRandom } from '../../src/rng';
+import { PyRandom } from '../../src/rng/index.js';
 
 /**
  * An OpenAI-compatible chat-completions server on 127.0.0.1 for tests, with fault injection.

@@ -1,13 +1,13 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PyRandom } from '../../src/rng';
-import { ResponseCache } from '../../src/subjects/cache/store';
-import { createOpenAiSubject, type OpenAiSubjectOptions } from '../../src/subjects/openai/openai-subject';
-import type { RetryPolicy } from '../../src/subjects/openai/retry';
-import type { Subject, TrialRequest } from '../../src/subjects/subject';
-import type { AnyTaskPlugin } from '../../src/tasks/task';
-import { fakeResolve, fakeStepsPlugin } from './fake-tasks';
+import { PyRandom } from '../../src/rng/index.js';
+import { ResponseCache } from '../../src/subjects/cache/store.js';
+import { createOpenAiSubject, type OpenAiSubjectOptions } from '../../src/subjects/openai/openai-subject.js';
+import type { RetryPolicy } from '../../src/subjects/openai/retry.js';
+import type { Subject, TrialRequest } from '../../src/subjects/subject.js';
+import type { AnyTaskPlugin } from '../../src/tasks/task.js';
+import { fakeResolve, fakeStepsPlugin } from './fake-tasks.js';
 
 /** A key that must never reach disk. */
 export const SENTINEL_API_KEY = 'sk-ceilingbench-SENTINEL-7f3a9c';

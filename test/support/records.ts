@@ -1,5 +1,5 @@
-import type { CellResult } from '../../src/schema/cell';
-import type { RetentionFit } from '../../src/schema/fit';
+import type { CellResult } from '../../src/schema/cell.js';
+import type { RetentionFit } from '../../src/schema/fit.js';
 
 /** A hand-built retention fit for tests of checks, gates and projections. */
 export function retentionFit(overrides: Partial<RetentionFit> = {}): RetentionFit {

@@ -4,9 +4,9 @@
  * JSON line per answered trial — after the answer (and its cache entry) is complete.
  * Env: OPENAI_BASE_URL, OPENAI_API_KEY, CEILINGBENCH_CACHE_DIR, RESUME_TRIALS.
  */
-import { createSubject } from '../../src/subjects';
-import { fakeResolve } from './fake-tasks';
-import { FAST_RETRY, stepsRequest } from './openai-harness';
+import { createSubject } from '../../src/subjects/index.js';
+import { fakeResolve } from './fake-tasks.js';
+import { FAST_RETRY, stepsRequest } from './openai-harness.js';
 
 const trials = Number(process.env.RESUME_TRIALS ?? '0');
 const subject = await createSubject('openai:loop-model', {

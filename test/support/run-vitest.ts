@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Report, reportSchema } from '../../src/schema/report';
+import { type Report, reportSchema } from '../../src/schema/report.js';
 
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 
@@ -55,7 +55,7 @@ export interface CliRun {
 
 /** Runs the `ceilingbench` command (bin shim) in a child process, as a user would. */
 export function runCeilingbench(args: string[], env: Record<string, string> = {}): CliRun {
-  const result = spawnSync(process.execPath, [join(ROOT, 'bin/ceilingbench.js'), ...args], {
+  const result = spawnSync(process.execPath, [join(ROOT, 'scripts/dev-cli.js'), ...args], {
     cwd: ROOT,
     env: {
       ...process.env,

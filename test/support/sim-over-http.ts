@@ -1,6 +1,6 @@
-import { PyRandom } from '../../src/rng';
-import { fakeStepsPlugin, type StepsInstance } from './fake-tasks';
-import type { LoopbackReply, LoopbackRequest } from './loopback-server';
+import { PyRandom } from '../../src/rng/index.js';
+import { fakeStepsPlugin, type StepsInstance } from './fake-tasks.js';
+import type { LoopbackReply, LoopbackRequest } from './loopback-server.js';
 
 /** Recovers a fake-steps instance from its rendered prompt (the server sees only the prompt). */
 export function parseStepsPrompt(user: string): StepsInstance | undefined {

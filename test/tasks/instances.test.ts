@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { replicateIndices } from '../../src/assays/sweep/run-cell';
-import { type AnyTaskPlugin, generateCell, resolveTask } from '../../src/tasks';
+import { replicateIndices } from '../../src/assays/sweep/run-cell.js';
+import { type AnyTaskPlugin, generateCell, resolveTask } from '../../src/tasks/index.js';
 
 /** A plugin whose instance is `seed mod space`: the smallest thing with a controllable instance space. */
 function modPlugin(space: number, fixed = false): AnyTaskPlugin {

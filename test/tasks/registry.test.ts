@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availableTasks, isTaskId, resolveTask, TASK_IDS, UnknownTaskError } from '../../src/tasks';
+import { availableTasks, isTaskId, resolveTask, TASK_IDS, UnknownTaskError } from '../../src/tasks/index.js';
 
 describe('task registry', () => {
   it('knows every task id of the three papers', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkCountingCapacityAtLeast, checkRetentionAtLeast, evaluateGates } from '../../src/vitest';
-import { retentionFit } from '../support/records';
+import { checkCountingCapacityAtLeast, checkRetentionAtLeast, evaluateGates } from '../../src/vitest/index.js';
+import { retentionFit } from '../support/records.js';
 
 describe('threshold checks and gates', () => {
   it('compares the point estimate or the CI lower bound and prints the estimate with its CI', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { generateCell, resolveTask } from '../../src/tasks';
-import { retentionFit } from '../support/records';
+import { generateCell, resolveTask } from '../../src/tasks/index.js';
+import { retentionFit } from '../support/records.js';
 
 describe('custom matchers', () => {
   const d1 = resolveTask('d1');

@@ -5,9 +5,9 @@ import {
   normalizeCounts,
   profileLikelihoodCI,
   type RetentionFit,
-} from '../../stats';
-import { mapLimit } from '../limit';
-import { asymptoticWidth, mostInformativeDepth } from './information';
+} from '../../stats/index.js';
+import { mapLimit } from '../limit.js';
+import { asymptoticWidth, mostInformativeDepth } from './information.js';
 
 /** One trial's answer: true = correct, false = a counted failure, null = missing data (never in a denominator). */
 export type AdaptiveAnswer = (depth: number, trialIndex: number, signal?: AbortSignal) => Promise<boolean | null>;

@@ -1,12 +1,17 @@
-import type { CellResult } from '../../schema/cell';
-import type { RetentionFit } from '../../schema/fit';
-import type { TrialRecord } from '../../schema/trial';
-import type { Subject } from '../../subjects/subject';
-import type { AnyTaskPlugin, GenerateOptions } from '../../tasks/task';
-import { fitRetentionSweep, type MissingRule } from '../sweep/fit-retention';
-import { summarizeCell } from '../sweep/summarize-cell';
-import { type AdaptiveDesignOptions, type AdaptiveDesignResult, type AdaptivePilot, runAdaptiveDesign } from './design';
-import { taskAnswerer } from './task-answerer';
+import type { CellResult } from '../../schema/cell.js';
+import type { RetentionFit } from '../../schema/fit.js';
+import type { TrialRecord } from '../../schema/trial.js';
+import type { Subject } from '../../subjects/subject.js';
+import type { AnyTaskPlugin, GenerateOptions } from '../../tasks/task.js';
+import { fitRetentionSweep, type MissingRule } from '../sweep/fit-retention.js';
+import { summarizeCell } from '../sweep/summarize-cell.js';
+import {
+  type AdaptiveDesignOptions,
+  type AdaptiveDesignResult,
+  type AdaptivePilot,
+  runAdaptiveDesign,
+} from './design.js';
+import { taskAnswerer } from './task-answerer.js';
 
 export interface AdaptiveSweepSpec {
   project: string;

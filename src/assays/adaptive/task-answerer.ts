@@ -1,12 +1,12 @@
-import type { TrialRecord } from '../../schema/trial';
-import type { Subject } from '../../subjects/subject';
-import { generateCell } from '../../tasks/instances';
-import { isMissing, isSuccess, type TrialOutcome } from '../../tasks/outcome';
-import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from '../../tasks/task';
-import type { MissingRule } from '../sweep/fit-retention';
-import { replicateIndices } from '../sweep/run-cell';
-import { runTrial } from '../sweep/run-trial';
-import type { AdaptiveAnswer } from './design';
+import type { TrialRecord } from '../../schema/trial.js';
+import type { Subject } from '../../subjects/subject.js';
+import { generateCell } from '../../tasks/instances.js';
+import { isMissing, isSuccess, type TrialOutcome } from '../../tasks/outcome.js';
+import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from '../../tasks/task.js';
+import type { MissingRule } from '../sweep/fit-retention.js';
+import { replicateIndices } from '../sweep/run-cell.js';
+import { runTrial } from '../sweep/run-trial.js';
+import type { AdaptiveAnswer } from './design.js';
 
 export interface TaskAnswererOptions {
   profile?: string;

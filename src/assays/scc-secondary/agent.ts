@@ -1,21 +1,26 @@
-import type { Subject } from '../../subjects/subject';
-import { agentLadder } from '../../tasks/scc-secondary/agent/ladder';
-import { agentInstance, agentPlugin, scoreAgentInstance } from '../../tasks/scc-secondary/agent/plugin';
+import type { Subject } from '../../subjects/subject.js';
+import { agentLadder } from '../../tasks/scc-secondary/agent/ladder.js';
+import { agentInstance, agentPlugin, scoreAgentInstance } from '../../tasks/scc-secondary/agent/plugin.js';
 import {
   AGENT_CONDITIONS,
   type AgentCondition,
   conditionHasMarkers,
   conditionHasTask,
-} from '../../tasks/scc-secondary/agent/prompts';
-import { countOrCopyCorrect } from '../../tasks/scc-secondary/agent/score';
-import { AGENT_SEED, AGENT_TASK_SAMPLES, type AgentTask, buildAgentTask } from '../../tasks/scc-secondary/agent/task';
-import { ask, clip, mapLimit, mean, rate } from './ask';
-import type { AgentAssayResult, AgentConditionSummary, AgentTrial } from './schema';
-import { agentThreshold } from './thresholds';
+} from '../../tasks/scc-secondary/agent/prompts.js';
+import { countOrCopyCorrect } from '../../tasks/scc-secondary/agent/score.js';
+import {
+  AGENT_SEED,
+  AGENT_TASK_SAMPLES,
+  type AgentTask,
+  buildAgentTask,
+} from '../../tasks/scc-secondary/agent/task.js';
+import { ask, clip, mapLimit, mean, rate } from './ask.js';
+import type { AgentAssayResult, AgentConditionSummary, AgentTrial } from './schema.js';
+import { agentThreshold } from './thresholds.js';
 
 /**
  * The agent-operation assay of `run_agent_count_disruption.py` (paper Supplementary Note 8, Tables S9–S10;
- * scc.md §11). Per task (6 by default): one agent_baseline trial, agent_count_insert at every count of the
+ * docs/spec/scc.md §11). Per task (6 by default): one agent_baseline trial, agent_count_insert at every count of the
  * `agent` ladder, copy_then_agent at every count of the `copy` ladder; then copy_externalize once per `copy`
  * count. The ladders are the authors' jittered 50–1000 ladders, salted with the model name.
  */

@@ -1,5 +1,5 @@
-import type { Subject } from '../../subjects/subject';
-import type { FinishReason, Prompt, TaskInstance } from '../../tasks/task';
+import type { Subject } from '../../subjects/subject.js';
+import type { FinishReason, Prompt, TaskInstance } from '../../tasks/task.js';
 
 /**
  * One request of a secondary assay. The authors' runners double the output budget while the answer is cut at

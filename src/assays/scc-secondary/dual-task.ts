@@ -1,4 +1,4 @@
-import type { Subject } from '../../subjects/subject';
+import type { Subject } from '../../subjects/subject.js';
 import {
   CONTROL_TYPES,
   controlPayload,
@@ -8,15 +8,15 @@ import {
   SECONDARY_TASKS,
   type SecondaryItem,
   secondaryItem,
-} from '../../tasks/scc-secondary/dual/conditions';
-import { type DualData, dualInstance, dualPlugin } from '../../tasks/scc-secondary/dual/plugin';
-import { scoreDualResponse } from '../../tasks/scc-secondary/dual/score';
-import { ask, clip, mapLimit, mean, rate } from './ask';
-import type { DualConditionSummary, DualTaskResult, DualTrial } from './schema';
-import { centeredMovingAverage } from './smoothing';
+} from '../../tasks/scc-secondary/dual/conditions.js';
+import { type DualData, dualInstance, dualPlugin } from '../../tasks/scc-secondary/dual/plugin.js';
+import { scoreDualResponse } from '../../tasks/scc-secondary/dual/score.js';
+import { ask, clip, mapLimit, mean, rate } from './ask.js';
+import type { DualConditionSummary, DualTaskResult, DualTrial } from './schema.js';
+import { centeredMovingAverage } from './smoothing.js';
 
 /**
- * The dual-task sweep of `run_count_scatter_controls.py` (paper Supplementary Note 7, Fig. 2F; scc.md §12)
+ * The dual-task sweep of `run_count_scatter_controls.py` (paper Supplementary Note 7, Fig. 2F; docs/spec/scc.md §12)
  * with ceilingbench's secondary tasks. Per target count, in the authors' order: `samples` plain counts; per
  * secondary, `samples` real items; then for each control type `samples` items drawn from that count's pooled
  * real items, each matched by a distractor of the same estimated token length.

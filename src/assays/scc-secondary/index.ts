@@ -1,8 +1,8 @@
-export * from './agent';
-export { ask, mapLimit } from './ask';
-export * from './dual-task';
-export * from './motif';
-export * from './records';
-export * from './schema';
-export * from './smoothing';
-export * from './thresholds';
+export * from './agent.js';
+export { ask, mapLimit } from './ask.js';
+export * from './dual-task.js';
+export * from './motif.js';
+export * from './records.js';
+export * from './schema.js';
+export * from './smoothing.js';
+export * from './thresholds.js';

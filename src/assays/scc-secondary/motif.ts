@@ -1,12 +1,12 @@
-import type { Subject } from '../../subjects/subject';
-import { DEFAULT_MOTIF, MOTIFS, resolveMotif } from '../../tasks/count/stimulus';
-import { runSccAssay, type SccAssayOptions } from '../scc/run';
-import type { SccResult } from '../scc/schema';
-import type { MotifAblationResult, MotifRow } from './schema';
-import { olsSlope } from './smoothing';
+import type { Subject } from '../../subjects/subject.js';
+import { DEFAULT_MOTIF, MOTIFS, resolveMotif } from '../../tasks/count/stimulus.js';
+import { runSccAssay, type SccAssayOptions } from '../scc/run.js';
+import type { SccResult } from '../scc/schema.js';
+import type { MotifAblationResult, MotifRow } from './schema.js';
+import { olsSlope } from './smoothing.js';
 
 /**
- * The stimulus ablation of `run_stimulus_ablation.py` (scc.md §9; paper Fig. 2E, Table S11): the SCC ladder
+ * The stimulus ablation of `run_stimulus_ablation.py` (docs/spec/scc.md §9; paper Fig. 2E, Table S11): the SCC ladder
  * once per motif, seed = `seed` + the motif's position in the list (the authors: 7 + case index), with the
  * case's motif in the preflight too. CC is reported relative to the baseline motif (`baseline-a-comma`).
  */

@@ -1,5 +1,5 @@
-import type { SccAssayMetaRecord } from '../../vitest/meta';
-import type { AgentAssayResult, DualTaskResult, MotifAblationResult } from './schema';
+import type { SccAssayMetaRecord } from '../../vitest/meta.js';
+import type { AgentAssayResult, DualTaskResult, MotifAblationResult } from './schema.js';
 
 /** The meta records the SCC specs leave for the report (`sccAssays`), with headline numbers for tables/JUnit. */
 type Summary = SccAssayMetaRecord['summary'];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AGENT_CONDITIONS } from '../../tasks/scc-secondary/agent/prompts';
-import { DUAL_CONDITIONS } from '../../tasks/scc-secondary/dual/conditions';
+import { AGENT_CONDITIONS } from '../../tasks/scc-secondary/agent/prompts.js';
+import { DUAL_CONDITIONS } from '../../tasks/scc-secondary/dual/conditions.js';
 
 /** Zod schemas of the three secondary assays' results (they travel on task.meta into ceilingbench.json). */
 

@@ -1,6 +1,6 @@
-import type { AgentCondition } from '../../tasks/scc-secondary/agent/prompts';
-import { rate } from './ask';
-import type { AgentThreshold, AgentTrial } from './schema';
+import type { AgentCondition } from '../../tasks/scc-secondary/agent/prompts.js';
+import { rate } from './ask.js';
+import type { AgentThreshold, AgentTrial } from './schema.js';
 
 /**
  * Table S10 of paper 003: per condition with a marker burden, over its marker levels (ascending), where the

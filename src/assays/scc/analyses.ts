@@ -1,5 +1,5 @@
-import { auditTable } from '../../tasks/count/audit';
-import type { Attractor, SccTier, SccTrial, TokensAtCc } from './schema';
+import { auditTable } from '../../tasks/count/audit.js';
+import type { Attractor, SccTier, SccTrial, TokensAtCc } from './schema.js';
 
 /**
  * Preferred wrong answers past capacity (paper Fig. 2C/D): over the trials whose target exceeds cc, the

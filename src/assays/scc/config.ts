@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The authors' SCC configuration (scc.md §1; paper Supplementary Note 2). */
+/** The authors' SCC configuration (docs/spec/scc.md §1; paper Supplementary Note 2). */
 export const sccConfigSchema = z.object({
   preflightLength: z.number().int().positive(),
   initialLength: z.number().int().positive(),

@@ -1,9 +1,9 @@
-export * from './analyses';
-export * from './config';
-export * from './ladder';
-export * from './replay';
-export * from './run';
-export * from './schema';
-export * from './tally';
-export { evaluateTier, type TierRun } from './tier';
-export { isAbortWorthy, runSccTrial, SccFatalError, type SccTrialRecord, shouldPromote } from './trial';
+export * from './analyses.js';
+export * from './config.js';
+export * from './ladder.js';
+export * from './replay.js';
+export * from './run.js';
+export * from './schema.js';
+export * from './tally.js';
+export { evaluateTier, type TierRun } from './tier.js';
+export { isAbortWorthy, runSccTrial, SccFatalError, type SccTrialRecord, shouldPromote } from './trial.js';

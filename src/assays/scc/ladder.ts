@@ -1,5 +1,5 @@
 /**
- * The authors' `search_counting_capacity` as a pure state machine (scc.md §3): ask `next()` for the
+ * The authors' `search_counting_capacity` as a pure state machine (docs/spec/scc.md §3): ask `next()` for the
  * tier to evaluate, report its verdict with `record(passed)`, read `result()` when `next()` is null.
  */
 

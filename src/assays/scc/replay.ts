@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { loadSccLog, type SccLogModel, sccLogReplaySubject } from '../../subjects/replay/scc-log';
-import { formatAuditOf } from './analyses';
-import type { SccConfig } from './config';
-import { runSccAssay, type SccAssayOptions } from './run';
-import type { SccResult } from './schema';
+import { loadSccLog, type SccLogModel, sccLogReplaySubject } from '../../subjects/replay/scc-log.js';
+import { formatAuditOf } from './analyses.js';
+import type { SccConfig } from './config.js';
+import { runSccAssay, type SccAssayOptions } from './run.js';
+import type { SccResult } from './schema.js';
 
-/** The per-model fields of closed.summary.json that a replay needs (scc.md §15.2). */
+/** The per-model fields of closed.summary.json that a replay needs (docs/spec/scc.md §15.2). */
 const summaryModelSchema = z.object({
   skipped: z.boolean().optional().default(false),
   cc: z.number().int(),

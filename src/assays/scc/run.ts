@@ -1,15 +1,15 @@
-import { PyRandom } from '../../rng';
-import type { Subject } from '../../subjects/subject';
-import { countInstance } from '../../tasks/count/plugin';
-import { COUNT_SYSTEM_PROMPT, countPrompt, DEFAULT_MOTIF, resolveMotif } from '../../tasks/count/stimulus';
-import { nestedUserPrompt } from '../../tasks/nested/generate';
-import { nestedInstance } from '../../tasks/nested/plugin';
-import { findAttractors, formatAuditOf, tokensPerCountAtCc } from './analyses';
-import { DEFAULT_SCC_CONFIG, type DrawMode, type SccConfig, type Schedule, sccConfigSchema } from './config';
-import { LadderSearch } from './ladder';
-import type { SccResult, SccTier, SccTrial } from './schema';
-import { evaluateTier, type TierRun } from './tier';
-import { runSccTrial, type SccTrialRecord, shouldPromote } from './trial';
+import { PyRandom } from '../../rng/index.js';
+import type { Subject } from '../../subjects/subject.js';
+import { countInstance } from '../../tasks/count/plugin.js';
+import { COUNT_SYSTEM_PROMPT, countPrompt, DEFAULT_MOTIF, resolveMotif } from '../../tasks/count/stimulus.js';
+import { nestedUserPrompt } from '../../tasks/nested/generate.js';
+import { nestedInstance } from '../../tasks/nested/plugin.js';
+import { findAttractors, formatAuditOf, tokensPerCountAtCc } from './analyses.js';
+import { DEFAULT_SCC_CONFIG, type DrawMode, type SccConfig, type Schedule, sccConfigSchema } from './config.js';
+import { LadderSearch } from './ladder.js';
+import type { SccResult, SccTier, SccTrial } from './schema.js';
+import { evaluateTier, type TierRun } from './tier.js';
+import { runSccTrial, type SccTrialRecord, shouldPromote } from './trial.js';
 
 export type SccTaskId = 'count' | 'nested';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FORMAT_CATEGORIES } from '../../tasks/count/audit';
-import { DRAW_MODES, SCHEDULES, sccConfigSchema } from './config';
+import { FORMAT_CATEGORIES } from '../../tasks/count/audit.js';
+import { DRAW_MODES, SCHEDULES, sccConfigSchema } from './config.js';
 
 /** Zod schemas of the SCC assay's result (it crosses into reports, caches and the CLI's --json). */
 export const sccTrialSchema = z.object({

@@ -1,5 +1,5 @@
 /**
- * The authors' pass rule (`summarize_evaluation`, scc.md §7) and the early-decision test built on it.
+ * The authors' pass rule (`summarize_evaluation`, docs/spec/scc.md §7) and the early-decision test built on it.
  * passed = parse_rate == 1 and fmean(relative errors of parsed trials) ≤ tolerance.
  */
 

@@ -1,12 +1,12 @@
-import type { PyRandom } from '../../rng';
-import { drawTarget, targetRange } from '../../tasks/count/targets';
-import type { DrawMode, SccConfig, Schedule } from './config';
-import type { LadderStep } from './ladder';
-import { summarizeTier, type TierSummary, tierMustFail } from './tally';
-import { isAbortWorthy, type SccTrialRecord, shouldPromote } from './trial';
+import type { PyRandom } from '../../rng/index.js';
+import { drawTarget, targetRange } from '../../tasks/count/targets.js';
+import type { DrawMode, SccConfig, Schedule } from './config.js';
+import type { LadderStep } from './ladder.js';
+import { summarizeTier, type TierSummary, tierMustFail } from './tally.js';
+import { isAbortWorthy, type SccTrialRecord, shouldPromote } from './trial.js';
 
 /**
- * Evaluating one tier (`evaluate_length`, scc.md §5) under one of three schedules, with the optional
+ * Evaluating one tier (`evaluate_length`, docs/spec/scc.md §5) under one of three schedules, with the optional
  * early tier decision: once `tierMustFail` holds, stop issuing and abort the trials in flight. The
  * verdict cannot differ from the full tier's (see tally.ts), so the ladder path and CC are unchanged.
  */

@@ -1,12 +1,12 @@
-import type { Subject, TrialRequest, TrialResponse } from '../../subjects/subject';
-import { auditResponse, type FormatCategory } from '../../tasks/count/audit';
-import { scanLastInteger, scoreCount } from '../../tasks/count/parse';
-import type { CountInstance } from '../../tasks/count/plugin';
-import type { Motif } from '../../tasks/count/stimulus';
-import type { Prompt } from '../../tasks/task';
+import type { Subject, TrialRequest, TrialResponse } from '../../subjects/subject.js';
+import { auditResponse, type FormatCategory } from '../../tasks/count/audit.js';
+import { scanLastInteger, scoreCount } from '../../tasks/count/parse.js';
+import type { CountInstance } from '../../tasks/count/plugin.js';
+import type { Motif } from '../../tasks/count/stimulus.js';
+import type { Prompt } from '../../tasks/task.js';
 
 /**
- * One SCC trial (`run_trial`, scc.md §6): ask the subject, double the output budget while the answer is
+ * One SCC trial (`run_trial`, docs/spec/scc.md §6): ask the subject, double the output budget while the answer is
  * cut at the budget without any integer (up to the retry ceiling), then score it as the authors do.
  */
 export type TrialStatus = 'completed' | 'incomplete' | 'error';

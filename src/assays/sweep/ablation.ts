@@ -1,7 +1,7 @@
-import type { CellResult } from '../../schema/cell';
-import type { Ablation } from '../../schema/fit';
-import { mcnemarFromPairs } from '../../stats';
-import { isMissing, isSuccess } from '../../tasks/outcome';
+import type { CellResult } from '../../schema/cell.js';
+import type { Ablation } from '../../schema/fit.js';
+import { mcnemarFromPairs } from '../../stats/index.js';
+import { isMissing, isSuccess } from '../../tasks/outcome.js';
 
 /**
  * Paired comparison of prompt variants on the same instances (paper 000 ablations): trials are paired

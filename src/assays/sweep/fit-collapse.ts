@@ -1,6 +1,6 @@
-import type { CellResult } from '../../schema/cell';
-import type { CollapseFit } from '../../schema/fit';
-import { collapseThreshold } from '../../stats';
+import type { CellResult } from '../../schema/cell.js';
+import type { CollapseFit } from '../../schema/fit.js';
+import { collapseThreshold } from '../../stats/index.js';
 
 /** Accuracy per level and the collapse threshold λ* of one puzzle level sweep (paper 001 §1.2). */
 export function fitCollapseSweep(

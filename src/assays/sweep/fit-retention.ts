@@ -1,12 +1,12 @@
-import type { CellResult } from '../../schema/cell';
-import type { RetentionFit } from '../../schema/fit';
-import { type DepthCount, estimateRetention, summarizeKStar, tfbcRate } from '../../stats';
-import { kStarPopulation } from './summarize-cell';
+import type { CellResult } from '../../schema/cell.js';
+import type { RetentionFit } from '../../schema/fit.js';
+import { type DepthCount, estimateRetention, summarizeKStar, tfbcRate } from '../../stats/index.js';
+import { kStarPopulation } from './summarize-cell.js';
 
 export type MissingRule = 'paper' | 'release';
 
 /**
- * Per-depth (correct, n) under a missing-data rule (paper 000 §3 vs. the release, ccb.md §6.2):
+ * Per-depth (correct, n) under a missing-data rule (paper 000 §3 vs. the release, docs/spec/ccb.md §6.2):
  * 'paper' counts only Correct, Reasoning and Constraint; 'release' counts every trial but API.
  */
 export function depthCounts(cells: readonly CellResult[], missing: MissingRule): DepthCount[] {

@@ -1,10 +1,10 @@
-import type { CellResult } from '../../schema/cell';
-import type { Subject } from '../../subjects/subject';
-import { generateCell } from '../../tasks/instances';
-import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from '../../tasks/task';
-import { mapLimit } from '../limit';
-import { runTrial } from './run-trial';
-import { summarizeCell } from './summarize-cell';
+import type { CellResult } from '../../schema/cell.js';
+import type { Subject } from '../../subjects/subject.js';
+import { generateCell } from '../../tasks/instances.js';
+import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from '../../tasks/task.js';
+import { mapLimit } from '../limit.js';
+import { runTrial } from './run-trial.js';
+import { summarizeCell } from './summarize-cell.js';
 
 export interface CellSpec {
   project: string;

@@ -1,7 +1,7 @@
-import type { TrialRecord } from '../../schema/trial';
-import type { Subject } from '../../subjects/subject';
-import { apiOutcome } from '../../tasks/outcome';
-import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task';
+import type { TrialRecord } from '../../schema/trial.js';
+import type { Subject } from '../../subjects/subject.js';
+import { apiOutcome } from '../../tasks/outcome.js';
+import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
 
 export interface TrialSpec {
   task: AnyTaskPlugin;

@@ -1,14 +1,14 @@
-import type { CellResult } from '../../schema/cell';
-import type { TrialRecord } from '../../schema/trial';
-import { clopperPearson, summarizeKStar } from '../../stats';
+import type { CellResult } from '../../schema/cell.js';
+import type { TrialRecord } from '../../schema/trial.js';
+import { clopperPearson, summarizeKStar } from '../../stats/index.js';
 import {
   CCB_OUTCOME_KINDS,
   COUNT_OUTCOME_KINDS,
   isMissing,
   isSuccess,
   PUZZLE_OUTCOME_KINDS,
-} from '../../tasks/outcome';
-import type { AnyTaskPlugin } from '../../tasks/task';
+} from '../../tasks/outcome.js';
+import type { AnyTaskPlugin } from '../../tasks/task.js';
 
 export interface CellIdentity {
   project: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { finishReasonSchema, usageSchema } from '../../schema/trial';
+import { finishReasonSchema, usageSchema } from '../../schema/trial.js';
 
 export const CACHE_FORMAT = 'ceilingbench-cache/1';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Prompt } from '../../tasks/task';
-import { CACHE_FORMAT } from './entry';
+import type { Prompt } from '../../tasks/task.js';
+import { CACHE_FORMAT } from './entry.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 

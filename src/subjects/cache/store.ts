@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { type CacheEntry, cacheEntrySchema } from './entry';
+import { type CacheEntry, cacheEntrySchema } from './entry.js';
 
 export const CACHE_MODES = ['read-write', 'read-only', 'off', 'refresh'] as const;
 export type CacheMode = (typeof CACHE_MODES)[number];

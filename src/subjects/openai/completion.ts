@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Usage } from '../../schema/trial';
-import type { FinishReason } from '../../tasks/task';
+import type { Usage } from '../../schema/trial.js';
+import type { FinishReason } from '../../tasks/task.js';
 
 /** A response body that is not a usable chat completion (bad JSON, wrong shape): a retryable provider fault. */
 export class MalformedResponseError extends Error {

@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors';
+import { UsageError } from '../../errors.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { UsageError } from '../../errors';
-import type { LimiterConfig } from '../limiter';
-import type { Env } from './endpoint';
-import type { ProviderOptions } from './request-body';
+import { UsageError } from '../../errors.js';
+import type { LimiterConfig } from '../limiter.js';
+import type { Env } from './endpoint.js';
+import type { ProviderOptions } from './request-body.js';
 
 /**
  * Provider and limiter options from the environment, for runs configured without code:

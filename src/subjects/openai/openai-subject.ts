@@ -1,17 +1,17 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import { PyRandom } from '../../rng';
-import { CACHE_FORMAT, type CacheEntry } from '../cache/entry';
-import { cacheKey, promptSha256 } from '../cache/key';
-import type { ResponseCache } from '../cache/store';
-import { type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter';
-import type { TaskResolver } from '../sim/sim-subject';
-import type { BudgetRecord, Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject';
-import { estimateTokens } from '../usage-estimate';
-import { type Completion, readCompletion } from './completion';
-import { type Env, resolveEndpoint } from './endpoint';
-import { buildMessages, buildParams, type ChatMessage, type ProviderOptions } from './request-body';
-import { backoffDelay, classifyFailure, DEFAULT_RETRY_POLICY, type RetryPolicy, sleep } from './retry';
+import { PyRandom } from '../../rng/index.js';
+import { CACHE_FORMAT, type CacheEntry } from '../cache/entry.js';
+import { cacheKey, promptSha256 } from '../cache/key.js';
+import type { ResponseCache } from '../cache/store.js';
+import { type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter.js';
+import type { TaskResolver } from '../sim/sim-subject.js';
+import type { BudgetRecord, Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject.js';
+import { estimateTokens } from '../usage-estimate.js';
+import { type Completion, readCompletion } from './completion.js';
+import { type Env, resolveEndpoint } from './endpoint.js';
+import { buildMessages, buildParams, type ChatMessage, type ProviderOptions } from './request-body.js';
+import { backoffDelay, classifyFailure, DEFAULT_RETRY_POLICY, type RetryPolicy, sleep } from './retry.js';
 
 /** SCC's budget ceiling: 4096 → 8192 → 16384 → 32768. */
 export const DEFAULT_MAX_OUTPUT_TOKENS_CEILING = 32_768;

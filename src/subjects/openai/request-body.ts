@@ -1,4 +1,4 @@
-import type { Prompt } from '../../tasks/task';
+import type { Prompt } from '../../tasks/task.js';
 
 /** How the task's system prompt reaches the provider. */
 export type SystemRole = 'system' | 'developer' | 'merge';

@@ -1,7 +1,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import type { PyRandom } from '../../rng';
-import { LimiterAbortError } from '../limiter';
-import { MalformedResponseError } from './completion';
+import type { PyRandom } from '../../rng/index.js';
+import { LimiterAbortError } from '../limiter.js';
+import { MalformedResponseError } from './completion.js';
 
 /**
  * Our own retry loop (the SDK's maxRetries is 0, so 'no retries' means none): exponential backoff with

@@ -1,9 +1,9 @@
 import { open, stat } from 'node:fs/promises';
-import { UsageError } from '../../errors';
-import { CACHE_FORMAT } from '../cache/entry';
-import type { CacheReporter } from '../cache/store';
-import type { Subject } from '../subject';
-import { createOwnReplaySubject } from './own-format';
+import { UsageError } from '../../errors.js';
+import { CACHE_FORMAT } from '../cache/entry.js';
+import type { CacheReporter } from '../cache/store.js';
+import type { Subject } from '../subject.js';
+import { createOwnReplaySubject } from './own-format.js';
 
 export type ReplayFormat = 'cache-dir' | 'cache-jsonl' | 'scc-log';
 

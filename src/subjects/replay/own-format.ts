@@ -1,10 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../../errors';
-import { type CacheEntry, cacheEntrySchema } from '../cache/entry';
-import { promptSha256 } from '../cache/key';
-import type { CacheReporter } from '../cache/store';
-import type { Subject, TrialRequest, TrialResponse } from '../subject';
+import { UsageError } from '../../errors.js';
+import { type CacheEntry, cacheEntrySchema } from '../cache/entry.js';
+import { promptSha256 } from '../cache/key.js';
+import type { CacheReporter } from '../cache/store.js';
+import type { Subject, TrialRequest, TrialResponse } from '../subject.js';
 
 /**
  * Replays ceilingbench's own records: a cache directory (`<dir>/<xx>/<key>.json`) or a JSONL file with one

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { SccFatalError } from '../../assays/scc/trial';
-import type { Subject, TrialRequest, TrialResponse } from '../subject';
+import { SccFatalError } from '../../assays/scc/trial.js';
+import type { Subject, TrialRequest, TrialResponse } from '../subject.js';
 
 /**
- * Replays the authors' released SCC runs (scc.md §15): one JSON line per trial. The subject serves the
+ * Replays the authors' released SCC runs (docs/spec/scc.md §15): one JSON line per trial. The subject serves the
  * recorded response for (evaluation index, trial index) of the ladder's request, answering "cut at the
- * budget, no integer" while the requested budget is below the recorded final one (scc.md §15.4), so the
+ * budget, no integer" while the requested budget is below the recorded final one (docs/spec/scc.md §15.4), so the
  * ladder's own budget doubling replays as it happened.
  */
 export const sccLogTrialSchema = z.object({
@@ -129,7 +129,7 @@ export function sccLogReplaySubject(log: SccLogModel, spec: string): Subject {
     const common = { latencyMs: 0, cacheHit: false, attempts: 1 };
     if (request.maxOutputTokens < trial.final_max_output_tokens) {
       // An earlier attempt of the doubling: cut at the budget without an integer. For an error record the
-      // stored text is the attempt just before the failing call (scc.md §6.3), so serve it there.
+      // stored text is the attempt just before the failing call (docs/spec/scc.md §6.3), so serve it there.
       const lastBeforeError =
         trial.response_status === 'error' && request.maxOutputTokens * 2 >= trial.final_max_output_tokens;
       return {

@@ -1,5 +1,5 @@
-import type { PyRandom } from '../../rng';
-import { CHARS_PER_TOKEN } from '../usage-estimate';
+import type { PyRandom } from '../../rng/index.js';
+import { CHARS_PER_TOKEN } from '../usage-estimate.js';
 
 export interface FaultRates {
   /** Probability that the output is unparseable prose instead of the required format. */

@@ -1,5 +1,5 @@
-import type { AnyTaskPlugin, SimKnobs } from '../../tasks/task';
-import type { SimSpec } from '../spec';
+import type { AnyTaskPlugin, SimKnobs } from '../../tasks/task.js';
+import type { SimSpec } from '../spec.js';
 
 /**
  * Knobs of each sim profile, per task. `sim:default` — the subject used when nothing is configured:

@@ -1,10 +1,10 @@
-import type { AnyTaskPlugin } from '../../tasks/task';
-import type { SimSpec } from '../spec';
-import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject';
-import { estimateUsage } from '../usage-estimate';
-import { applyFaults } from './faults';
-import { knobsFor } from './profiles';
-import { trialRng } from './trial-rng';
+import type { AnyTaskPlugin } from '../../tasks/task.js';
+import type { SimSpec } from '../spec.js';
+import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject.js';
+import { estimateUsage } from '../usage-estimate.js';
+import { applyFaults } from './faults.js';
+import { knobsFor } from './profiles.js';
+import { trialRng } from './trial-rng.js';
 
 export type TaskResolver = (taskId: string) => AnyTaskPlugin;
 

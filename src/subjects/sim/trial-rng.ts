@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { PyRandom } from '../../rng';
-import type { TrialRequest } from '../subject';
+import { PyRandom } from '../../rng/index.js';
+import type { TrialRequest } from '../subject.js';
 
 /** Independent streams of one simulated trial: the task's simulation and the subject's fault draws. */
 export type SimStream = 'simulate' | 'faults';

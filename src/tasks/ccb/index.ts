@@ -1,10 +1,10 @@
 /**
  * The Complexity Ceiling Benchmark task families D1, D2, D3 (paper 000; release semantics in
- * shared/reference/ccb.md). Profiles: `official` (bit-identical to the released generator) and `paper`
- * (ccb.md §7: D1 grid integrity, D2 seven distinct digits, D3 optional query pair via `{ query: true }`).
+ * docs/spec/ccb.md). Profiles: `official` (bit-identical to the released generator) and `paper`
+ * (docs/spec/ccb.md §7: D1 grid integrity, D2 seven distinct digits, D3 optional query pair via `{ query: true }`).
  *
  * Deliberate deviations from the released grading code, each a fix or a generalisation:
- * - One precedence for all domains (api → correct → format → truncation → constraint → reasoning, ccb.md §6.0).
+ * - One precedence for all domains (api → correct → format → truncation → constraint → reasoning, docs/spec/ccb.md §6.0).
  * - States are compared without the model's `Step i:` label (k* is positional); D2 registers compare in
  *   A..G order and D3 pairs as a set, so key/pair order and whitespace never change a verdict.
  * - Parsers also accept spaces before `:` in step headers, between brackets (`] ]`) and around `=`.
@@ -21,17 +21,17 @@
  *   Standard); Var B relabels only people (not the F tag) and also the user's events; Var C adds the explicit
  *   sign mapping; D1/D2 A/B/C are ceilingbench's own additive sections (the release defines them for D3 only).
  */
-import type { AnyTaskPlugin } from '../task';
-import { d1Task } from './d1';
-import { d2Task } from './d2';
-import { d3Task } from './d3';
+import type { AnyTaskPlugin } from '../task.js';
+import { d1Task } from './d1/index.js';
+import { d2Task } from './d2/index.js';
+import { d3Task } from './d3/index.js';
 
-export { d1Task } from './d1';
-export { d2Task } from './d2';
-export { d3Task } from './d3';
-export type { CcbPlugin } from './plugin';
-export type { CcbReading, StateReading } from './reading';
-export * from './types';
+export { d1Task } from './d1/index.js';
+export { d2Task } from './d2/index.js';
+export { d3Task } from './d3/index.js';
+export type { CcbPlugin } from './plugin.js';
+export type { CcbReading, StateReading } from './reading.js';
+export * from './types.js';
 
 /** D1, D2, D3 of the Complexity Ceiling Benchmark. */
 export const ccbTasks: AnyTaskPlugin[] = [d1Task, d2Task, d3Task];

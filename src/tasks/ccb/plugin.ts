@@ -1,7 +1,7 @@
-import type { PyRandom } from '../../rng';
-import type { CcbOutcome } from '../outcome';
-import type { GenerateOptions, GradeContext, ParseResult, Prompt, SimKnobs, TaskPlugin } from '../task';
-import { type CcbReading, type CcbTruth, classify } from './reading';
+import type { PyRandom } from '../../rng/index.js';
+import type { CcbOutcome } from '../outcome.js';
+import type { GenerateOptions, GradeContext, ParseResult, Prompt, SimKnobs, TaskPlugin } from '../task.js';
+import { type CcbReading, type CcbTruth, classify } from './reading.js';
 import {
   assertDepth,
   CCB_DEPTHS,
@@ -14,8 +14,8 @@ import {
   releaseMaxTokens,
   resolveProfile,
   resolveVariant,
-} from './types';
-import { formatResponse } from './variants';
+} from './types.js';
+import { formatResponse } from './variants.js';
 
 /** The domain-specific parts of a CCB plugin; `makeCcbPlugin` supplies the shared contract around them. */
 export interface CcbDomain<I extends CcbInstance> {

@@ -1,5 +1,5 @@
-import type { CcbOutcome } from '../outcome';
-import type { GradeContext } from '../task';
+import type { CcbOutcome } from '../outcome.js';
+import type { GradeContext } from '../task.js';
 
 /** One parsed state (a trace step or the answer) of a model response. */
 export interface StateReading {
@@ -38,7 +38,7 @@ export function divergenceStep(truthSteps: readonly string[], steps: readonly St
 }
 
 /**
- * The six-way classification in the release's precedence (ccb.md §6.0, the D3 order applied to every
+ * The six-way classification in the release's precedence (docs/spec/ccb.md §6.0, the D3 order applied to every
  * domain): api → correct → format → truncation → constraint → reasoning.
  *
  * - api: an empty response that was not cut off (the release's D3 rule; missing data).

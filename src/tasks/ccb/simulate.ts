@@ -1,6 +1,6 @@
-import type { PyRandom } from '../../rng';
-import type { SimKnobs } from '../task';
-import { formatResponse } from './variants';
+import type { PyRandom } from '../../rng/index.js';
+import type { SimKnobs } from '../task.js';
+import { formatResponse } from './variants.js';
 
 /** What the simulated model needs from a domain. */
 export interface SimDomain<S> {

@@ -1,4 +1,4 @@
-import type { TaskInstance } from '../task';
+import type { TaskInstance } from '../task.js';
 
 export const CCB_PROFILES = ['official', 'paper'] as const;
 export type CcbProfile = (typeof CCB_PROFILES)[number];

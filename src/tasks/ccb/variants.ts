@@ -1,4 +1,4 @@
-import type { CcbVariant } from './types';
+import type { CcbVariant } from './types.js';
 
 /**
  * Prompt-variant helpers shared by D1 and D2. The release defines the A/B/C variants only for D3 (§9);

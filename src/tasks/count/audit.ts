@@ -1,6 +1,6 @@
-import type { FinishReason } from '../task';
-import { scanLastInteger } from './parse';
-import { DEFAULT_MOTIF, type Motif } from './stimulus';
+import type { FinishReason } from '../task.js';
+import { scanLastInteger } from './parse.js';
+import { DEFAULT_MOTIF, type Motif } from './stimulus.js';
 
 /**
  * The format audit of paper Supplementary Note 4 / Table S2: every response gets one category. The

@@ -1,8 +1,8 @@
-import type { CountOutcome } from '../outcome';
-import type { GradeContext } from '../task';
-import { auditResponse } from './audit';
-import { parseLastInteger, scoreCount } from './parse';
-import type { Motif } from './stimulus';
+import type { CountOutcome } from '../outcome.js';
+import type { GradeContext } from '../task.js';
+import { auditResponse } from './audit.js';
+import { parseLastInteger, scoreCount } from './parse.js';
+import type { Motif } from './stimulus.js';
 
 /** Grades a counting response: exact | inexact | unparsed, with the relative error and the audit category. */
 export function gradeCount(expected: number, text: string, context: GradeContext = {}, motif?: Motif): CountOutcome {

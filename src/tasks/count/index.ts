@@ -1,14 +1,14 @@
-import { nestedPlugin } from '../nested/plugin';
-import type { AnyTaskPlugin } from '../task';
-import { countPlugin } from './plugin';
+import { nestedPlugin } from '../nested/plugin.js';
+import type { AnyTaskPlugin } from '../task.js';
+import { countPlugin } from './plugin.js';
 
-export * from './audit';
-export * from './grade';
-export * from './parse';
-export * from './plugin';
-export * from './simulate';
-export * from './stimulus';
-export * from './targets';
+export * from './audit.js';
+export * from './grade.js';
+export * from './parse.js';
+export * from './plugin.js';
+export * from './simulate.js';
+export * from './stimulus.js';
+export * from './targets.js';
 
 /** SCC counting and nested key-path matching. */
 export const countTasks: AnyTaskPlugin[] = [countPlugin, nestedPlugin];

@@ -1,10 +1,10 @@
-import type { PyRandom } from '../../rng';
-import type { GenerateOptions, ParseResult, TaskInstance, TaskPlugin } from '../task';
-import { gradeCount } from './grade';
-import { parseLastInteger } from './parse';
-import { simulateCount } from './simulate';
-import { countPrompt, DEFAULT_MOTIF, MOTIFS, resolveMotif } from './stimulus';
-import { drawTarget } from './targets';
+import type { PyRandom } from '../../rng/index.js';
+import type { GenerateOptions, ParseResult, TaskInstance, TaskPlugin } from '../task.js';
+import { gradeCount } from './grade.js';
+import { parseLastInteger } from './parse.js';
+import { simulateCount } from './simulate.js';
+import { countPrompt, DEFAULT_MOTIF, MOTIFS, resolveMotif } from './stimulus.js';
+import { drawTarget } from './targets.js';
 
 /** The authors' initial output cap; the ladder doubles it up to 32768 on truncation without an answer. */
 export const COUNT_MAX_OUTPUT_TOKENS = 4096;

@@ -1,6 +1,6 @@
-import type { PyRandom } from '../../rng';
-import type { SimKnobs } from '../task';
-import { countSequence, type Motif } from './stimulus';
+import type { PyRandom } from '../../rng/index.js';
+import type { SimKnobs } from '../task.js';
+import { countSequence, type Motif } from './stimulus.js';
 
 /**
  * A simulated counter with a known capacity c (knobs.capacity), shaped after the paper's observations:

@@ -1,6 +1,6 @@
-import type { Prompt } from '../task';
+import type { Prompt } from '../task.js';
 
-/** The authors' system instruction, verbatim (paper Supplementary Note 2; scc.md §6.1). */
+/** The authors' system instruction, verbatim (paper Supplementary Note 2; docs/spec/scc.md §6.1). */
 export const COUNT_SYSTEM_PROMPT =
   'You count items exactly. Return only one integer with no words, punctuation, or explanation.';
 

@@ -1,4 +1,4 @@
-import type { PyRandom } from '../../rng';
+import type { PyRandom } from '../../rng/index.js';
 
 /** The authors' jitter: targets are drawn uniformly from [floor(0.8L), ceil(1.2L)]. */
 export const DEFAULT_JITTER = 0.2;

@@ -1,8 +1,8 @@
-import { PyRandom } from '../../rng';
+import { PyRandom } from '../../rng/index.js';
 
 /**
  * The heterogeneous nested key-path prompt of `run_nested_key_path.py` (paper Supplementary Note 5;
- * scc.md §10). A pure function of the match count x: the records come from `Random(<string seed>)`.
+ * docs/spec/scc.md §10). A pure function of the match count x: the records come from `Random(<string seed>)`.
  */
 export const NESTED_POOL = [
   'BX',

@@ -1,2 +1,2 @@
-export * from './generate';
-export { nestedInstance, nestedPlugin } from './plugin';
+export * from './generate.js';
+export { nestedInstance, nestedPlugin } from './plugin.js';

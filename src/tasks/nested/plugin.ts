@@ -1,11 +1,11 @@
-import type { PyRandom } from '../../rng';
-import { gradeCount } from '../count/grade';
-import { parseLastInteger } from '../count/parse';
-import { COUNT_MAX_OUTPUT_TOKENS, type CountInstance } from '../count/plugin';
-import { COUNT_SYSTEM_PROMPT } from '../count/stimulus';
-import { drawTarget } from '../count/targets';
-import type { GenerateOptions, ParseResult, TaskPlugin } from '../task';
-import { nestedRecords, nestedUserPrompt } from './generate';
+import type { PyRandom } from '../../rng/index.js';
+import { gradeCount } from '../count/grade.js';
+import { parseLastInteger } from '../count/parse.js';
+import { COUNT_MAX_OUTPUT_TOKENS, type CountInstance } from '../count/plugin.js';
+import { COUNT_SYSTEM_PROMPT } from '../count/stimulus.js';
+import { drawTarget } from '../count/targets.js';
+import type { GenerateOptions, ParseResult, TaskPlugin } from '../task.js';
+import { nestedRecords, nestedUserPrompt } from './generate.js';
 
 export function nestedInstance(matches: number, center: number, seed: number, profile = 'default'): CountInstance {
   return { task: 'nested', level: center, seed, profile, data: { n: matches, center }, trace: [], answer: matches };

@@ -1,13 +1,13 @@
-import type { AnyTaskPlugin } from '../task';
-import { checkersTask } from './checkers';
-import { coloringTask } from './coloring';
-import { cryptTask } from './crypt';
-import { hanoiTask } from './hanoi';
-import { jugTask } from './jug';
-import { riverTask } from './river';
-import { rubikTask } from './rubik';
-import { satTask } from './sat';
-import { sudokuTask } from './sudoku';
+import type { AnyTaskPlugin } from '../task.js';
+import { checkersTask } from './checkers/index.js';
+import { coloringTask } from './coloring/index.js';
+import { cryptTask } from './crypt/index.js';
+import { hanoiTask } from './hanoi/index.js';
+import { jugTask } from './jug/index.js';
+import { riverTask } from './river/index.js';
+import { rubikTask } from './rubik/index.js';
+import { satTask } from './sat/index.js';
+import { sudokuTask } from './sudoku/index.js';
 
 /** The nine puzzle families of paper 001, in the paper's order. */
 export const puzzleTasks: AnyTaskPlugin[] = [

@@ -3,7 +3,7 @@
  * the JSON-only system instruction, the comma-separated marker sequence and the chars/4 token estimate.
  */
 
-/** The authors' system instruction for both runners, verbatim (scc.md §12). */
+/** The authors' system instruction for both runners, verbatim (docs/spec/scc.md §12). */
 export const JSON_SYSTEM_INSTRUCTION =
   'You are being evaluated. Answer the requested task exactly. Return only a single JSON object with the ' +
   'requested keys. Do not include markdown, comments, hidden reasoning, or extra text.';

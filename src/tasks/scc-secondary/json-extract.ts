@@ -10,7 +10,7 @@
  * Difference, on purpose: the authors restart the balanced-brace scan at every '{' (quadratic); here at most
  * MAX_BRACE_STARTS start positions are tried, so the scan is linear in the text length.
  */
-import { pythonDictLiteral } from './python-literal';
+import { pythonDictLiteral } from './python-literal.js';
 
 export const MAX_BRACE_STARTS = 64;
 

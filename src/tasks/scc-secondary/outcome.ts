@@ -1,4 +1,4 @@
-import type { CountOutcome } from '../outcome';
+import type { CountOutcome } from '../outcome.js';
 
 /**
  * Both secondary plugins report a `count`-family outcome (the family the SCC project and the sim's counting

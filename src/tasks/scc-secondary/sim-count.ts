@@ -1,5 +1,5 @@
-import type { PyRandom } from '../../rng';
-import { ATTRACTORS } from '../count/simulate';
+import type { PyRandom } from '../../rng/index.js';
+import { ATTRACTORS } from '../count/simulate.js';
 
 /**
  * A simulated count of n items by a model whose counting state holds `capacity` items, shaped like the count

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { countSvgMarks, writeHtmlReport } from '../../../src/report/html';
-import { figureOf, fixtureBaselines, fixtureReport } from './support';
+import { countSvgMarks, writeHtmlReport } from '../../../src/report/html/index.js';
+import { figureOf, fixtureBaselines, fixtureReport } from './support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const run = promisify(execFile);

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cac } from 'cac';
 import { describe, expect, it } from 'vitest';
-import { registerReport } from '../../../src/cli/commands/report';
-import { UsageError } from '../../../src/cli/errors';
-import { FIXTURE_DIR } from './support';
+import { registerReport } from '../../../src/cli/commands/report.js';
+import { UsageError } from '../../../src/cli/errors.js';
+import { FIXTURE_DIR } from './support.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(name, FIXTURE_DIR));
 

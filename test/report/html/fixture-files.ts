@@ -1,4 +1,4 @@
-import { sampleBaselines, sampleReport } from './sample';
+import { sampleBaselines, sampleReport } from './sample.js';
 
 /** The files of fixtures/report/, by path relative to it, exactly as write-fixtures.ts writes them. */
 export function fixtureFiles(): Record<string, string> {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { reportSchema } from '../../../src/schema/report';
-import { fixtureFiles } from './fixture-files';
-import { FIXTURE_DIR, fixtureBaselines } from './support';
+import { reportSchema } from '../../../src/schema/report.js';
+import { fixtureFiles } from './fixture-files.js';
+import { FIXTURE_DIR, fixtureBaselines } from './support.js';
 
 describe('fixtures/report', () => {
   it('equals what sample.ts generates (regenerate: npx tsx test/report/html/write-fixtures.ts)', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 
 // One chart's renderer throws; the page must still be written, with that figure listed as absent.
-vi.mock('../../../src/report/html/render-svg', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../src/report/html/render-svg')>();
+vi.mock('../../../src/report/html/render-svg.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../src/report/html/render-svg.js')>();
   return {
     ...original,
     renderChartSvg: async (chart: Parameters<typeof original.renderChartSvg>[0]) => {
@@ -12,9 +12,9 @@ vi.mock('../../../src/report/html/render-svg', async (importOriginal) => {
   };
 });
 
-const { renderHtmlReport } = await import('../../../src/report/html');
-const { renderChartSvg } = await import('../../../src/report/html/render-svg');
-const { fixtureReport } = await import('./support');
+const { renderHtmlReport } = await import('../../../src/report/html/index.js');
+const { renderChartSvg } = await import('../../../src/report/html/render-svg.js');
+const { fixtureReport } = await import('./support.js');
 
 describe('a chart that fails to render', () => {
   it('is listed as absent with the error, and the other charts are drawn', async () => {

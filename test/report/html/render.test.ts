@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type HtmlReport, renderHtmlReport } from '../../../src/report/html';
-import type { Report } from '../../../src/schema/report';
-import { cell, retentionFit } from '../../support/records';
-import { figureOf, fixtureBaselines, fixtureReport, marksIn, rowsOf } from './support';
+import { type HtmlReport, renderHtmlReport } from '../../../src/report/html/index.js';
+import type { Report } from '../../../src/schema/report.js';
+import { cell, retentionFit } from '../../support/records.js';
+import { figureOf, fixtureBaselines, fixtureReport, marksIn, rowsOf } from './support.js';
 
 const ALL_CHARTS = [
   'accuracy-depth',

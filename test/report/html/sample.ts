@@ -1,11 +1,16 @@
-import { compareVariants, fitCollapseSweep, fitRetentionSweep, summarizeCell } from '../../../src/assays/sweep';
-import { baselineFromReport } from '../../../src/compare/baseline';
-import { PyRandom } from '../../../src/rng';
-import type { Baseline } from '../../../src/schema/baseline';
-import type { CellResult } from '../../../src/schema/cell';
-import type { Report } from '../../../src/schema/report';
-import type { TrialRecord } from '../../../src/schema/trial';
-import type { AnyTaskPlugin } from '../../../src/tasks/task';
+import {
+  compareVariants,
+  fitCollapseSweep,
+  fitRetentionSweep,
+  summarizeCell,
+} from '../../../src/assays/sweep/index.js';
+import { baselineFromReport } from '../../../src/compare/baseline.js';
+import { PyRandom } from '../../../src/rng/index.js';
+import type { Baseline } from '../../../src/schema/baseline.js';
+import type { CellResult } from '../../../src/schema/cell.js';
+import type { Report } from '../../../src/schema/report.js';
+import type { TrialRecord } from '../../../src/schema/trial.js';
+import type { AnyTaskPlugin } from '../../../src/tasks/task.js';
 
 /**
  * A small but realistic ceilingbench.json for the HTML report: trials are simulated with a seeded

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { countSvgMarks } from '../../../src/report/html';
-import type { ChartSpec } from '../../../src/report/html/chart';
-import { type Baseline, baselineSchema } from '../../../src/schema/baseline';
-import { type Report, reportSchema } from '../../../src/schema/report';
+import type { ChartSpec } from '../../../src/report/html/chart.js';
+import { countSvgMarks } from '../../../src/report/html/index.js';
+import { type Baseline, baselineSchema } from '../../../src/schema/baseline.js';
+import { type Report, reportSchema } from '../../../src/schema/report.js';
 
 export const FIXTURE_DIR = new URL('../../../fixtures/report/', import.meta.url);
 

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { fixtureFiles } from './fixture-files';
+import { fixtureFiles } from './fixture-files.js';
 
 const root = fileURLToPath(new URL('../../../fixtures/report/', import.meta.url));
 for (const [name, text] of Object.entries(fixtureFiles())) {

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../../src/rng';
-import type { CcbInstance } from '../../../src/tasks/ccb';
-import { applyD1, D1_OPS, formatGrid, START_GRID } from '../../../src/tasks/ccb/d1';
-import { applyD2, D2_OPS, formatRegisters, START_REGISTERS } from '../../../src/tasks/ccb/d2';
-import type { D3Instance } from '../../../src/tasks/ccb/d3';
-import { generateCell } from '../../../src/tasks/instances';
-import { resolveTask } from '../../../src/tasks/registry';
-import type { AnyTaskPlugin } from '../../../src/tasks/task';
+import { PyRandom } from '../../../src/rng/index.js';
+import { applyD1, D1_OPS, formatGrid, START_GRID } from '../../../src/tasks/ccb/d1/index.js';
+import { applyD2, D2_OPS, formatRegisters, START_REGISTERS } from '../../../src/tasks/ccb/d2/index.js';
+import type { D3Instance } from '../../../src/tasks/ccb/d3/index.js';
+import type { CcbInstance } from '../../../src/tasks/ccb/index.js';
+import { generateCell } from '../../../src/tasks/instances.js';
+import { resolveTask } from '../../../src/tasks/registry.js';
+import type { AnyTaskPlugin } from '../../../src/tasks/task.js';
 
 // Erased plugin types, as the registry hands them out.
 const d1Task: AnyTaskPlugin = resolveTask('d1');

@@ -1,20 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../../src/rng';
-import { CCB_VARIANTS, type CcbInstance } from '../../../src/tasks/ccb';
-import { D1_SYSTEM_PROMPT } from '../../../src/tasks/ccb/d1';
-import { D2_SYSTEM_PROMPT } from '../../../src/tasks/ccb/d2';
-import { D3_SYSTEM_PROMPT } from '../../../src/tasks/ccb/d3';
-import { resolveTask } from '../../../src/tasks/registry';
-import type { AnyTaskPlugin } from '../../../src/tasks/task';
+import { PyRandom } from '../../../src/rng/index.js';
+import { D1_SYSTEM_PROMPT } from '../../../src/tasks/ccb/d1/index.js';
+import { D2_SYSTEM_PROMPT } from '../../../src/tasks/ccb/d2/index.js';
+import { D3_SYSTEM_PROMPT } from '../../../src/tasks/ccb/d3/index.js';
+import { CCB_VARIANTS, type CcbInstance } from '../../../src/tasks/ccb/index.js';
+import { resolveTask } from '../../../src/tasks/registry.js';
+import type { AnyTaskPlugin } from '../../../src/tasks/task.js';
 
 // Erased plugin types, as the registry hands them out.
 const d1Task: AnyTaskPlugin = resolveTask('d1');
 const d2Task: AnyTaskPlugin = resolveTask('d2');
 const d3Task: AnyTaskPlugin = resolveTask('d3');
 
-const spec = readFileSync(new URL('../../../../shared/reference/ccb.md', import.meta.url), 'utf8');
-const blocks = Array.from(spec.slice(spec.indexOf('## Appendix A')).matchAll(/```text\n([\s\S]*?)\n```/g), (m) => m[1]);
+/** The six verbatim prompt parts of the release (docs/spec/ccb.md Appendix A), in order: D1 OPERATIONS, D1 OUTPUT_FORMAT, D2 OPERATIONS, D2 OUTPUT_FORMAT, D3 RULES, D3 OUTPUT_FORMAT. */
+const parts = JSON.parse(
+  readFileSync(new URL('../../../fixtures/ccb/system-prompt-parts.json', import.meta.url), 'utf8'),
+) as { blocks: { name: string; text: string }[] };
+const blocks = parts.blocks.map((b) => b.text);
 
 const gen = (task: AnyTaskPlugin, seed: number, depth: number, profile = 'official'): CcbInstance =>
   task.generate(new PyRandom(seed), depth, { seed, profile });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../../src/rng';
-import type { CcbInstance } from '../../../src/tasks/ccb';
-import type { CcbOutcome } from '../../../src/tasks/outcome';
-import { resolveTask } from '../../../src/tasks/registry';
-import type { AnyTaskPlugin } from '../../../src/tasks/task';
+import { PyRandom } from '../../../src/rng/index.js';
+import type { CcbInstance } from '../../../src/tasks/ccb/index.js';
+import type { CcbOutcome } from '../../../src/tasks/outcome.js';
+import { resolveTask } from '../../../src/tasks/registry.js';
+import type { AnyTaskPlugin } from '../../../src/tasks/task.js';
 
 // Erased plugin types, as the registry hands them out.
 const d1Task: AnyTaskPlugin = resolveTask('d1');

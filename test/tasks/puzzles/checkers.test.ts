@@ -1,9 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../../src/rng';
-import { CHECKERS_PER_COLOUR, type CheckersInstance, checkersPlugin } from '../../../src/tasks/puzzles/checkers';
-import { countSolutions, solveCheckers, validateCheckers } from '../../../src/tasks/puzzles/checkers/rules';
-import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common';
+import { PyRandom } from '../../../src/rng/index.js';
+import {
+  CHECKERS_PER_COLOUR,
+  type CheckersInstance,
+  checkersPlugin,
+} from '../../../src/tasks/puzzles/checkers/index.js';
+import { countSolutions, solveCheckers, validateCheckers } from '../../../src/tasks/puzzles/checkers/rules.js';
+import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common/index.js';
 
 const instanceAt = (level: number, seed = 1): CheckersInstance =>
   checkersPlugin.generate(new PyRandom(seed), level, { seed });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../../src/rng';
-import { resolveTask } from '../../../src/tasks';
+import { PyRandom } from '../../../src/rng/index.js';
+import { resolveTask } from '../../../src/tasks/index.js';
 import {
   collapseOutcome,
   extractAssignedJson,
@@ -11,7 +11,7 @@ import {
   parseJsonList,
   parseJsonObject,
   passOutcome,
-} from '../../../src/tasks/puzzles/common';
+} from '../../../src/tasks/puzzles/common/index.js';
 
 describe('extractAssignedJson', () => {
   it('takes the last assignment, ignoring drafts and identifiers that merely end in the name', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { PyRandom } from '../../../src/rng';
-import type { AnyTaskPlugin, TaskInstance } from '../../../src/tasks';
+import { PyRandom } from '../../../src/rng/index.js';
+import type { AnyTaskPlugin, TaskInstance } from '../../../src/tasks/index.js';
 
 /**
  * Checks shared by the puzzle families' tests. Fuzz: texts built from the family's own answer-format

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../../src/rng';
-import { resolveTask } from '../../../src/tasks';
-import { puzzleTasks } from '../../../src/tasks/puzzles';
-import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common';
+import { PyRandom } from '../../../src/rng/index.js';
+import { resolveTask } from '../../../src/tasks/index.js';
+import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common/index.js';
 import {
   CRYPT_LEVELS,
   type CryptInstance,
@@ -11,8 +10,9 @@ import {
   cryptTask,
   formatCryptAnswer,
   validateCrypt,
-} from '../../../src/tasks/puzzles/crypt';
-import { expectGarbageClassified, simulatedPassRate } from './contract';
+} from '../../../src/tasks/puzzles/crypt/index.js';
+import { puzzleTasks } from '../../../src/tasks/puzzles/index.js';
+import { expectGarbageClassified, simulatedPassRate } from './contract.js';
 
 const LEVELS = [1, 2, 3, 4, 5, 6];
 const SEEDS = [1, 2, 3, 4];

@@ -1,13 +1,13 @@
-import type { PyRandom } from '../../../rng';
-import type { CcbInstance, CcbProfile } from '../types';
-import { applyD1, D1_OPS, type D1Op, formatGrid, type Grid, START_GRID } from './grid';
+import type { PyRandom } from '../../../rng/index.js';
+import type { CcbInstance, CcbProfile } from '../types.js';
+import { applyD1, D1_OPS, type D1Op, formatGrid, type Grid, START_GRID } from './grid.js';
 
 export interface D1Data {
   ops: D1Op[];
 }
 export type D1Instance = CcbInstance<D1Data>;
 
-/** The released generator: one `choice(OPS)` per step; both profiles share it (ccb.md §7). */
+/** The released generator: one `choice(OPS)` per step; both profiles share it (docs/spec/ccb.md §7). */
 export function generateD1(rng: PyRandom, depth: number, seed: number, profile: CcbProfile): D1Instance {
   const ops: D1Op[] = [];
   const trace: string[] = [];

@@ -1,16 +1,16 @@
-import { makeCcbPlugin } from '../plugin';
-import { stripWhitespace } from '../scan';
-import { simulateResponse } from '../simulate';
-import { type D1Instance, generateD1 } from './generate';
-import { readD1 } from './parse';
-import { renderD1 } from './prompt';
-import { d1SimDomain } from './simulate';
+import { makeCcbPlugin } from '../plugin.js';
+import { stripWhitespace } from '../scan.js';
+import { simulateResponse } from '../simulate.js';
+import { type D1Instance, generateD1 } from './generate.js';
+import { readD1 } from './parse.js';
+import { renderD1 } from './prompt.js';
+import { d1SimDomain } from './simulate.js';
 
-export type { D1Data, D1Instance } from './generate';
-export { applyD1, D1_OPS, type D1Op, formatGrid, type Grid, START_GRID } from './grid';
-export { D1_SYSTEM_PROMPT } from './prompt';
+export type { D1Data, D1Instance } from './generate.js';
+export { applyD1, D1_OPS, type D1Op, formatGrid, type Grid, START_GRID } from './grid.js';
+export { D1_SYSTEM_PROMPT } from './prompt.js';
 
-/** D1 Alien Grid: a 3×3 grid under N of seven cell permutations (ccb.md §3). */
+/** D1 Alien Grid: a 3×3 grid under N of seven cell permutations (docs/spec/ccb.md §3). */
 export const d1Task = makeCcbPlugin<D1Instance>({
   id: 'd1',
   title: 'CCB D1 Alien Grid (3x3 grid state tracking)',

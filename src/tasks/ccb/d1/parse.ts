@@ -1,7 +1,7 @@
-import type { CcbReading, StateReading } from '../reading';
-import { closeDoubleBracket, findAnswerKeyword, scanSteps, stripWhitespace } from '../scan';
-import type { CcbProfile } from '../types';
-import { isPermutationGrid, readGrid } from './grid';
+import type { CcbReading, StateReading } from '../reading.js';
+import { closeDoubleBracket, findAnswerKeyword, scanSteps, stripWhitespace } from '../scan.js';
+import type { CcbProfile } from '../types.js';
+import { isPermutationGrid, readGrid } from './grid.js';
 
 /** Release: `Step\s*\d+:\s*\[\[.*?\]\]` (one line). Also accepted: space before `:` and between brackets. */
 const STEP_HEADER = /step\s*\d+\s*:\s*\[[ \t]*\[/gi;
@@ -46,7 +46,7 @@ function findAnswerGrid(text: string): string | null {
 }
 
 /**
- * D1 parser (ccb.md §3): trace steps are one-line `Step i: [[…]]` matches, the answer is the first grid
+ * D1 parser (docs/spec/ccb.md §3): trace steps are one-line `Step i: [[…]]` matches, the answer is the first grid
  * after `ANSWER:`, and the response must mention `TRACE` within its first 50 characters. States compare
  * whitespace-free and lower-cased; the `paper` profile adds the grid-integrity constraint.
  */

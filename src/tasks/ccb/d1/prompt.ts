@@ -1,9 +1,9 @@
-import type { Prompt } from '../../task';
-import type { CcbProfile, CcbVariant } from '../types';
-import { stepList, strictSchema, withVariant } from '../variants';
-import type { D1Instance } from './generate';
-import { applyD1, D1_OPS } from './grid';
-import { D1_OPERATIONS, D1_OUTPUT_FORMAT } from './release-text';
+import type { Prompt } from '../../task.js';
+import type { CcbProfile, CcbVariant } from '../types.js';
+import { stepList, strictSchema, withVariant } from '../variants.js';
+import type { D1Instance } from './generate.js';
+import { applyD1, D1_OPS } from './grid.js';
+import { D1_OPERATIONS, D1_OUTPUT_FORMAT } from './release-text.js';
 
 /** The release's `SYSTEM_PROMPT` (alien_grid_main.py), byte for byte. */
 export const D1_SYSTEM_PROMPT =
@@ -13,7 +13,7 @@ export const D1_SYSTEM_PROMPT =
   'SPATIAL LOGIC EXAMPLE:\nInitial Grid: [[1, 2, 3], [4, 5, 6], [7, 8, 9]]\nOperation: SHIFT_ROW_2_LEFT\nResult: [[1, 2, 3], [5, 6, 4], [7, 8, 9]]\n\n' +
   D1_OUTPUT_FORMAT;
 
-/** run_ablation.py builds this verbose suffix but never sends it (ccb.md §9); ceilingbench sends it. */
+/** run_ablation.py builds this verbose suffix but never sends it (docs/spec/ccb.md §9); ceilingbench sends it. */
 const VERBOSE = 'After EACH step, explicitly restate full grid.';
 
 const PAPER_INTEGRITY =

@@ -1,7 +1,7 @@
-import type { PyRandom } from '../../../rng';
-import type { SimDomain } from '../simulate';
-import type { D1Instance } from './generate';
-import { applyD1, type D1Op, formatGrid, type Grid, START_GRID } from './grid';
+import type { PyRandom } from '../../../rng/index.js';
+import type { SimDomain } from '../simulate.js';
+import type { D1Instance } from './generate.js';
+import { applyD1, type D1Op, formatGrid, type Grid, START_GRID } from './grid.js';
 
 const flipVertical = (g: Grid): Grid => [g[2], g[1], g[0]].map((row) => [...row]);
 

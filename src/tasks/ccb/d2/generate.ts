@@ -1,6 +1,14 @@
-import type { PyRandom } from '../../../rng';
-import type { CcbInstance, CcbProfile } from '../types';
-import { applyD2, D2_OPS, type D2Op, formatRegisters, type Registers, START_REGISTERS, setTarget } from './registers';
+import type { PyRandom } from '../../../rng/index.js';
+import type { CcbInstance, CcbProfile } from '../types.js';
+import {
+  applyD2,
+  D2_OPS,
+  type D2Op,
+  formatRegisters,
+  type Registers,
+  START_REGISTERS,
+  setTarget,
+} from './registers.js';
 
 export interface D2Data {
   ops: D2Op[];
@@ -8,7 +16,7 @@ export interface D2Data {
 export type D2Instance = CcbInstance<D2Data>;
 
 /**
- * `paper` profile (ccb.md §7): the operations offered at a step, in canonical order, omitting a SET whose
+ * `paper` profile (docs/spec/ccb.md §7): the operations offered at a step, in canonical order, omitting a SET whose
  * result is already held by a register other than the one being set. SHIFT and SWAP permute values, so the
  * seven values stay distinct at every step.
  */

@@ -1,16 +1,16 @@
-import { makeCcbPlugin } from '../plugin';
-import { simulateResponse } from '../simulate';
-import { type D2Instance, generateD2 } from './generate';
-import { readD2, readRegisters } from './parse';
-import { renderD2 } from './prompt';
-import { d2SimDomain } from './simulate';
+import { makeCcbPlugin } from '../plugin.js';
+import { simulateResponse } from '../simulate.js';
+import { type D2Instance, generateD2 } from './generate.js';
+import { readD2, readRegisters } from './parse.js';
+import { renderD2 } from './prompt.js';
+import { d2SimDomain } from './simulate.js';
 
-export type { D2Data, D2Instance } from './generate';
-export { offeredPaperOps } from './generate';
-export { D2_SYSTEM_PROMPT } from './prompt';
-export { applyD2, D2_OPS, type D2Op, formatRegisters, type Registers, START_REGISTERS } from './registers';
+export type { D2Data, D2Instance } from './generate.js';
+export { offeredPaperOps } from './generate.js';
+export { D2_SYSTEM_PROMPT } from './prompt.js';
+export { applyD2, D2_OPS, type D2Op, formatRegisters, type Registers, START_REGISTERS } from './registers.js';
 
-/** D2 Symbolic Pointer Tracking: registers A..G under N shifts, a swap and mod-10 assignments (ccb.md §4). */
+/** D2 Symbolic Pointer Tracking: registers A..G under N shifts, a swap and mod-10 assignments (docs/spec/ccb.md §4). */
 export const d2Task = makeCcbPlugin<D2Instance>({
   id: 'd2',
   title: 'CCB D2 Symbolic Pointer Tracking (registers A-G, mod 10)',

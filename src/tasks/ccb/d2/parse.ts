@@ -1,7 +1,7 @@
-import type { CcbReading, StateReading } from '../reading';
-import { closeBracket, findAnswerKeyword, scanSteps, stripWhitespace } from '../scan';
-import type { CcbProfile } from '../types';
-import { REGISTER_NAMES } from './registers';
+import type { CcbReading, StateReading } from '../reading.js';
+import { closeBracket, findAnswerKeyword, scanSteps, stripWhitespace } from '../scan.js';
+import type { CcbProfile } from '../types.js';
+import { REGISTER_NAMES } from './registers.js';
 
 /** Release: `Step\s*\d+:\s*\[[A-Za-z_]+=.*?\]` (one line); also accepted: spaces before `:`, after `[`, around `=`. */
 const STEP_HEADER = /step\s*\d+\s*:\s*\[\s*[A-Za-z_]+\s*=/gi;
@@ -63,7 +63,7 @@ function findAnswerState(text: string): string | null {
   return close < 0 ? null : text.slice(open, close + 1);
 }
 
-/** D2 parser (ccb.md §4 with the fix-pass rules F1–F4 folded in; see `readRegisters` for F2a/F2b). */
+/** D2 parser (docs/spec/ccb.md §4 with the fix-pass rules F1–F4 folded in; see `readRegisters` for F2a/F2b). */
 export function readD2(text: string, profile: CcbProfile): CcbReading {
   const matches = scanSteps(text, STEP_HEADER, closeBracket);
   const steps = matches.map((s) => readRegisters(text.slice(s.bodyStart, s.end), profile));

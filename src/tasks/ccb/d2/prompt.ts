@@ -1,8 +1,8 @@
-import type { Prompt } from '../../task';
-import type { CcbProfile, CcbVariant } from '../types';
-import { stepList, strictSchema, withVariant } from '../variants';
-import type { D2Instance } from './generate';
-import { D2_OPERATIONS, D2_OUTPUT_FORMAT } from './release-text';
+import type { Prompt } from '../../task.js';
+import type { CcbProfile, CcbVariant } from '../types.js';
+import { stepList, strictSchema, withVariant } from '../variants.js';
+import type { D2Instance } from './generate.js';
+import { D2_OPERATIONS, D2_OUTPUT_FORMAT } from './release-text.js';
 
 /** The release's `SYSTEM_PROMPT` (symbolic_tracking_main.py), byte for byte. */
 export const D2_SYSTEM_PROMPT = `You are an abstract register-file engine tracking 7 variables.\n\n${D2_OPERATIONS}\n\n${D2_OUTPUT_FORMAT}`;

@@ -1,4 +1,4 @@
-// Verbatim release text (Complexity_Ceiling_Benchmark @57a1a36, reproduced in shared/reference/ccb.md Appendix A).
+// Verbatim release text (Complexity_Ceiling_Benchmark @57a1a36, reproduced in docs/spec/ccb.md Appendix A).
 // Whitespace is significant: runs of spaces align the colons exactly as the release sends them.
 
 export const D2_OPERATIONS = `REGISTER CONVENTION:

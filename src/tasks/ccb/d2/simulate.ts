@@ -1,7 +1,7 @@
-import type { PyRandom } from '../../../rng';
-import type { SimDomain } from '../simulate';
-import type { D2Instance } from './generate';
-import { applyD2, type D2Op, formatRegisters, type Registers, START_REGISTERS, setTarget } from './registers';
+import type { PyRandom } from '../../../rng/index.js';
+import type { SimDomain } from '../simulate.js';
+import type { D2Instance } from './generate.js';
+import { applyD2, type D2Op, formatRegisters, type Registers, START_REGISTERS, setTarget } from './registers.js';
 
 /** Copies one register's value into another on top of the exact step: the paper's "illegal re-assignment". */
 function illegalReassignment(exact: Registers, rng: PyRandom): Registers {

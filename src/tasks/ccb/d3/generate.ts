@@ -1,5 +1,5 @@
-import type { PyRandom } from '../../../rng';
-import type { CcbInstance, CcbProfile } from '../types';
+import type { PyRandom } from '../../../rng/index.js';
+import type { CcbInstance, CcbProfile } from '../types.js';
 import {
   type Factions,
   factionPairs,
@@ -12,7 +12,7 @@ import {
   relationOf,
   type SocialEvent,
   startFactions,
-} from './graph';
+} from './graph.js';
 
 export interface D3Query {
   a: Person;

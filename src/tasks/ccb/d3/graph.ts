@@ -1,4 +1,4 @@
-/** D3 Social Logic: ten agents, alliances and rivalries closed under structural balance (ccb.md §5). */
+/** D3 Social Logic: ten agents, alliances and rivalries closed under structural balance (docs/spec/ccb.md §5). */
 
 export const PEOPLE = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J'] as const;
 export type Person = (typeof PEOPLE)[number];

@@ -1,17 +1,17 @@
-import { makeCcbPlugin } from '../plugin';
-import { simulateResponse } from '../simulate';
-import { type D3Instance, generateD3 } from './generate';
-import { readD3 } from './parse';
-import { eventList, renderD3 } from './prompt';
-import { d3SimDomain } from './simulate';
+import { makeCcbPlugin } from '../plugin.js';
+import { simulateResponse } from '../simulate.js';
+import { type D3Instance, generateD3 } from './generate.js';
+import { readD3 } from './parse.js';
+import { eventList, renderD3 } from './prompt.js';
+import { d3SimDomain } from './simulate.js';
 
-export type { D3Data, D3Instance, D3Query } from './generate';
-export { eventLine, PEOPLE, type Relation, type SocialEvent } from './graph';
-export { D3_SYSTEM_PROMPT, toSlotLabels } from './prompt';
+export type { D3Data, D3Instance, D3Query } from './generate.js';
+export { eventLine, PEOPLE, type Relation, type SocialEvent } from './graph.js';
+export { D3_SYSTEM_PROMPT, toSlotLabels } from './prompt.js';
 
 const truthNorm = (state: string): string => readD3(`Step 1: ${state}`, 'state').steps[0]?.norm ?? '';
 
-/** D3 Social Logic: alliances and rivalries among ten agents under transitive closure (ccb.md §5). */
+/** D3 Social Logic: alliances and rivalries among ten agents under transitive closure (docs/spec/ccb.md §5). */
 export const d3Task = makeCcbPlugin<D3Instance>({
   id: 'd3',
   title: 'CCB D3 Social Logic (transitive alliance/rivalry closure)',

@@ -1,5 +1,5 @@
-import type { CcbReading, StateReading } from '../reading';
-import { findAnswerKeyword } from '../scan';
+import type { CcbReading, StateReading } from '../reading.js';
+import { findAnswerKeyword } from '../scan.js';
 
 /** Release STEP_NUM_RE `Step\s*(\d+)\s*[:\-]` (case-insensitive). */
 const STEP_HEADER = /step\s*\d+\s*[:-]/gi;
@@ -36,8 +36,8 @@ export const canonicalPairs = (tokens: readonly PairToken[]): string =>
   [...new Set(tokens.map((t) => `${t.x}${t.y}:${t.tag}`))].sort().join(',');
 
 /**
- * Constraint rules (ccb.md §5, issue 3): a pair whose letters are not strictly increasing (`BA`, `AA`),
- * a pair listed more than once in one state, a malformed pair-shaped token (`AK:F`, `AB:X`).
+ * Constraint rules (docs/spec/ccb.md §5, constraint violations (a)–(c)): a pair whose letters are not strictly
+ * increasing (`BA`, `AA`), a pair listed more than once in one state, a malformed pair-shaped token (`AK:F`, `AB:X`).
  */
 function constraintIn(segment: string, tokens: readonly PairToken[]): string | undefined {
   const seen = new Set<string>();
@@ -59,7 +59,7 @@ function stateReading(segment: string, tokens: PairToken[]): StateReading {
 }
 
 /**
- * D3 parser (ccb.md §5): a step is the text between consecutive `Step n:` headers (the last one ends at
+ * D3 parser (docs/spec/ccb.md §5): a step is the text between consecutive `Step n:` headers (the last one ends at
  * the ANSWER keyword — a deliberate fix: the release lets the answer's pairs leak into the last step); a
  * step is kept when it holds pairs, a malformed pair token, or an explicit empty state `[]`. The answer is
  * the text after `ANSWER:` up to the first blank line: its pair set, or (query mode) its first query token.

@@ -1,9 +1,9 @@
-import type { Prompt } from '../../task';
-import type { CcbVariant } from '../types';
-import { stepList, strictSchema } from '../variants';
-import type { D3Instance } from './generate';
-import { eventLine, PEOPLE } from './graph';
-import { D3_OUTPUT_FORMAT, D3_RULES } from './release-text';
+import type { Prompt } from '../../task.js';
+import type { CcbVariant } from '../types.js';
+import { stepList, strictSchema } from '../variants.js';
+import type { D3Instance } from './generate.js';
+import { eventLine, PEOPLE } from './graph.js';
+import { D3_OUTPUT_FORMAT, D3_RULES } from './release-text.js';
 
 const HEADER = 'You are a relational logic engine tracking a social graph.\n\n';
 
@@ -30,7 +30,7 @@ const QUERY_MODE = [
 export const slotLabel = (person: string): string => `P${String(PEOPLE.indexOf(person as never) + 1).padStart(2, '0')}`;
 
 /**
- * Variant B's relabelling, with the release's bug fixed (deliberate deviation, ccb.md §9): the release
+ * Variant B's relabelling, with the release's bug fixed (deliberate deviation, docs/spec/ccb.md §9): the release
  * rewrites every whole-word letter A..J, turning the relation tag F into P06; here only person contexts
  * are rewritten — pair tokens, the PEOPLE list, event sentences, "(A-J)" — and the user's events too.
  */

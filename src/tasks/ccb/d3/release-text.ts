@@ -1,4 +1,4 @@
-// Verbatim release text (Complexity_Ceiling_Benchmark @57a1a36, reproduced in shared/reference/ccb.md Appendix A).
+// Verbatim release text (Complexity_Ceiling_Benchmark @57a1a36, reproduced in docs/spec/ccb.md Appendix A).
 // Whitespace is significant: runs of spaces align the colons exactly as the release sends them.
 
 export const D3_RULES = `PEOPLE: A, B, C, D, E, F, G, H, I, J  (10 people; initially all Neutral to each other)

@@ -1,7 +1,7 @@
-import type { PyRandom } from '../../../rng';
-import type { SimDomain } from '../simulate';
-import type { D3Instance } from './generate';
-import { formatPairs, PEOPLE, type SocialEvent } from './graph';
+import type { PyRandom } from '../../../rng/index.js';
+import type { SimDomain } from '../simulate.js';
+import type { D3Instance } from './generate.js';
+import { formatPairs, PEOPLE, type SocialEvent } from './graph.js';
 
 /** The simulated model's belief state: pair `XY` (X < Y) → +1 (F) or −1 (R). */
 type Beliefs = ReadonlyMap<string, 1 | -1>;

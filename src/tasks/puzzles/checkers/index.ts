@@ -1,9 +1,16 @@
-import type { PyRandom } from '../../../rng';
-import type { AnyTaskPlugin, Prompt, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradeSolvable, jsonLines, levelRow, PUZZLE_LEVELS, PUZZLE_SYSTEM_PROMPT, parseJsonList } from '../common';
-import { type CheckerMove, checkersTrace, goalBoard, initialBoard, solveCheckers, validateCheckers } from './rules';
+import type { PyRandom } from '../../../rng/index.js';
+import type { AnyTaskPlugin, Prompt, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
+import {
+  gradeSolvable,
+  jsonLines,
+  levelRow,
+  PUZZLE_LEVELS,
+  PUZZLE_SYSTEM_PROMPT,
+  parseJsonList,
+} from '../common/index.js';
+import { type CheckerMove, checkersTrace, goalBoard, initialBoard, solveCheckers, validateCheckers } from './rules.js';
 
-/** Checkers per colour per level (puzzles.md §1.2): minimum (= every valid) length n(n+2) = 3, 8, 15, 24, 35, 48. */
+/** Checkers per colour per level (docs/spec/puzzles.md §1.2): minimum (= every valid) length n(n+2) = 3, 8, 15, 24, 35, 48. */
 export const CHECKERS_PER_COLOUR = [1, 2, 3, 4, 5, 6] as const;
 /** Output-token budget per level; the L6 answer is ≈ 48 moves × 8 tokens, so the budget is for reasoning. */
 export const CHECKERS_MAX_TOKENS = [4096, 4096, 8192, 8192, 16384, 16384] as const;

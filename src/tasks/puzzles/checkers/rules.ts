@@ -1,8 +1,8 @@
-import type { PuzzleOutcome } from '../../outcome';
-import { failOutcome, passOutcome, shortJson } from '../common';
+import type { PuzzleOutcome } from '../../outcome.js';
+import { failOutcome, passOutcome, shortJson } from '../common/index.js';
 
 /**
- * Checker jumping (puzzles.md §3, paper §3.1.2 and Algorithm 2). A board of 2n+1 cells written as a string
+ * Checker jumping (docs/spec/puzzles.md §3, paper §3.1.2 and Algorithm 2). A board of 2n+1 cells written as a string
  * over R (red), B (blue), _ (empty): `R…R_B…B` → goal `B…B_R…R`. A move is `[colour, from, to]` with
  * 0-indexed cells. Red moves right, blue moves left; a move slides into the adjacent empty cell or jumps over
  * one occupied cell (the paper's rule: the jumped cell must be non-empty, of either colour) into the empty cell.

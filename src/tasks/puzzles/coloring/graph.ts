@@ -1,7 +1,7 @@
-import type { PyRandom } from '../../../rng';
+import type { PyRandom } from '../../../rng/index.js';
 
 /**
- * Graphs for the colouring family (puzzles.md §7): vertices 1…n, undirected edges [u, v] with u < v, sorted.
+ * Graphs for the colouring family (docs/spec/puzzles.md §7): vertices 1…n, undirected edges [u, v] with u < v, sorted.
  * Colourings map vertex → colour 1…k (index 0 unused).
  */
 export type Edge = [u: number, v: number];

@@ -1,10 +1,10 @@
-import type { PyRandom } from '../../../rng';
-import type { AnyTaskPlugin, Prompt, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradeSolvable, levelRow, PUZZLE_LEVELS, PUZZLE_SYSTEM_PROMPT, parseJsonObject } from '../common';
-import { type Edge, isBipartite, plantedGraph } from './graph';
-import { validateColouring } from './validate';
+import type { PyRandom } from '../../../rng/index.js';
+import type { AnyTaskPlugin, Prompt, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
+import { gradeSolvable, levelRow, PUZZLE_LEVELS, PUZZLE_SYSTEM_PROMPT, parseJsonObject } from '../common/index.js';
+import { type Edge, isBipartite, plantedGraph } from './graph.js';
+import { validateColouring } from './validate.js';
 
-/** (vertices n, edges m, colours k) per level (puzzles.md §1.2), planted k-partitions; m/n rises 1.5 → 2.3. */
+/** (vertices n, edges m, colours k) per level (docs/spec/puzzles.md §1.2), planted k-partitions; m/n rises 1.5 → 2.3. */
 export const COLORING_LEVELS: readonly (readonly [n: number, m: number, k: number])[] = [
   [8, 12, 3],
   [12, 22, 3],
@@ -69,7 +69,7 @@ export const coloringPlugin: TaskPlugin<ColoringInstance, Record<string, unknown
   id: 'coloring',
   family: 'puzzle',
   title: 'Graph colouring',
-  // Tuple-valued knob (n, m, k): λ* only on the level index (puzzles.md §1.3).
+  // Tuple-valued knob (n, m, k): λ* only on the level index (docs/spec/puzzles.md §1.3).
   levels: { kind: 'level', values: PUZZLE_LEVELS },
   variants: ['standard'],
   profiles: ['default'],

@@ -1,6 +1,6 @@
-import type { PuzzleOutcome } from '../../outcome';
-import { failOutcome, passOutcome, shortJson } from '../common';
-import type { Edge } from './graph';
+import type { PuzzleOutcome } from '../../outcome.js';
+import { failOutcome, passOutcome, shortJson } from '../common/index.js';
+import type { Edge } from './graph.js';
 
 const LIST_LIMIT = 20;
 const listed = (items: readonly string[]): string =>

@@ -1,4 +1,4 @@
-import type { ParseResult } from '../../task';
+import type { ParseResult } from '../../task.js';
 
 /**
  * Strict extraction of the final answer block `name = <JSON value>` from a model response.

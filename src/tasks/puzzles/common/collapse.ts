@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../task';
+import type { FinishReason } from '../../task.js';
 
 const IMPOSSIBLE =
   /\b(?:no (?:valid |possible |legal )?solution|impossible|unsolvable|not solvable|cannot be solved|can't be solved|has no solution|unsatisfiable|UNSAT)\b/i;

@@ -1,13 +1,13 @@
-import type { PuzzleOutcome } from '../../outcome';
-import type { GradeContext, ParseResult } from '../../task';
-import { extractAssignedJson } from './answer-block';
-import { claimsImpossible, preParseCollapse } from './collapse';
-import { collapseOutcome } from './outcome';
+import type { PuzzleOutcome } from '../../outcome.js';
+import type { GradeContext, ParseResult } from '../../task.js';
+import { extractAssignedJson } from './answer-block.js';
+import { claimsImpossible, preParseCollapse } from './collapse.js';
+import { collapseOutcome } from './outcome.js';
 
 const IMPOSSIBLE_CLAIM = 'declares the instance impossible, but every generated instance is solvable';
 
 /**
- * The shared Pass/Fail/Collapse pipeline (puzzles.md §1.1) for families whose instances are always solvable:
+ * The shared Pass/Fail/Collapse pipeline (docs/spec/puzzles.md §1.1) for families whose instances are always solvable:
  * 1. empty / cut off by the token limit / degenerate repetition → collapse (before parsing);
  * 2. no parseable answer block → collapse (an "impossible"/"no solution" claim is reported as such);
  * 3. an answer that is empty (e.g. `moves = []`) next to an impossibility claim → collapse;

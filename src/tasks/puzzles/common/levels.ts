@@ -1,4 +1,4 @@
-/** The six puzzle levels of puzzles.md §1.2. */
+/** The six puzzle levels of docs/spec/puzzles.md §1.2. */
 export const PUZZLE_LEVELS = [1, 2, 3, 4, 5, 6] as const;
 
 /** The row of a per-level table for `level` (1-based); throws a RangeError naming the valid levels otherwise. */

@@ -1,6 +1,6 @@
-import type { PuzzleOutcome } from '../../outcome';
+import type { PuzzleOutcome } from '../../outcome.js';
 
-/** Outcome constructors shared by the nine puzzle families (puzzles.md §1.1). */
+/** Outcome constructors shared by the nine puzzle families (docs/spec/puzzles.md §1.1). */
 export const passOutcome = (): PuzzleOutcome => ({
   family: 'puzzle',
   kind: 'pass',

@@ -1,5 +1,5 @@
-import { PyRandom } from '../../../rng';
-import type { AnyTaskPlugin } from '../../task';
+import { PyRandom } from '../../../rng/index.js';
+import type { AnyTaskPlugin } from '../../task.js';
 
 /**
  * The grading contract every always-solvable puzzle family must honour on one (level, seed) cell

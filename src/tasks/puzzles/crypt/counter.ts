@@ -1,5 +1,5 @@
 /**
- * Exact column-wise solution counter for W1 + … + Wk = R (puzzles.md §6 recipe): columns from the units
+ * Exact column-wise solution counter for W1 + … + Wk = R (docs/spec/puzzles.md §6 recipe): columns from the units
  * up, assigning the addend letters of a column, then forcing the result letter to (column sum + carry)
  * mod 10; distinct digits, no leading zero in any word. Stops once `limit` solutions are found.
  */

@@ -1,6 +1,6 @@
-import type { PyRandom } from '../../../rng';
-import { countSolutions } from './counter';
-import type { CryptLevel } from './levels';
+import type { PyRandom } from '../../../rng/index.js';
+import { countSolutions } from './counter.js';
+import type { CryptLevel } from './levels.js';
 
 export interface CryptData {
   addends: string[];
@@ -22,7 +22,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('');
 const MAX_ATTEMPTS = 50_000;
 
 /**
- * puzzles.md §6 recipe: draw the addends (no leading zero), add, encode the distinct digits as random
+ * docs/spec/puzzles.md §6 recipe: draw the addends (no leading zero), add, encode the distinct digits as random
  * distinct letters (in order of first appearance), keep the puzzle iff the distinct-letter count fits the
  * level and the exact counter finds exactly one solution (limit 2).
  */

@@ -1,17 +1,17 @@
-import type { PyRandom } from '../../../rng';
-import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradeSolvable, PUZZLE_LEVELS } from '../common';
-import { puzzleTokenBudget } from '../shared-b';
-import { type CryptData, generateCrypt } from './generate';
-import { cryptLevel } from './levels';
-import { formatCryptAnswer, renderCrypt } from './render';
-import { type CryptAnswer, parseCrypt, validateCrypt } from './validate';
+import type { PyRandom } from '../../../rng/index.js';
+import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
+import { puzzleTokenBudget } from '../common/budget.js';
+import { gradeSolvable, PUZZLE_LEVELS } from '../common/index.js';
+import { type CryptData, generateCrypt } from './generate.js';
+import { cryptLevel } from './levels.js';
+import { formatCryptAnswer, renderCrypt } from './render.js';
+import { type CryptAnswer, parseCrypt, validateCrypt } from './validate.js';
 
-export { type Cryptarithm, countSolutions } from './counter';
-export { type CryptData, generateCrypt } from './generate';
-export { CRYPT_LEVELS, type CryptLevel, cryptLevel } from './levels';
-export { formatCryptAnswer, renderCrypt } from './render';
-export { CRYPT_ANSWER_NAME, type CryptAnswer, parseCrypt, validateCrypt } from './validate';
+export { type Cryptarithm, countSolutions } from './counter.js';
+export { type CryptData, generateCrypt } from './generate.js';
+export { CRYPT_LEVELS, type CryptLevel, cryptLevel } from './levels.js';
+export { formatCryptAnswer, renderCrypt } from './render.js';
+export { CRYPT_ANSWER_NAME, type CryptAnswer, parseCrypt, validateCrypt } from './validate.js';
 
 /** `answer`: the unique solution (letter → digit). */
 export type CryptInstance = TaskInstance<CryptData, never, Record<string, number>>;

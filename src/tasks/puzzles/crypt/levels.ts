@@ -1,4 +1,4 @@
-/** puzzles.md §1.2: cryptarithm levels (addends, word length, distinct letters), unique solution only. */
+/** docs/spec/puzzles.md §1.2: cryptarithm levels (addends, word length, distinct letters), unique solution only. */
 export interface CryptLevel {
   /** Candidate numbers of addends; one is drawn per instance (L6: 3 or 4). */
   addendCounts: readonly number[];

@@ -1,6 +1,6 @@
-import type { Prompt } from '../../task';
-import { PUZZLE_SYSTEM_PROMPT } from '../common';
-import type { CryptData } from './generate';
+import type { Prompt } from '../../task.js';
+import { PUZZLE_SYSTEM_PROMPT } from '../common/index.js';
+import type { CryptData } from './generate.js';
 
 /** One template for every level (complexity-invariant); only the equation changes. */
 export function renderCrypt(data: CryptData): Prompt {

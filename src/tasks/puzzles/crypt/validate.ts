@@ -1,6 +1,6 @@
-import type { PuzzleOutcome } from '../../outcome';
-import type { ParseResult } from '../../task';
-import { failOutcome, parseJsonObject, passOutcome } from '../common';
+import type { PuzzleOutcome } from '../../outcome.js';
+import type { ParseResult } from '../../task.js';
+import { failOutcome, parseJsonObject, passOutcome } from '../common/index.js';
 
 /** The answer line the template asks for: `mapping = {"S": 9, "E": 5, …}`. */
 export const CRYPT_ANSWER_NAME = 'mapping';

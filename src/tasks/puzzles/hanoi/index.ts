@@ -1,9 +1,16 @@
-import type { PyRandom } from '../../../rng';
-import type { AnyTaskPlugin, Prompt, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradeSolvable, jsonLines, levelRow, PUZZLE_LEVELS, PUZZLE_SYSTEM_PROMPT, parseJsonList } from '../common';
-import { type HanoiMove, type HanoiState, hanoiTrace, PEGS, type Peg, solveHanoi, validateHanoi } from './rules';
+import type { PyRandom } from '../../../rng/index.js';
+import type { AnyTaskPlugin, Prompt, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
+import {
+  gradeSolvable,
+  jsonLines,
+  levelRow,
+  PUZZLE_LEVELS,
+  PUZZLE_SYSTEM_PROMPT,
+  parseJsonList,
+} from '../common/index.js';
+import { type HanoiMove, type HanoiState, hanoiTrace, PEGS, type Peg, solveHanoi, validateHanoi } from './rules.js';
 
-/** Disks per level (puzzles.md §1.2): minimum moves 7, 15, 31, 63, 255, 1023. */
+/** Disks per level (docs/spec/puzzles.md §1.2): minimum moves 7, 15, 31, 63, 255, 1023. */
 export const HANOI_DISKS = [3, 4, 5, 6, 8, 10] as const;
 /**
  * Output-token budget per level: ≥ 4× the canonical answer's length (≈ 9 tokens per move) plus room to

@@ -1,8 +1,8 @@
-import type { PuzzleOutcome } from '../../outcome';
-import { failOutcome, passOutcome, shortJson } from '../common';
+import type { PuzzleOutcome } from '../../outcome.js';
+import { failOutcome, passOutcome, shortJson } from '../common/index.js';
 
 /**
- * Tower of Hanoi (puzzles.md §2, paper §3.1.1 and Algorithm 1). Disks 1 (smallest) … n (largest) start on
+ * Tower of Hanoi (docs/spec/puzzles.md §2, paper §3.1.1 and Algorithm 1). Disks 1 (smallest) … n (largest) start on
  * peg A; the goal is all disks on peg C. A move is `[disk, from, to]` with pegs "A" | "B" | "C".
  */
 export const PEGS = ['A', 'B', 'C'] as const;

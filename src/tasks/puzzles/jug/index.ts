@@ -1,9 +1,16 @@
-import type { PyRandom } from '../../../rng';
-import type { AnyTaskPlugin, Prompt, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradeSolvable, jsonLines, levelRow, PUZZLE_LEVELS, PUZZLE_SYSTEM_PROMPT, parseJsonList } from '../common';
-import { type JugOperator, type JugState, jugTrace, solveJug, validateJug } from './rules';
+import type { PyRandom } from '../../../rng/index.js';
+import type { AnyTaskPlugin, Prompt, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
+import {
+  gradeSolvable,
+  jsonLines,
+  levelRow,
+  PUZZLE_LEVELS,
+  PUZZLE_SYSTEM_PROMPT,
+  parseJsonList,
+} from '../common/index.js';
+import { type JugOperator, type JugState, jugTrace, solveJug, validateJug } from './rules.js';
 
-/** (capacity A, capacity B, goal) per level (puzzles.md §1.2); BFS minimum steps 4, 6, 8, 12, 16, 24. */
+/** (capacity A, capacity B, goal) per level (docs/spec/puzzles.md §1.2); BFS minimum steps 4, 6, 8, 12, 16, 24. */
 export const JUG_LEVELS: readonly (readonly [capA: number, capB: number, goal: number])[] = [
   [4, 5, 3],
   [3, 5, 4],
@@ -67,7 +74,7 @@ export const jugPlugin: TaskPlugin<JugInstance, unknown[]> = {
   id: 'jug',
   family: 'puzzle',
   title: 'Water jug',
-  // Tuple-valued knob (cA, cB, g): λ* only on the level index (puzzles.md §1.3).
+  // Tuple-valued knob (cA, cB, g): λ* only on the level index (docs/spec/puzzles.md §1.3).
   levels: { kind: 'level', values: PUZZLE_LEVELS },
   variants: ['standard'],
   profiles: ['default'],

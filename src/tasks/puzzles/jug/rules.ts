@@ -1,8 +1,8 @@
-import type { PuzzleOutcome } from '../../outcome';
-import { failOutcome, passOutcome, shortJson } from '../common';
+import type { PuzzleOutcome } from '../../outcome.js';
+import { failOutcome, passOutcome, shortJson } from '../common/index.js';
 
 /**
- * Two-jug water problem (puzzles.md §8, paper §3.1.7 and Algorithm 7). Jugs A and B with capacities (cA, cB)
+ * Two-jug water problem (docs/spec/puzzles.md §8, paper §3.1.7 and Algorithm 7). Jugs A and B with capacities (cA, cB)
  * start empty; the goal is exactly g litres in either jug after the LAST step. Pours move
  * δ = min(source, free space of the target), so no operator can overflow or underflow a jug.
  */

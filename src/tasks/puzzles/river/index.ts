@@ -1,10 +1,17 @@
-import type { PyRandom } from '../../../rng';
-import type { AnyTaskPlugin, Prompt, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradeSolvable, jsonLines, levelRow, PUZZLE_LEVELS, PUZZLE_SYSTEM_PROMPT, parseJsonList } from '../common';
-import { actorName, agentName, solveRiver, type Trip, tripNames } from './rules';
-import { validateRiver } from './validate';
+import type { PyRandom } from '../../../rng/index.js';
+import type { AnyTaskPlugin, Prompt, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
+import {
+  gradeSolvable,
+  jsonLines,
+  levelRow,
+  PUZZLE_LEVELS,
+  PUZZLE_SYSTEM_PROMPT,
+  parseJsonList,
+} from '../common/index.js';
+import { actorName, agentName, solveRiver, type Trip, tripNames } from './rules.js';
+import { validateRiver } from './validate.js';
 
-/** (pairs n, boat capacity k) per level (puzzles.md §1.2); minimum crossings 5, 11, 9, 11, 11, 17. */
+/** (pairs n, boat capacity k) per level (docs/spec/puzzles.md §1.2); minimum crossings 5, 11, 9, 11, 11, 17. */
 export const RIVER_LEVELS: readonly (readonly [pairs: number, capacity: number])[] = [
   [2, 2],
   [3, 2],
@@ -75,7 +82,7 @@ export const riverPlugin: TaskPlugin<RiverInstance, unknown[]> = {
   id: 'river',
   family: 'puzzle',
   title: 'River crossing',
-  // Tuple-valued knob (n, k): λ* only on the level index (puzzles.md §1.3).
+  // Tuple-valued knob (n, k): λ* only on the level index (docs/spec/puzzles.md §1.3).
   levels: { kind: 'level', values: PUZZLE_LEVELS },
   variants: ['standard'],
   profiles: ['default'],

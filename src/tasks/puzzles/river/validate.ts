@@ -1,6 +1,6 @@
-import type { PuzzleOutcome } from '../../outcome';
-import { failOutcome, passOutcome, shortJson } from '../common';
-import { assertPairs, isSafe, peopleNames, personBit, popcount, unsafeWitness } from './rules';
+import type { PuzzleOutcome } from '../../outcome.js';
+import { failOutcome, passOutcome, shortJson } from '../common/index.js';
+import { assertPairs, isSafe, peopleNames, personBit, popcount, unsafeWitness } from './rules.js';
 
 const namesOf = (mask: number, n: number): string =>
   peopleNames(n)

@@ -1,5 +1,5 @@
 /**
- * A 3×3 facelet model in Kociemba's convention (puzzles.md §10.1): 54 facelets, faces in the order
+ * A 3×3 facelet model in Kociemba's convention (docs/spec/puzzles.md §10.1): 54 facelets, faces in the order
  * U R F D L B, index = 9·face + 3·row + col in the standard unfolding. Every turn — face, wide, slice or
  * whole-cube rotation — is derived from geometry: a facelet is a (cubie position, outward normal) pair in
  * {−1,0,1}³, and a clockwise quarter turn about outward axis a maps v ↦ a(a·v) − a×v (rotation by −90°).

@@ -1,5 +1,5 @@
-import { FACES, type Face, type Permutation, SOLVED } from './cube';
-import { parseMoveToken } from './notation';
+import { FACES, type Face, type Permutation, SOLVED } from './cube.js';
+import { parseMoveToken } from './notation.js';
 
 /** The 18 face turns of the half-turn metric (HTM), each with its face. */
 export const FACE_TURNS: { token: string; face: Face; perm: Permutation }[] = FACES.flatMap((face) =>
@@ -11,7 +11,7 @@ export const FACE_TURNS: { token: string; face: Face; perm: Permutation }[] = FA
   }),
 );
 
-/** Canonical-scramble rule (puzzles.md §10.3): never the same face twice in a row; opposite faces in the order U→D, R→L, F→B. */
+/** Canonical-scramble rule (docs/spec/puzzles.md §10.3): never the same face twice in a row; opposite faces in the order U→D, R→L, F→B. */
 const OPPOSITE_SECOND: Partial<Record<Face, Face>> = { D: 'U', L: 'R', B: 'F' };
 export const canFollow = (previous: Face | null, next: Face): boolean =>
   previous === null || (next !== previous && OPPOSITE_SECOND[previous] !== next);

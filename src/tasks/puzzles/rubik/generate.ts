@@ -1,9 +1,9 @@
-import type { PyRandom } from '../../../rng';
-import { applyPermutation, type Face, SOLVED } from './cube';
-import { canFollow, exactDistanceUpTo, FACE_TURNS } from './distance';
-import { sequencePermutation } from './notation';
+import type { PyRandom } from '../../../rng/index.js';
+import { applyPermutation, type Face, SOLVED } from './cube.js';
+import { canFollow, exactDistanceUpTo, FACE_TURNS } from './distance.js';
+import { sequencePermutation } from './notation.js';
 
-/** puzzles.md §1.2: canonical scramble length per level (= the exact optimal HTM distance). */
+/** docs/spec/puzzles.md §1.2: canonical scramble length per level (= the exact optimal HTM distance). */
 export const RUBIK_SCRAMBLE_LENGTHS = [1, 2, 3, 4, 6, 8] as const;
 
 export function rubikScrambleLength(level: number): number {
@@ -25,7 +25,7 @@ export interface RubikData {
   attempts: number;
 }
 
-/** Draw a canonical scramble (puzzles.md §10.3) of `length` face turns, uniformly over allowed successors. */
+/** Draw a canonical scramble (docs/spec/puzzles.md §10.3) of `length` face turns, uniformly over allowed successors. */
 export function canonicalScramble(rng: PyRandom, length: number): string[] {
   const tokens: string[] = [];
   let previous: Face | null = null;

@@ -1,24 +1,24 @@
-import type { PyRandom } from '../../../rng';
-import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradeSolvable, PUZZLE_LEVELS } from '../common';
-import { puzzleTokenBudget } from '../shared-b';
-import { generateRubik, type RubikData, rubikScrambleLength } from './generate';
-import { invertSequence } from './notation';
-import { formatRubikAnswer, renderRubik } from './render';
-import { parseRubik, type RubikAnswer, validateRubik } from './validate';
+import type { PyRandom } from '../../../rng/index.js';
+import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
+import { puzzleTokenBudget } from '../common/budget.js';
+import { gradeSolvable, PUZZLE_LEVELS } from '../common/index.js';
+import { generateRubik, type RubikData, rubikScrambleLength } from './generate.js';
+import { invertSequence } from './notation.js';
+import { formatRubikAnswer, renderRubik } from './render.js';
+import { parseRubik, type RubikAnswer, validateRubik } from './validate.js';
 
-export { applyPermutation, faceletIssues, isSolved, SOLVED } from './cube';
-export { canFollow, exactDistanceUpTo, FACE_TURNS } from './distance';
+export { applyPermutation, faceletIssues, isSolved, SOLVED } from './cube.js';
+export { canFollow, exactDistanceUpTo, FACE_TURNS } from './distance.js';
 export {
   canonicalScramble,
   generateRubik,
   RUBIK_SCRAMBLE_LENGTHS,
   type RubikData,
   rubikScrambleLength,
-} from './generate';
-export { invertSequence, parseMoveToken, sequencePermutation } from './notation';
-export { formatRubikAnswer, renderRubik } from './render';
-export { parseRubik, RUBIK_ANSWER_NAME, type RubikAnswer, validateRubik } from './validate';
+} from './generate.js';
+export { invertSequence, parseMoveToken, sequencePermutation } from './notation.js';
+export { formatRubikAnswer, renderRubik } from './render.js';
+export { parseRubik, RUBIK_ANSWER_NAME, type RubikAnswer, validateRubik } from './validate.js';
 
 /** `answer`: the inverse scramble, an optimal solution. */
 export type RubikInstance = TaskInstance<RubikData, never, string[]>;

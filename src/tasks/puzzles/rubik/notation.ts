@@ -1,7 +1,7 @@
-import { compose, type Face, faceAxis, type Permutation, power, quarterTurn } from './cube';
+import { compose, type Face, faceAxis, type Permutation, power, quarterTurn } from './cube.js';
 
 /**
- * WCA notation with documented leniencies (puzzles.md §10.2). Accepted tokens:
+ * WCA notation with documented leniencies (docs/spec/puzzles.md §10.2). Accepted tokens:
  * - face turns U R F D L B with suffix "", "'", "2" (also "2'" and "'2", both a half turn);
  * - wide turns Uw … Bw and the lower-case forms u r f d l b (SiGN: lower case means wide, not a face turn);
  * - slices M E S and whole-cube rotations x y z, with the same suffixes.

@@ -1,6 +1,6 @@
-import type { Prompt } from '../../task';
-import { PUZZLE_SYSTEM_PROMPT } from '../common';
-import type { RubikData } from './generate';
+import type { Prompt } from '../../task.js';
+import { PUZZLE_SYSTEM_PROMPT } from '../common/index.js';
+import type { RubikData } from './generate.js';
 
 /** One template for every level (complexity-invariant); only the scramble and the facelet string change. */
 export function renderRubik(data: RubikData): Prompt {

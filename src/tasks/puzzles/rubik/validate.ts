@@ -1,8 +1,8 @@
-import type { PuzzleOutcome } from '../../outcome';
-import type { ParseResult } from '../../task';
-import { failOutcome, parseJsonList, passOutcome } from '../common';
-import { applyPermutation, isSolved } from './cube';
-import { parseMoveToken } from './notation';
+import type { PuzzleOutcome } from '../../outcome.js';
+import type { ParseResult } from '../../task.js';
+import { failOutcome, parseJsonList, passOutcome } from '../common/index.js';
+import { applyPermutation, isSolved } from './cube.js';
+import { parseMoveToken } from './notation.js';
 
 /** The answer line the template asks for: `moves = ["R", "U'", "F2"]`. */
 export const RUBIK_ANSWER_NAME = 'moves';

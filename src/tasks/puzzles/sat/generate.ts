@@ -1,7 +1,7 @@
-import type { PyRandom } from '../../../rng';
+import type { PyRandom } from '../../../rng/index.js';
 
 /**
- * q-hidden planted 3-SAT (Jia, Moore, Strain 2005; puzzles.md §5). A hidden assignment A is drawn; each
+ * q-hidden planted 3-SAT (Jia, Moore, Strain 2005; docs/spec/puzzles.md §5). A hidden assignment A is drawn; each
  * candidate clause takes 3 distinct variables (sampled without replacement) and independent signs, is
  * rejected when no literal is true under A, and otherwise accepted with probability q^(t−1), t = the
  * number of true literals. q = (√5 − 1)/2 makes the expected number of true literals per clause 3/2, so

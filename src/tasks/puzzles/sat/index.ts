@@ -1,17 +1,17 @@
-import type { PyRandom } from '../../../rng';
-import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradeSolvable, PUZZLE_LEVELS } from '../common';
-import { puzzleTokenBudget } from '../shared-b';
-import { generateSat, type SatData } from './generate';
-import { satLevel } from './levels';
-import { formatSatAnswer, renderSat } from './render';
-import { parseSat, SAT_ANSWER_NAME, type SatAnswer, validateSat } from './validate';
+import type { PyRandom } from '../../../rng/index.js';
+import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
+import { puzzleTokenBudget } from '../common/budget.js';
+import { gradeSolvable, PUZZLE_LEVELS } from '../common/index.js';
+import { generateSat, type SatData } from './generate.js';
+import { satLevel } from './levels.js';
+import { formatSatAnswer, renderSat } from './render.js';
+import { parseSat, SAT_ANSWER_NAME, type SatAnswer, validateSat } from './validate.js';
 
-export { dpll } from './dpll';
-export { generateSat, Q_HIDDEN, type SatData, trueLiterals } from './generate';
-export { SAT_LEVELS, satLevel } from './levels';
-export { formatSatAnswer, renderSat } from './render';
-export { formatClause, parseSat, SAT_ANSWER_NAME, type SatAnswer, validateSat } from './validate';
+export { dpll } from './dpll.js';
+export { generateSat, Q_HIDDEN, type SatData, trueLiterals } from './generate.js';
+export { SAT_LEVELS, satLevel } from './levels.js';
+export { formatSatAnswer, renderSat } from './render.js';
+export { formatClause, parseSat, SAT_ANSWER_NAME, type SatAnswer, validateSat } from './validate.js';
 
 /** `answer`: the planted assignment as the JSON object the template asks for. */
 export type SatInstance = TaskInstance<SatData, never, Record<string, boolean>>;

@@ -1,4 +1,4 @@
-/** puzzles.md §1.2: 3-SAT levels (variables n, clauses m = round(4.26 n)). */
+/** docs/spec/puzzles.md §1.2: 3-SAT levels (variables n, clauses m = round(4.26 n)). */
 export const SAT_LEVELS: Record<number, { n: number; m: number }> = {
   1: { n: 5, m: 21 },
   2: { n: 8, m: 34 },

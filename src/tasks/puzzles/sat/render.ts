@@ -1,6 +1,6 @@
-import type { Prompt } from '../../task';
-import { PUZZLE_SYSTEM_PROMPT } from '../common';
-import type { SatData } from './generate';
+import type { Prompt } from '../../task.js';
+import { PUZZLE_SYSTEM_PROMPT } from '../common/index.js';
+import type { SatData } from './generate.js';
 
 /** One template for every level (complexity-invariant); only n, m and the clause list change. */
 export function renderSat(data: SatData): Prompt {

@@ -1,6 +1,6 @@
-import type { PuzzleOutcome } from '../../outcome';
-import type { ParseResult } from '../../task';
-import { failOutcome, parseJsonObject, passOutcome } from '../common';
+import type { PuzzleOutcome } from '../../outcome.js';
+import type { ParseResult } from '../../task.js';
+import { failOutcome, parseJsonObject, passOutcome } from '../common/index.js';
 
 /**
  * A parsed SAT answer: variable index → value. Keys are "1", "2", … (the template's spelling); "x1" is

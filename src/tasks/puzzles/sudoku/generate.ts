@@ -1,8 +1,8 @@
-import type { PyRandom } from '../../../rng';
-import { boxRegions, jigsawRegions } from './regions';
-import { searchSudoku } from './solver';
+import type { PyRandom } from '../../../rng/index.js';
+import { boxRegions, jigsawRegions } from './regions.js';
+import { searchSudoku } from './solver.js';
 
-/** puzzles.md §1.2: Sudoku levels (size, box shape or jigsaw, givens), unique solution only. */
+/** docs/spec/puzzles.md §1.2: Sudoku levels (size, box shape or jigsaw, givens), unique solution only. */
 export interface SudokuLevel {
   n: number;
   boxRows: number;
@@ -71,7 +71,7 @@ function randomFill(rng: PyRandom, regions: readonly number[], n: number): numbe
 const UNIT_BRANCHING_FOR_COUNT = false;
 
 /**
- * puzzles.md §9 recipe: (jigsaw: draw connected regions, rejecting layouts whose randomised fill fails
+ * docs/spec/puzzles.md §9 recipe: (jigsaw: draw connected regions, rejecting layouts whose randomised fill fails
  * within its restarts) → full grid by randomised MRV backtracking → remove clues in a seeded shuffled
  * order, keeping a removal only if the solution stays unique (count with limit 2), until the target
  * number of givens is reached; if greedy removal stalls above the target, start over with a new grid.

@@ -1,16 +1,16 @@
-import type { PyRandom } from '../../../rng';
-import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task';
-import { gradeSolvable, PUZZLE_LEVELS } from '../common';
-import { puzzleTokenBudget } from '../shared-b';
-import { generateSudoku, type SudokuData, sudokuLevel } from './generate';
-import { formatSudokuAnswer, renderSudoku } from './render';
-import { parseSudoku, type SudokuAnswer, validateSudoku } from './validate';
+import type { PyRandom } from '../../../rng/index.js';
+import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
+import { puzzleTokenBudget } from '../common/budget.js';
+import { gradeSolvable, PUZZLE_LEVELS } from '../common/index.js';
+import { generateSudoku, type SudokuData, sudokuLevel } from './generate.js';
+import { formatSudokuAnswer, renderSudoku } from './render.js';
+import { parseSudoku, type SudokuAnswer, validateSudoku } from './validate.js';
 
-export { generateSudoku, SUDOKU_LEVELS, type SudokuData, type SudokuLevel, sudokuLevel } from './generate';
-export { boxRegions, jigsawRegions, regionConnected, regionIssues, regionLabel } from './regions';
-export { formatSudokuAnswer, renderSudoku } from './render';
-export { type SearchOptions, type SearchResult, searchSudoku } from './solver';
-export { parseSudoku, SUDOKU_ANSWER_NAME, type SudokuAnswer, type SudokuSpec, validateSudoku } from './validate';
+export { generateSudoku, SUDOKU_LEVELS, type SudokuData, type SudokuLevel, sudokuLevel } from './generate.js';
+export { boxRegions, jigsawRegions, regionConnected, regionIssues, regionLabel } from './regions.js';
+export { formatSudokuAnswer, renderSudoku } from './render.js';
+export { type SearchOptions, type SearchResult, searchSudoku } from './solver.js';
+export { parseSudoku, SUDOKU_ANSWER_NAME, type SudokuAnswer, type SudokuSpec, validateSudoku } from './validate.js';
 
 /** `answer`: the unique solution, row-major. */
 export type SudokuInstance = TaskInstance<SudokuData, never, number[]>;

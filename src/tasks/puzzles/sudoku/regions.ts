@@ -1,4 +1,4 @@
-import type { PyRandom } from '../../../rng';
+import type { PyRandom } from '../../../rng/index.js';
 
 /** Region ids (row-major) of an N×N grid tiled by boxes of boxRows × boxCols (boxRows · boxCols = N). */
 export function boxRegions(n: number, boxRows: number, boxCols: number): number[] {

@@ -1,7 +1,7 @@
-import type { Prompt } from '../../task';
-import { PUZZLE_SYSTEM_PROMPT } from '../common';
-import type { SudokuData } from './generate';
-import { regionLabel } from './regions';
+import type { Prompt } from '../../task.js';
+import { PUZZLE_SYSTEM_PROMPT } from '../common/index.js';
+import type { SudokuData } from './generate.js';
+import { regionLabel } from './regions.js';
 
 const rowsOf = <T>(cells: readonly T[], n: number): T[][] =>
   Array.from({ length: n }, (_, r) => cells.slice(r * n, (r + 1) * n));

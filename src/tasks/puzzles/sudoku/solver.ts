@@ -1,4 +1,4 @@
-import type { PyRandom } from '../../../rng';
+import type { PyRandom } from '../../../rng/index.js';
 
 /**
  * Exact Sudoku search over any region partition: bitmask candidates (row ∪ column ∪ region), always

@@ -1,7 +1,7 @@
-import type { PuzzleOutcome } from '../../outcome';
-import type { ParseResult } from '../../task';
-import { collapseOutcome, failOutcome, parseJsonList, passOutcome } from '../common';
-import { regionIssues, regionLabel } from './regions';
+import type { PuzzleOutcome } from '../../outcome.js';
+import type { ParseResult } from '../../task.js';
+import { collapseOutcome, failOutcome, parseJsonList, passOutcome } from '../common/index.js';
+import { regionIssues, regionLabel } from './regions.js';
 
 /** The answer line the template asks for: `grid = ["1234", "3412", "2143", "4321"]`. */
 export const SUDOKU_ANSWER_NAME = 'grid';

@@ -1,7 +1,7 @@
-import { PyRandom } from '../../../rng';
+import { PyRandom } from '../../../rng/index.js';
 
 /**
- * The marker-count ladder of `run_agent_count_disruption.py` (`build_count_ladder`, scc.md §11): one
+ * The marker-count ladder of `run_agent_count_disruption.py` (`build_count_ladder`, docs/spec/scc.md §11): one
  * candidate per base in range(start, stop + 1, step), jittered by randint(−jitter, jitter), clamped, moved off
  * multiples of 50 and 100, forced above the previous value, repeats dropped. The RNG is
  * `Random(f"{seed}:{salt}:{start}:{stop}:{step}:{jitter}")` with salt `{model}:{group}` (group agent | copy).

@@ -1,10 +1,10 @@
-import type { PyRandom } from '../../../rng';
-import type { CountOutcome } from '../../outcome';
-import type { GenerateOptions, ParseResult, TaskInstance, TaskPlugin } from '../../task';
-import { JSON_SYSTEM_INSTRUCTION, markerSequence } from '../common';
-import { extractJsonObject, type JsonObject } from '../json-extract';
-import { fieldOutcome } from '../outcome';
-import { agentLadder } from './ladder';
+import type { PyRandom } from '../../../rng/index.js';
+import type { CountOutcome } from '../../outcome.js';
+import type { GenerateOptions, ParseResult, TaskInstance, TaskPlugin } from '../../task.js';
+import { JSON_SYSTEM_INSTRUCTION, markerSequence } from '../common.js';
+import { extractJsonObject, type JsonObject } from '../json-extract.js';
+import { fieldOutcome } from '../outcome.js';
+import { agentLadder } from './ladder.js';
 import {
   AGENT_CONDITIONS,
   type AgentCondition,
@@ -13,10 +13,10 @@ import {
   COPY_PATH,
   conditionHasMarkers,
   conditionHasTask,
-} from './prompts';
-import { type AgentScore, scoreAgentResponse } from './score';
-import { simulateAgent } from './simulate';
-import { AGENT_SEED, AGENT_TASK_SAMPLES, type AgentTask, buildAgentTask } from './task';
+} from './prompts.js';
+import { type AgentScore, scoreAgentResponse } from './score.js';
+import { simulateAgent } from './simulate.js';
+import { AGENT_SEED, AGENT_TASK_SAMPLES, type AgentTask, buildAgentTask } from './task.js';
 
 /** The authors' output cap for this runner; a subject may double it on truncation (up to its ceiling). */
 export const AGENT_MAX_OUTPUT_TOKENS = 4096;

@@ -1,5 +1,5 @@
-import { markerSequence } from '../common';
-import type { AgentTask } from './task';
+import { markerSequence } from '../common.js';
+import type { AgentTask } from './task.js';
 
 /** The four conditions of paper Supplementary Note 8, in the authors' order. */
 export const AGENT_CONDITIONS = [

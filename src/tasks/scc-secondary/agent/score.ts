@@ -1,5 +1,5 @@
-import { markerSequence } from '../common';
-import { extractJsonObject, isStrictJsonOnly, type JsonObject, pythonInt } from '../json-extract';
+import { markerSequence } from '../common.js';
+import { extractJsonObject, isStrictJsonOnly, type JsonObject, pythonInt } from '../json-extract.js';
 import {
   type AgentCondition,
   COPY_ACTION,
@@ -8,8 +8,8 @@ import {
   conditionHasMarkers,
   conditionHasTask,
   requiredKeys,
-} from './prompts';
-import { ACCOUNTS, type AgentExpected } from './task';
+} from './prompts.js';
+import { ACCOUNTS, type AgentExpected } from './task.js';
 
 /**
  * Scoring of one agent-operation response, field by field as `build_record` does. Fields that do not apply

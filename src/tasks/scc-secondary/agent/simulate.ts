@@ -1,9 +1,9 @@
-import type { PyRandom } from '../../../rng';
-import type { SimKnobs } from '../../task';
-import { markerSequence } from '../common';
-import { simulatedCount } from '../sim-count';
-import { type AgentCondition, COPY_ACTION, COPY_PATH, conditionHasCopy, conditionHasTask } from './prompts';
-import { ACCOUNTS, type AgentExpected, type AgentTask, TRANSACTIONS_PER_TASK } from './task';
+import type { PyRandom } from '../../../rng/index.js';
+import type { SimKnobs } from '../../task.js';
+import { markerSequence } from '../common.js';
+import { simulatedCount } from '../sim-count.js';
+import { type AgentCondition, COPY_ACTION, COPY_PATH, conditionHasCopy, conditionHasTask } from './prompts.js';
+import { ACCOUNTS, type AgentExpected, type AgentTask, TRANSACTIONS_PER_TASK } from './task.js';
 
 /**
  * A simulated agent (src/subjects/sim knobs): the account task is carried step by step with probability

@@ -1,7 +1,7 @@
-import { PyRandom } from '../../../rng';
+import { PyRandom } from '../../../rng/index.js';
 
 /**
- * The agent subtask of `run_agent_count_disruption.py` (paper Supplementary Note 8; scc.md §11): three
+ * The agent subtask of `run_agent_count_disruption.py` (paper Supplementary Note 8; docs/spec/scc.md §11): three
  * accounts updated by six signed transactions, review ids in encounter order, the net total and one of three
  * next actions. A pure function of (seed, task index), from `Random(f"{seed}:agent-task:{index}")`.
  */

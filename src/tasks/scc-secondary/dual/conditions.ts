@@ -1,12 +1,12 @@
-import { PyRandom } from '../../../rng';
-import { d2Task } from '../../ccb';
-import { satTask } from '../../puzzles/sat';
-import type { AnyTaskPlugin, TaskInstance } from '../../task';
-import { estimatePromptTokens } from '../common';
-import { countForTargetTokens, makeIrrelevantCode } from './controls';
+import { PyRandom } from '../../../rng/index.js';
+import { d2Task } from '../../ccb/index.js';
+import { satTask } from '../../puzzles/sat/index.js';
+import type { AnyTaskPlugin, TaskInstance } from '../../task.js';
+import { estimatePromptTokens } from '../common.js';
+import { countForTargetTokens, makeIrrelevantCode } from './controls.js';
 
 /**
- * The dual-task design (paper Supplementary Note 7; scc.md §12) with ceilingbench's own secondary tasks in
+ * The dual-task design (paper Supplementary Note 7; docs/spec/scc.md §12) with ceilingbench's own secondary tasks in
  * place of BBH / CRUXEval-O / MATH-500 / MMLU-Pro, which are not available offline:
  * - `d2`: CCB D2 (register file, modulo-10 arithmetic) at N = 10 operations;
  * - `sat`: the SAT puzzle at level 2 (8 variables, 34 clauses).

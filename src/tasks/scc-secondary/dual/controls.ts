@@ -1,5 +1,5 @@
-import { PyRandom } from '../../../rng';
-import { estimatePromptTokens, markerSequence } from '../common';
+import { PyRandom } from '../../../rng/index.js';
+import { estimatePromptTokens, markerSequence } from '../common.js';
 
 /**
  * The length-matched controls of `run_count_scatter_controls.py` (count_scatter_control_common.py): dead

@@ -1,9 +1,9 @@
-import type { PyRandom } from '../../../rng';
-import type { CountOutcome } from '../../outcome';
-import type { GenerateOptions, ParseResult, TaskInstance, TaskPlugin } from '../../task';
-import { JSON_SYSTEM_INSTRUCTION } from '../common';
-import { extractJsonObject, type JsonObject } from '../json-extract';
-import { fieldOutcome } from '../outcome';
+import type { PyRandom } from '../../../rng/index.js';
+import type { CountOutcome } from '../../outcome.js';
+import type { GenerateOptions, ParseResult, TaskInstance, TaskPlugin } from '../../task.js';
+import { JSON_SYSTEM_INSTRUCTION } from '../common.js';
+import { extractJsonObject, type JsonObject } from '../json-extract.js';
+import { fieldOutcome } from '../outcome.js';
 import {
   type ControlPayload,
   controlPayload,
@@ -14,10 +14,10 @@ import {
   type SecondaryItem,
   secondaryItem,
   secondarySpec,
-} from './conditions';
-import { dualUserPrompt } from './prompts';
-import { scoreDualResponse } from './score';
-import { simulateDual } from './simulate';
+} from './conditions.js';
+import { dualUserPrompt } from './prompts.js';
+import { scoreDualResponse } from './score.js';
+import { simulateDual } from './simulate.js';
 
 /** The authors' first output cap for this runner (retry cap 8192; a subject applies its own ceiling). */
 export const DUAL_MAX_OUTPUT_TOKENS = 2048;

@@ -1,7 +1,7 @@
-import { markerSequence } from '../common';
-import type { DualData } from './plugin';
+import { markerSequence } from '../common.js';
+import type { DualData } from './plugin.js';
 
-/** The dual-task user prompts, verbatim templates of `run_count_scatter_controls.py` (scc.md §12). */
+/** The dual-task user prompts, verbatim templates of `run_count_scatter_controls.py` (docs/spec/scc.md §12). */
 export function dualUserPrompt(data: DualData): string {
   const primary = markerSequence(data.count);
   switch (data.condition) {

@@ -1,8 +1,8 @@
-import type { PyRandom } from '../../../rng';
-import type { SimKnobs } from '../../task';
-import { simulatedCount } from '../sim-count';
-import { type DualCondition, secondarySpec } from './conditions';
-import type { DualData } from './plugin';
+import type { PyRandom } from '../../../rng/index.js';
+import type { SimKnobs } from '../../task.js';
+import { simulatedCount } from '../sim-count.js';
+import { type DualCondition, secondarySpec } from './conditions.js';
+import type { DualData } from './plugin.js';
 
 /**
  * A simulated dual-tasker. Each condition takes a share of the counting state: the count is simulated with an
