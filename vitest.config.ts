@@ -1,23 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { ceilingbench } from './src/vitest/plugin.js';
 
-/** Benchmark projects: one folder of spec files each under specs/. */
-export const BENCHMARK_PROJECTS = ['d1', 'd2', 'd3', 'scc', 'puzzles'] as const;
-
-const benchmarkProject = (name: string) => ({
-  extends: true as const,
-  test: {
-    name,
-    include: [`specs/${name}/**/*.spec.ts`],
-    setupFiles: ['./src/vitest/setup.ts'],
-    testTimeout: 1_800_000,
-    hookTimeout: 600_000,
-    maxConcurrency: 10,
-  },
-});
-
+// Our own repository uses the plugin as a user does: the standard benchmark projects (d1, d2, d3, puzzles,
+// scc; spec files in src/specs, shipped as dist/specs), the setup file and the reporter; plus our tests.
 export default defineConfig({
+  plugins: [ceilingbench({ specs: false })],
   test: {
-    reporters: ['default', './reporters/index.ts'],
     projects: [
       {
         extends: true,
@@ -28,7 +16,6 @@ export default defineConfig({
           testTimeout: 120_000,
         },
       },
-      ...BENCHMARK_PROJECTS.map(benchmarkProject),
     ],
   },
 });

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader, so `npm ci` is the only setup step (no build).
-import { register } from 'tsx/esm/api';
+// The installed command: plain Node running the built JavaScript in dist/ (no loader, no TypeScript).
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+const main = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(main)) {
+  process.stderr.write('ceilingbench: dist/ is missing — in a source checkout run `npm run build` first\n');
+  process.exit(2);
+}
+await import(main.href);

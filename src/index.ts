@@ -1,11 +1,15 @@
-/** The public API of ceilingbench: configuration, Vitest cells and matchers, tasks, subjects, estimators. */
+/**
+ * The core of ceilingbench (`ceilingbench`): tasks, subjects, estimators and record schemas — importable from
+ * a plain Node script; nothing here imports Vitest. The Vitest side is `ceilingbench/vitest` (sweeps,
+ * matchers), `ceilingbench/plugin` (the vitest.config.ts plugin) and `ceilingbench/reporter`.
+ */
 
-export type { CeilingbenchUserConfig } from './config';
-export { defineConfig } from './config';
-export * as schema from './schema';
-export * as stats from './stats';
-export { createSubject, parseSubjectSpec, subjectFromEnv } from './subjects';
-export type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from './subjects/subject';
-export type { AnyTaskPlugin, TaskInstance, TaskPlugin, TrialOutcome } from './tasks';
-export { availableTasks, generateCell, resolveTask, TASK_IDS } from './tasks';
-export { ceilingbenchMatchers, describeAblation, describeSweep, installMatchers } from './vitest';
+export type { CeilingbenchConfig, CeilingbenchUserConfig, RunConfig } from './config/index.js';
+export { defineConfig, loadConfig, resolveRunConfig } from './config/index.js';
+export { EXIT, UsageError } from './errors.js';
+export * as schema from './schema/index.js';
+export * as stats from './stats/index.js';
+export { createSubject, parseSubjectSpec, subjectFromEnv } from './subjects/index.js';
+export type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from './subjects/subject.js';
+export type { AnyTaskPlugin, TaskInstance, TaskPlugin, TrialOutcome } from './tasks/index.js';
+export { availableTasks, generateCell, resolveTask, TASK_IDS } from './tasks/index.js';

@@ -1,1 +1,1 @@
-export { EXIT, UsageError } from '../errors';
+export { EXIT, UsageError } from '../errors.js';

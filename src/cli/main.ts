@@ -1,4 +1,4 @@
-import { runCli } from './program';
+import { runCli } from './program.js';
 
 runCli(process.argv.slice(2)).then(
   (code) => {

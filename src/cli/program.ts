@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { cac } from 'cac';
-import { commands } from './commands';
-import { EXIT, UsageError } from './errors';
+import { commands } from './commands/index.js';
+import { EXIT, UsageError } from './errors.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 

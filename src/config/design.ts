@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatZodError } from './errors';
+import { formatZodError } from './errors.js';
 
 /**
  * The CCB depth design, read synchronously when spec files are collected (it decides which tests exist):
@@ -7,7 +7,7 @@ import { formatZodError } from './errors';
  * to the depths with the most Fisher information about p_d until the CI is as narrow as the grid's —
  * BENCHMARKS.md); CEILINGBENCH_TARGET_WIDTH stops the adaptive design at a fixed 95% CI width instead.
  */
-const designSchema = z.discriminatedUnion('kind', [
+export const designSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('grid') }),
   z.object({ kind: z.literal('adaptive'), targetWidth: z.number().gt(0).lt(1).optional() }),
 ]);

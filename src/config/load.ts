@@ -1,10 +1,17 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, formatZodError } from './errors';
-import { type CeilingbenchConfig, configSchema, gatesSchema } from './schema';
+import { ConfigError, formatZodError } from './errors.js';
+import { type CeilingbenchConfig, configSchema, gatesSchema } from './schema.js';
 
-export const CONFIG_FILE = 'ceilingbench.config.ts';
+/** Looked for in this order in the root; CEILINGBENCH_CONFIG names another file. */
+export const CONFIG_FILES = [
+  'ceilingbench.config.ts',
+  'ceilingbench.config.mts',
+  'ceilingbench.config.js',
+  'ceilingbench.config.mjs',
+] as const;
+export const CONFIG_FILE = CONFIG_FILES[0];
 
 type Env = Record<string, string | undefined>;
 
@@ -29,13 +36,33 @@ function envGates(env: Env): unknown {
   }
 }
 
-async function readConfigFile(path: string): Promise<unknown> {
+/** Native `import()`: enough for JavaScript files and for TypeScript under a loader (Vitest, tsx). */
+export const nativeImport = (path: string): Promise<unknown> => import(pathToFileURL(path).href);
+
+async function readConfigFile(path: string, importFile: (path: string) => Promise<unknown>): Promise<unknown> {
   try {
-    const module = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    const module = (await importFile(path)) as { default?: unknown };
     return module.default ?? {};
   } catch (error) {
     throw new ConfigError(`${path}: cannot be loaded (${(error as Error).message}) — fix the file or remove it`);
   }
+}
+
+/** The configuration file of a root: CEILINGBENCH_CONFIG (relative to the root) or the first of CONFIG_FILES. */
+export function findConfigFile(env: Env, root: string): string | null {
+  const explicit = env.CEILINGBENCH_CONFIG;
+  if (explicit) {
+    const path = resolve(root, explicit);
+    if (!existsSync(path)) {
+      throw new ConfigError(`CEILINGBENCH_CONFIG: no file at ${path} — point it at an existing ceilingbench.config.ts`);
+    }
+    return path;
+  }
+  for (const name of CONFIG_FILES) {
+    const path = resolve(root, name);
+    if (existsSync(path)) return path;
+  }
+  return null;
 }
 
 /**
@@ -43,15 +70,15 @@ async function readConfigFile(path: string): Promise<unknown> {
  * Environment: CEILINGBENCH_SUBJECT, _SEED, _TRIALS, _CONCURRENCY, _OUT, _MISSING, _GATES (JSON, merged
  * per project over the file's gates).
  */
-export async function loadConfig(env: Env = process.env, cwd = process.cwd()): Promise<CeilingbenchConfig> {
-  const explicit = env.CEILINGBENCH_CONFIG;
-  const path = resolve(cwd, explicit ?? CONFIG_FILE);
-  if (explicit && !existsSync(path)) {
-    throw new ConfigError(`CEILINGBENCH_CONFIG: no file at ${path} — point it at an existing ceilingbench.config.ts`);
-  }
-  const fromFile = existsSync(path) ? await readConfigFile(path) : {};
+export async function loadConfig(
+  env: Env = process.env,
+  cwd = process.cwd(),
+  importFile: (path: string) => Promise<unknown> = nativeImport,
+): Promise<CeilingbenchConfig> {
+  const path = findConfigFile(env, cwd);
+  const fromFile = path ? await readConfigFile(path, importFile) : {};
   const fileParsed = configSchema.partial().safeParse(fromFile);
-  if (!fileParsed.success) throw formatZodError(path, fileParsed.error);
+  if (!fileParsed.success) throw formatZodError(path ?? 'configuration file', fileParsed.error);
 
   const gatesRaw = envGates(env);
   let envGatesParsed = {};

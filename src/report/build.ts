@@ -1,9 +1,10 @@
-import type { CellResult } from '../schema/cell';
-import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit';
-import type { GateResult } from '../schema/gate';
-import type { Report } from '../schema/report';
-import type { SubjectIdentity } from '../subjects/subject';
-import type { CeilingbenchMeta, SccAssayMetaRecord, SccMetaRecord } from '../vitest/meta';
+import type { ProjectGates } from '../config/schema.js';
+import type { CellResult } from '../schema/cell.js';
+import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit.js';
+import type { GateResult } from '../schema/gate.js';
+import type { Report } from '../schema/report.js';
+import type { SubjectIdentity } from '../subjects/subject.js';
+import type { CeilingbenchMeta, SccAssayMetaRecord, SccMetaRecord } from '../vitest/meta.js';
 
 /** One finished test as the reporter saw it. */
 export interface TestEntry {
@@ -19,6 +20,8 @@ export interface TestEntry {
 
 export interface RunInfo {
   version: string;
+  /** The configured gates per Vitest project: a hard gate of a project that ran but was never evaluated fails. */
+  gates?: Readonly<Record<string, ProjectGates>>;
   gitSha: string | null;
   startedAt: string;
   finishedAt: string;
@@ -36,6 +39,41 @@ const byKey =
     }
     return 0;
   };
+
+/**
+ * A configured hard gate of a project that ran, with no result: it fails, naming why, so that a gate can
+ * never pass on data it did not check (e.g. a name filter that skipped the fit, or a gate of the wrong kind).
+ */
+function unevaluatedGates(
+  configured: Readonly<Record<string, ProjectGates>>,
+  entries: readonly TestEntry[],
+  evaluated: readonly GateResult[],
+): GateResult[] {
+  const ran = new Set(entries.map((e) => e.project));
+  const results: GateResult[] = [];
+  for (const [project, projectGates] of Object.entries(configured)) {
+    if (!ran.has(project)) continue;
+    for (const [gate, value] of Object.entries(projectGates)) {
+      if (value === undefined) continue;
+      const { value: threshold, mode } = typeof value === 'number' ? { value, mode: 'hard' as const } : value;
+      if (mode !== 'hard' || evaluated.some((g) => g.project === project && g.gate === gate)) continue;
+      results.push({
+        project,
+        task: '*',
+        gate,
+        mode,
+        threshold,
+        estimate: null,
+        ci95: null,
+        passed: false,
+        message:
+          `gate ${project}.${gate} FAILED (hard): not evaluated — no finished fit in project '${project}' ` +
+          'that this gate applies to (check the gate name and that the fit test ran)',
+      });
+    }
+  }
+  return results;
+}
 
 /** Assembles ceilingbench.json from the tests' meta; sorted so that the same run gives the same bytes. */
 export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report {
@@ -103,6 +141,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
       (s) => s.task,
     ),
   );
+  gates.push(...unevaluatedGates(run.gates ?? {}, entries, gates));
   gates.sort(
     byKey(
       (g) => g.project,

@@ -1,8 +1,12 @@
-import junitBuilder from 'junit-report-builder';
-import type { CellResult } from '../schema/cell';
-import type { Report } from '../schema/report';
-import type { TestEntry } from './build';
-import { fixed, interval, percent } from './format';
+import junitModule, { type Builder } from 'junit-report-builder';
+import type { CellResult } from '../schema/cell.js';
+import type { Report } from '../schema/report.js';
+import type { TestEntry } from './build.js';
+import { fixed, interval, percent } from './format.js';
+
+// The package assigns the builder to module.exports; its declarations describe it as an ES default export,
+// which TypeScript's NodeNext resolution reads as `{ default: Builder }`.
+const junitBuilder = junitModule as unknown as Builder;
 
 type Properties = Record<string, string | number | null | undefined>;
 

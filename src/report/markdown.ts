@@ -1,5 +1,5 @@
-import type { Report } from '../schema/report';
-import { fixed, interval, percent } from './format';
+import type { Report } from '../schema/report.js';
+import { fixed, interval, percent } from './format.js';
 
 /** summary.md: the human-readable projection of ceilingbench.json (also for $GITHUB_STEP_SUMMARY). */
 export function renderMarkdown(report: Report): string {

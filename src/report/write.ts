@@ -1,10 +1,10 @@
 import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { type Report, reportSchema } from '../schema/report';
-import type { TestEntry } from './build';
-import { renderJunit } from './junit';
-import { renderMarkdown } from './markdown';
+import { type Report, reportSchema } from '../schema/report.js';
+import type { TestEntry } from './build.js';
+import { renderJunit } from './junit.js';
+import { renderMarkdown } from './markdown.js';
 
 function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.${process.pid}.tmp`;

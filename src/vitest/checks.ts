@@ -1,4 +1,4 @@
-import type { CollapseFit, RetentionFit } from '../schema/fit';
+import type { CollapseFit, RetentionFit } from '../schema/fit.js';
 
 /**
  * Pure threshold checks shared by the matchers and the CI gates; every message prints the estimate

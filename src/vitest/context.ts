@@ -1,19 +1,43 @@
-import { type CeilingbenchConfig, loadConfig } from '../config';
-import { createSubject } from '../subjects';
-import type { Subject } from '../subjects/subject';
+import { inject } from 'vitest';
+import { ConfigError } from '../config/errors.js';
+import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
+import { createSubject } from '../subjects/index.js';
+import type { Subject } from '../subjects/subject.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's configuration, resolved once in the main process by the ceilingbench plugin. */
+    ceilingbench: RunConfig;
+  }
+}
 
 export interface RunContext {
-  config: CeilingbenchConfig;
+  config: RunConfig;
   subject: Subject;
+}
+
+/**
+ * The configuration the main process resolved and provided (`ceilingbench()` in vitest.config.ts, or the
+ * ceilingbench reporter). A worker never resolves it itself: its current directory need not be the root.
+ */
+export function runConfig(): RunConfig {
+  const config = inject(RUN_CONFIG_KEY);
+  if (!config) {
+    throw new ConfigError(
+      "ceilingbench: no configuration was provided to this test — add `ceilingbench()` from 'ceilingbench/plugin' " +
+        'to `plugins` in vitest.config.ts (or run `ceilingbench run`)',
+    );
+  }
+  return config;
 }
 
 let context: Promise<RunContext> | undefined;
 
-/** Config and subject, created once per worker from ceilingbench.config.ts and CEILINGBENCH_* variables. */
+/** Config and subject, created once per worker from the provided configuration. */
 export function runContext(): Promise<RunContext> {
   context ??= (async () => {
-    const config = await loadConfig();
-    const subject = await createSubject(config.subject, { seed: config.seed });
+    const config = runConfig();
+    const subject = await createSubject(config.subject, { seed: config.seed, cacheDir: config.cacheDir });
     return { config, subject };
   })();
   return context;
@@ -21,3 +45,10 @@ export function runContext(): Promise<RunContext> {
 
 /** Instance seeds of a run: seed 0 reproduces the released CCB instances; seed s shifts every seed by s·10^6. */
 export const seedOffsetFor = (runSeed: number): number => runSeed * 1_000_000;
+
+/**
+ * The Vitest project a test runs in — the name `vitest --project` selects and gates are keyed by — falling
+ * back to the task's standard project outside a named project.
+ */
+export const vitestProjectOf = (test: { file: { projectName?: string } }, fallback: string): string =>
+  test.file.projectName || fallback;

@@ -1,6 +1,6 @@
-import type { GateValue, ProjectGates } from '../config/schema';
-import type { CollapseFit, RetentionFit } from '../schema/fit';
-import type { GateResult } from '../schema/gate';
+import type { GateValue, ProjectGates } from '../config/schema.js';
+import type { CollapseFit, RetentionFit } from '../schema/fit.js';
+import type { GateResult } from '../schema/gate.js';
 import {
   type CheckResult,
   type CountingCapacity,
@@ -9,7 +9,7 @@ import {
   checkHorizonAtLeast,
   checkRetentionAtLeast,
   checkTfbcRateAtMost,
-} from './checks';
+} from './checks.js';
 
 const normalize = (g: GateValue) =>
   typeof g === 'number' ? { value: g, mode: 'hard' as const, evidence: 'point' as const } : g;

@@ -1,6 +1,25 @@
-export * from './checks';
-export * from './gates';
-export * from './matchers';
-export * from './meta';
-export * from './names';
-export * from './sweep';
+/**
+ * The Vitest side of ceilingbench (`ceilingbench/vitest`): sweeps, ablations, the SCC assay tests and the
+ * matchers. Importing this module registers the matchers on Vitest's `expect` and brings their types.
+ */
+import { installMatchers } from './matchers.js';
+
+installMatchers();
+
+export type { RunConfig } from '../config/resolve.js';
+export {
+  type CheckResult,
+  type CountingCapacity,
+  checkCollapseNoEarlierThan,
+  checkCountingCapacityAtLeast,
+  checkHorizonAtLeast,
+  checkRetentionAtLeast,
+  checkTfbcRateAtMost,
+} from './checks.js';
+export { type RunContext, runConfig, runContext } from './context.js';
+export { evaluateGates } from './gates.js';
+export { ceilingbenchMatchers, installMatchers } from './matchers.js';
+export type { CeilingbenchMeta, CeilingbenchRecord, SccAssayMetaRecord, SccMetaRecord } from './meta.js';
+export { cellName, standardProjects } from './names.js';
+export { testAgentOperation, testCountingCapacity, testDualTask, testMotifAblation } from './scc.js';
+export { type AblationOptions, describeAblation, describeSweep, type SweepOptions } from './sweep.js';

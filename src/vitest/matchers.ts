@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
-import type { CollapseFit, RetentionFit } from '../schema/fit';
-import type { Subject } from '../subjects/subject';
-import { isSuccess } from '../tasks/outcome';
-import { resolveTask } from '../tasks/registry';
-import type { FinishReason, TaskInstance } from '../tasks/task';
+import type { CollapseFit, RetentionFit } from '../schema/fit.js';
+import type { Subject } from '../subjects/subject.js';
+import { isSuccess } from '../tasks/outcome.js';
+import { resolveTask } from '../tasks/registry.js';
+import type { FinishReason, TaskInstance } from '../tasks/task.js';
 import {
   type CheckResult,
   type CountingCapacity,
@@ -12,7 +12,7 @@ import {
   checkHorizonAtLeast,
   checkRetentionAtLeast,
   checkTfbcRateAtMost,
-} from './checks';
+} from './checks.js';
 
 interface MatcherOutcome {
   pass: boolean;
@@ -77,7 +77,7 @@ export const ceilingbenchMatchers = {
   ): Promise<MatcherOutcome> {
     let result: CountingCapacity = received as CountingCapacity;
     if (isSubject(received)) {
-      const { runSccAssay } = await import('../assays/scc');
+      const { runSccAssay } = await import('../assays/scc/index.js');
       result = await runSccAssay(received, { seed: options.seed ?? 7 });
     }
     return fromCheck(checkCountingCapacityAtLeast(result, n), this.isNot);

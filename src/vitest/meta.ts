@@ -1,7 +1,7 @@
-import type { CellResult } from '../schema/cell';
-import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit';
-import type { GateResult } from '../schema/gate';
-import type { SubjectIdentity } from '../subjects/subject';
+import type { CellResult } from '../schema/cell.js';
+import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit.js';
+import type { GateResult } from '../schema/gate.js';
+import type { SubjectIdentity } from '../subjects/subject.js';
 
 /** A record of the SCC assay as it travels on task.meta (the full result, validated by its own schema). */
 export interface SccMetaRecord {

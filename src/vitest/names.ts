@@ -1,4 +1,5 @@
-import type { AnyTaskPlugin } from '../tasks/task';
+import { availableTasks } from '../tasks/registry.js';
+import type { AnyTaskPlugin } from '../tasks/task.js';
 
 /** Unique, human-readable cell names: `d2 · N=15`, `hanoi · L3`, `count · len=32`. */
 export function cellName(task: AnyTaskPlugin, level: number, variant?: string): string {
@@ -20,3 +21,6 @@ export function sweepSpan(task: AnyTaskPlugin, levels: readonly number[]): strin
 /** The Vitest project a task's cells belong to. */
 export const projectOf = (task: AnyTaskPlugin): string =>
   task.family === 'ccb' ? task.id : task.family === 'puzzle' ? 'puzzles' : 'scc';
+
+/** The standard Vitest projects, derived from the registered task plugins: d1, d2, d3, puzzles, scc. */
+export const standardProjects = (): string[] => [...new Set(availableTasks().map(projectOf))];

@@ -1,5 +1,5 @@
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import type { CeilingbenchMeta } from '../src/vitest/meta';
+import type { CeilingbenchMeta } from './meta.js';
 
 const formatSeconds = (ms: number): string =>
   ms < 60_000 ? `${Math.round(ms / 1000)}s` : `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s`;

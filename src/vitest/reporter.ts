@@ -2,14 +2,36 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { loadBaselineDir } from '../src/compare/load';
-import { loadConfig } from '../src/config';
-import { buildReport, type TestEntry } from '../src/report/build';
-import { writeReportSet } from '../src/report/write';
-import type { Report } from '../src/schema/report';
-import type { CeilingbenchMeta } from '../src/vitest/meta';
+import { loadBaselineDir } from '../compare/load.js';
+import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
+import { buildReport, type TestEntry } from '../report/build.js';
+import { writeReportSet } from '../report/write.js';
+import type { Report } from '../schema/report.js';
+import type { CeilingbenchMeta } from './meta.js';
+import { standardProjects } from './names.js';
+import { runConfigFor } from './run-config.js';
 
-const BENCHMARK_PROJECTS = new Set(['d1', 'd2', 'd3', 'scc', 'puzzles']);
+/** ceilingbench's own version (not the user's package): package.json two levels above src/ or dist/. */
+function toolVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      name?: string;
+      version?: string;
+    };
+    return pkg.name === 'ceilingbench' && pkg.version ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** The configuration the plugin provided to the projects; resolved here only when the plugin is not in use. */
+async function configOf(vitest: Vitest): Promise<RunConfig> {
+  for (const project of vitest.projects) {
+    const provided = project.getProvidedContext()[RUN_CONFIG_KEY];
+    if (provided) return provided;
+  }
+  return runConfigFor(vitest);
+}
 
 function gitSha(root: string): string | null {
   const fromEnv = process.env.CEILINGBENCH_GIT_SHA ?? process.env.GITHUB_SHA;
@@ -52,15 +74,21 @@ export default class CeilingbenchReporter implements Reporter {
   private vitest?: Vitest;
   private startedAt = new Date();
 
-  onInit(vitest: Vitest): void {
+  async onInit(vitest: Vitest): Promise<void> {
     this.vitest = vitest;
     this.startedAt = new Date();
+    // Without the plugin, the reporter resolves the configuration and provides it, so that the workers and
+    // the gates below read the same one.
+    const config = await configOf(vitest);
+    for (const project of vitest.projects) {
+      if (!project.getProvidedContext()[RUN_CONFIG_KEY]) project.provide(RUN_CONFIG_KEY, config);
+    }
   }
 
   /** index.html + charts.vl.json beside the JSON; a chart failure never costs the JSON, JUnit or Markdown. */
   private async writeHtml(report: Report, outDir: string, root: string): Promise<void> {
     try {
-      const { writeHtmlReport } = await import('../src/report/html');
+      const { writeHtmlReport } = await import('../report/html/index.js');
       const baselines = loadBaselineDir(resolve(root, 'baselines'), (line) =>
         process.stderr.write(`ceilingbench: warning: ${line}\n`),
       );
@@ -71,21 +99,29 @@ export default class CeilingbenchReporter implements Reporter {
   }
 
   async onTestRunEnd(modules: ReadonlyArray<TestModule>): Promise<void> {
-    const root = this.vitest?.config.root ?? process.cwd();
+    const vitest = this.vitest;
+    if (!vitest) return;
+    const root = vitest.config.root;
     const entries = collect(modules, root);
-    if (!entries.some((e) => e.meta || BENCHMARK_PROJECTS.has(e.project))) return;
+    const standard = new Set(standardProjects());
+    if (!entries.some((e) => e.meta || standard.has(e.project))) return;
     try {
-      const config = await loadConfig(process.env, root);
-      const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version?: string };
+      const config = await configOf(vitest);
+      const ran = new Set(vitest.projects.map((p) => p.name));
+      for (const key of Object.keys(config.gates)) {
+        if (!ran.has(key))
+          process.stderr.write(`ceilingbench: warning: gates for '${key}' name no project of this run\n`);
+      }
       const finishedAt = new Date();
       const report = buildReport(entries, {
-        version: pkg.version ?? '0.0.0',
+        version: toolVersion(),
+        gates: config.gates,
         gitSha: gitSha(root),
         startedAt: this.startedAt.toISOString(),
         finishedAt: finishedAt.toISOString(),
         durationMs: finishedAt.getTime() - this.startedAt.getTime(),
       });
-      const outDir = resolve(root, config.out);
+      const outDir = config.outDir;
       writeReportSet(report, entries, outDir);
       await this.writeHtml(report, outDir, root);
       const { missing, trials, missingRate, insufficientCells } = report.summary;

@@ -1,3 +1,3 @@
-import { installMatchers } from './matchers';
+import { installMatchers } from './matchers.js';
 
 installMatchers();

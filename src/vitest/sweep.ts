@@ -1,18 +1,17 @@
 import { describe, test } from 'vitest';
-import { runAdaptiveSweep } from '../assays/adaptive';
-import { compareVariants } from '../assays/sweep/ablation';
-import { fitCollapseSweep } from '../assays/sweep/fit-collapse';
-import { fitRetentionSweep } from '../assays/sweep/fit-retention';
-import { runCell } from '../assays/sweep/run-cell';
-import { sweepDesignFromEnv } from '../config/design';
-import type { CellResult } from '../schema/cell';
-import { generateCell } from '../tasks/instances';
-import { resolveTask } from '../tasks/registry';
-import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task';
-import { runContext, seedOffsetFor } from './context';
-import { evaluateGates } from './gates';
-import type { CeilingbenchMeta } from './meta';
-import { cellName, projectOf, sweepSpan } from './names';
+import { runAdaptiveSweep } from '../assays/adaptive/index.js';
+import { compareVariants } from '../assays/sweep/ablation.js';
+import { fitCollapseSweep } from '../assays/sweep/fit-collapse.js';
+import { fitRetentionSweep } from '../assays/sweep/fit-retention.js';
+import { runCell } from '../assays/sweep/run-cell.js';
+import type { CellResult } from '../schema/cell.js';
+import { generateCell } from '../tasks/instances.js';
+import { resolveTask } from '../tasks/registry.js';
+import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task.js';
+import { runConfig, runContext, seedOffsetFor, vitestProjectOf } from './context.js';
+import { evaluateGates } from './gates.js';
+import type { CeilingbenchMeta } from './meta.js';
+import { cellName, projectOf, sweepSpan } from './names.js';
 
 export interface SweepOptions {
   /** Levels to run (CCB depths, puzzle levels); default: the task's own axis. */
@@ -41,7 +40,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
   const profile = options.profile ?? task.profiles[0];
   const label = variant === task.variants[0] ? task.id : `${task.id} [${variant}]`;
   const cells = new Map<number, CellResult>();
-  const design = sweepDesignFromEnv();
+  const design = runConfig().design;
   if (design.kind === 'adaptive' && task.family === 'ccb') {
     describeAdaptive(task, project, label, options, design.targetWidth);
     return;
@@ -82,7 +81,8 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
         task.family === 'ccb'
           ? fitRetentionSweep(done, { project, missing: config.missing, seed: config.seed })
           : fitCollapseSweep(done, { project, seed: config.seed });
-      const gates = evaluateGates(project, record, config.gates[project as keyof typeof config.gates]);
+      const gateKey = vitestProjectOf(testTask, project);
+      const gates = evaluateGates(gateKey, record, config.gates[gateKey]);
       const meta: CeilingbenchMeta = { record, gates, subject: subject.identity, seed: config.seed };
       testTask.meta.ceilingbench = meta;
       const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
@@ -127,7 +127,8 @@ function describeAdaptive(
           signal,
         },
       );
-      const gates = evaluateGates(project, fit, config.gates[project as keyof typeof config.gates]);
+      const gateKey = vitestProjectOf(testTask, project);
+      const gates = evaluateGates(gateKey, fit, config.gates[gateKey]);
       const meta: CeilingbenchMeta = { record: fit, cells, gates, subject: subject.identity, seed: config.seed };
       testTask.meta.ceilingbench = meta;
       const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runVitest } from '../support/run-vitest';
+import { runVitest } from '../support/run-vitest.js';
 
 /** End-to-end: the real Vitest projects on the simulated subject, few trials, reports inspected. */
 describe('CCB projects end to end on the simulated subject', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runVitest } from '../support/run-vitest';
+import { runVitest } from '../support/run-vitest.js';
 
 describe('puzzles and scc projects end to end', () => {
   it('puzzles on the oracle: every family and level passes 100% and λ* is undefined (flat)', () => {
@@ -30,7 +30,7 @@ describe('puzzles and scc projects end to end', () => {
   });
 
   it('scc on sim:counting?cc=96 measures ladder bounds that contain 96, and a gate of 200 fails', () => {
-    const pass = runVitest(['--project', 'scc', 'specs/scc/counting.spec.ts'], {
+    const pass = runVitest(['--project', 'scc', 'counting.spec'], {
       CEILINGBENCH_SUBJECT: 'sim:counting?cc=96',
       CEILINGBENCH_GATES: '{"scc":{"minCountingCapacity":64}}',
     });
@@ -38,7 +38,7 @@ describe('puzzles and scc projects end to end', () => {
     const [scc] = pass.report().scc;
     expect(scc.ccLower).toBeLessThanOrEqual(96);
     expect(scc.ccUpper ?? Number.POSITIVE_INFINITY).toBeGreaterThanOrEqual(96);
-    const fail = runVitest(['--project', 'scc', 'specs/scc/counting.spec.ts'], {
+    const fail = runVitest(['--project', 'scc', 'counting.spec'], {
       CEILINGBENCH_SUBJECT: 'sim:counting?cc=96',
       CEILINGBENCH_GATES: '{"scc":{"minCountingCapacity":200}}',
     });

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCeilingbench } from '../support/run-vitest';
+import { runCeilingbench } from '../support/run-vitest.js';
 
 const out = (name: string) => join(mkdtempSync(join(tmpdir(), `cb-${name}-`)), 'reports');
 
@@ -51,6 +51,6 @@ describe('ceilingbench run + compare (issue 12 acceptance)', () => {
     expect(subject.stderr).toMatch(/gpt4/);
     const project = runCeilingbench(['run', '--project', 'd9']);
     expect(project.status).toBe(2);
-    expect(project.stderr).toMatch(/--project: unknown project 'd9'/);
+    expect(project.stderr).toMatch(/No projects matched the filter "d9".*ceilingbench\(\)/);
   });
 });

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../../src/schema/report';
-import { runVitest } from '../support/run-vitest';
+import type { Report } from '../../src/schema/report.js';
+import { runVitest } from '../support/run-vitest.js';
 
 /** The report minus wall-clock fields (the run's timing, per-trial latency) and the git sha of the tree. */
 function withoutTimings(report: Report): unknown {

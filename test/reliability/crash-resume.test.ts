@@ -1,12 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PyRandom } from '../../src/rng';
-import type { Report } from '../../src/schema/report';
-import { cacheEntrySchema } from '../../src/subjects/cache/entry';
-import type { LoopbackReply, LoopbackRequest, LoopbackServer } from '../support/loopback-server';
-import { startLoopbackServer } from '../support/loopback-server';
-import { filesContaining, filesUnder, SENTINEL_API_KEY, tempDir } from '../support/openai-harness';
+import { PyRandom } from '../../src/rng/index.js';
+import type { Report } from '../../src/schema/report.js';
+import { cacheEntrySchema } from '../../src/subjects/cache/entry.js';
+import type { LoopbackReply, LoopbackRequest, LoopbackServer } from '../support/loopback-server.js';
+import { startLoopbackServer } from '../support/loopback-server.js';
+import { filesContaining, filesUnder, SENTINEL_API_KEY, tempDir } from '../support/openai-harness.js';
 import {
   LOOP_MODEL,
   promptsOf,
@@ -16,7 +16,7 @@ import {
   spawnBench,
   VITEST_BIN,
   withoutRunDependentFields,
-} from './support/bench-run';
+} from './support/bench-run.js';
 
 /**
  * Scenario 2 (RELIABILITY.md): `vitest run --project d2` on `openai:loop-model` against the loopback

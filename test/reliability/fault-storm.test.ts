@@ -1,13 +1,13 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program';
-import { PyRandom } from '../../src/rng';
-import type { Report } from '../../src/schema/report';
-import { DEFAULT_RETRY_POLICY } from '../../src/subjects/openai/retry';
-import { type Fault, type LoopbackServer, startLoopbackServer } from '../support/loopback-server';
-import { filesContaining, SENTINEL_API_KEY, tempDir } from '../support/openai-harness';
-import { CLI_BIN, LOOP_MODEL, promptOf, promptsOf, simulatedModel, spawnBench } from './support/bench-run';
+import { runCli } from '../../src/cli/program.js';
+import { PyRandom } from '../../src/rng/index.js';
+import type { Report } from '../../src/schema/report.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/subjects/openai/retry.js';
+import { type Fault, type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+import { filesContaining, SENTINEL_API_KEY, tempDir } from '../support/openai-harness.js';
+import { CLI_BIN, LOOP_MODEL, promptOf, promptsOf, simulatedModel, spawnBench } from './support/bench-run.js';
 
 /**
  * Scenarios 3 and 4 (RELIABILITY.md), and the issue's acceptance: `ceilingbench run --project d2` against

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { PyRandom } from '../../src/rng';
+import { PyRandom } from '../../src/rng/index.js';
 
 /**
  * Hostile model outputs for parser tests: seeded builders of large texts (for the linear-time checks) and

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PyRandom } from '../../src/rng';
-import { isSuccess, type TrialOutcome, trialOutcomeSchema } from '../../src/tasks/outcome';
-import { availableTasks, resolveTask } from '../../src/tasks/registry';
-import type { AnyTaskPlugin, GradeContext, TaskInstance } from '../../src/tasks/task';
-import { hostileTextArb, LARGE_SHAPES } from './hostile-inputs';
+import { PyRandom } from '../../src/rng/index.js';
+import { isSuccess, type TrialOutcome, trialOutcomeSchema } from '../../src/tasks/outcome.js';
+import { availableTasks, resolveTask } from '../../src/tasks/registry.js';
+import type { AnyTaskPlugin, GradeContext, TaskInstance } from '../../src/tasks/task.js';
+import { hostileTextArb, LARGE_SHAPES } from './hostile-inputs.js';
 
 /**
  * Scenario 1 (RELIABILITY.md): every registered task's parser and grader, on hostile model output,

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PyRandom } from '../../src/rng';
-import { ResponseCache } from '../../src/subjects/cache/store';
-import { createOpenAiSubject } from '../../src/subjects/openai/openai-subject';
-import { trialOutcomeSchema } from '../../src/tasks/outcome';
-import { resolveTask } from '../../src/tasks/registry';
-import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server';
-import { FAST_RETRY, SENTINEL_API_KEY, tempDir } from '../support/openai-harness';
-import { LARGE_SHAPES } from './hostile-inputs';
+import { PyRandom } from '../../src/rng/index.js';
+import { ResponseCache } from '../../src/subjects/cache/store.js';
+import { createOpenAiSubject } from '../../src/subjects/openai/openai-subject.js';
+import { trialOutcomeSchema } from '../../src/tasks/outcome.js';
+import { resolveTask } from '../../src/tasks/registry.js';
+import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+import { FAST_RETRY, SENTINEL_API_KEY, tempDir } from '../support/openai-harness.js';
+import { LARGE_SHAPES } from './hostile-inputs.js';
 
 /**
  * Scenario 1 end to end (RELIABILITY.md): hostile outputs of up to 10 MB arriving over HTTP pass through

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOpenAiSubject } from '../../src/subjects/openai/openai-subject';
-import { fakeResolve } from '../support/fake-tasks';
-import { FAST_RETRY, stepsRequest } from '../support/openai-harness';
+import { createOpenAiSubject } from '../../src/subjects/openai/openai-subject.js';
+import { fakeResolve } from '../support/fake-tasks.js';
+import { FAST_RETRY, stepsRequest } from '../support/openai-harness.js';
 
 /**
  * Scenario 4, error messages (RELIABILITY.md): an endpoint or proxy that echoes the request's

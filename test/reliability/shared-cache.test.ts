@@ -3,10 +3,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cacheEntrySchema } from '../../src/subjects/cache/entry';
-import { ResponseCache } from '../../src/subjects/cache/store';
-import { filesUnder, tempDir } from '../support/openai-harness';
-import { entryFor, keyOf } from './support/cache-hammer';
+import { cacheEntrySchema } from '../../src/subjects/cache/entry.js';
+import { ResponseCache } from '../../src/subjects/cache/store.js';
+import { filesUnder, tempDir } from '../support/openai-harness.js';
+import { entryFor, keyOf } from './support/cache-hammer.js';
 
 /**
  * Scenario 6 (RELIABILITY.md): two processes writing the same keys of one cache directory at once never

@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { baselineFromReport, loadBaselineDir } from '../../compare';
-import { fixed, interval } from '../../report/format';
-import { type Baseline, baselineSchema } from '../../schema/baseline';
-import { reportSchema } from '../../schema/report';
-import { UsageError } from '../errors';
-import type { RegisterCommand } from './index';
-import { readJsonFile } from './read-json';
+import { baselineFromReport, loadBaselineDir } from '../../compare/index.js';
+import { fixed, interval } from '../../report/format.js';
+import { type Baseline, baselineSchema } from '../../schema/baseline.js';
+import { reportSchema } from '../../schema/report.js';
+import { UsageError } from '../errors.js';
+import type { RegisterCommand } from './index.js';
+import { readJsonFile } from './read-json.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 

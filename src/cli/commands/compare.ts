@@ -1,7 +1,7 @@
-import { type Comparison, compareRuns, loadRunRecord } from '../../compare';
-import { fixed } from '../../report/format';
-import { UsageError } from '../errors';
-import type { RegisterCommand } from './index';
+import { type Comparison, compareRuns, loadRunRecord } from '../../compare/index.js';
+import { fixed } from '../../report/format.js';
+import { UsageError } from '../errors.js';
+import type { RegisterCommand } from './index.js';
 
 function table(comparison: Comparison): string {
   const lines = [

@@ -6,9 +6,9 @@ import {
   estimateRetention,
   parseCountInput,
   type RetentionEstimate,
-} from '../../stats';
-import { EXIT, UsageError } from '../errors';
-import type { RegisterCommand } from './index';
+} from '../../stats/index.js';
+import { EXIT, UsageError } from '../errors.js';
+import type { RegisterCommand } from './index.js';
 
 const optionsSchema = z.object({
   input: z.string({ error: 'missing --input <file>; pass a JSON or CSV file of per-depth counts' }).min(1),

@@ -1,8 +1,8 @@
-import { PyRandom } from '../../rng';
-import { resolveTask, UnknownTaskError } from '../../tasks/registry';
-import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task';
-import { UsageError } from '../errors';
-import type { RegisterCommand } from './index';
+import { PyRandom } from '../../rng/index.js';
+import { resolveTask, UnknownTaskError } from '../../tasks/registry.js';
+import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
+import { UsageError } from '../errors.js';
+import type { RegisterCommand } from './index.js';
 
 /** Options shared by `generate` and `grade`, as cac hands them over (mri may turn digit strings into numbers). */
 export interface InstanceArgs {

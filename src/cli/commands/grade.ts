@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { FinishReason } from '../../tasks/task';
-import { UsageError } from '../errors';
-import { type InstanceArgs, resolveInstance } from './generate';
-import type { RegisterCommand } from './index';
+import type { FinishReason } from '../../tasks/task.js';
+import { UsageError } from '../errors.js';
+import { type InstanceArgs, resolveInstance } from './generate.js';
+import type { RegisterCommand } from './index.js';
 
 const FINISH_REASONS = ['stop', 'length'] as const;
 

@@ -1,13 +1,13 @@
 import type { CAC } from 'cac';
-import type { CliIo } from '../program';
-import { registerBaseline } from './baseline';
-import { registerCompare } from './compare';
-import { registerFit } from './fit';
-import { registerGenerate } from './generate';
-import { registerGrade } from './grade';
-import { registerReport } from './report';
-import { registerRun } from './run';
-import { registerSccReplay } from './scc-replay';
+import type { CliIo } from '../program.js';
+import { registerBaseline } from './baseline.js';
+import { registerCompare } from './compare.js';
+import { registerFit } from './fit.js';
+import { registerGenerate } from './generate.js';
+import { registerGrade } from './grade.js';
+import { registerReport } from './report.js';
+import { registerRun } from './run.js';
+import { registerSccReplay } from './scc-replay.js';
 
 /** A subcommand registers itself on the parser; its action resolves to an exit code. */
 export type RegisterCommand = (cli: CAC, io: CliIo) => void;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { UsageError } from '../errors';
+import { UsageError } from '../errors.js';
 
 /** Reads and validates a JSON file; every failure is a UsageError naming the file, the field and the fix. */
 export function readJsonFile<S extends z.ZodType>(path: string, schema: S, fix: string): z.infer<S> {

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { z } from 'zod';
-import { loadBaselineDir } from '../../compare/load';
-import type { Baseline } from '../../schema/baseline';
-import { type Report, reportSchema } from '../../schema/report';
-import { UsageError } from '../errors';
-import type { CliIo } from '../program';
-import type { RegisterCommand } from './index';
+import { loadBaselineDir } from '../../compare/load.js';
+import type { Baseline } from '../../schema/baseline.js';
+import { type Report, reportSchema } from '../../schema/report.js';
+import { UsageError } from '../errors.js';
+import type { CliIo } from '../program.js';
+import type { RegisterCommand } from './index.js';
 
 interface ReportFlags {
   out?: string;
@@ -66,7 +66,7 @@ export const registerReport: RegisterCommand = (cli, io) => {
       const report = readReportFile(path);
       const baselines = flags.baselines === undefined ? [] : readBaselineDir(resolve(String(flags.baselines)), io);
       const outDir = resolve(flags.out === undefined ? dirname(path) : String(flags.out));
-      const { renderHtmlReport, writeRenderedHtmlReport } = await import('../../report/html');
+      const { renderHtmlReport, writeRenderedHtmlReport } = await import('../../report/html/index.js');
       const rendered = await renderHtmlReport(report, { baselines });
       const files = writeRenderedHtmlReport(report, rendered, outDir);
       io.stdout(

@@ -1,13 +1,10 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../config';
-import { PROJECTS } from '../../config/schema';
-import { UsageError } from '../errors';
-import type { RegisterCommand } from './index';
-
-const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+import { UsageError } from '../errors.js';
+import type { RegisterCommand } from './index.js';
 
 interface RunFlags {
+  root?: string;
   project?: string;
   subject?: string;
   seed?: string | number;
@@ -18,18 +15,46 @@ interface RunFlags {
   targetWidth?: string | number;
 }
 
-function parseProjects(value: string | undefined): string[] {
-  if (value === undefined || value === 'all') return [...PROJECTS];
+/** Vitest's own config file names, in its lookup order. */
+const VITEST_CONFIG_FILES = [
+  'vitest.config.ts',
+  'vitest.config.mts',
+  'vitest.config.cts',
+  'vitest.config.js',
+  'vitest.config.mjs',
+  'vitest.config.cjs',
+  'vite.config.ts',
+  'vite.config.mts',
+  'vite.config.cts',
+  'vite.config.js',
+  'vite.config.mjs',
+  'vite.config.cjs',
+];
+
+/** Vite 8.4+ announces that the `runner` config loader is deprecated (it stays within vitest 4's Vite range). */
+const RUNNER_DEPRECATION = /`runner` config loader is deprecated/;
+
+/** Runs `start` with that one notice dropped from console.warn (Vite's logger writes through it). */
+async function withoutRunnerNotice<T>(start: () => Promise<T>): Promise<T> {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && RUNNER_DEPRECATION.test(args[0])) return;
+    warn(...args);
+  };
+  try {
+    return await start();
+  } finally {
+    console.warn = warn;
+  }
+}
+
+function parseProjects(value: string | undefined): string[] | undefined {
+  if (value === undefined || value === 'all') return undefined;
   const names = value
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const unknown = names.filter((n) => !(PROJECTS as readonly string[]).includes(n));
-  if (unknown.length > 0 || names.length === 0) {
-    throw new UsageError(
-      `--project: unknown project '${unknown.join(',') || value}'; use a comma list of ${PROJECTS.join(', ')} or 'all'`,
-    );
-  }
+  if (names.length === 0) throw new UsageError(`--project: '${value}' names no project; use a comma list or 'all'`);
   return names;
 }
 
@@ -40,19 +65,28 @@ function integerFlag(name: string, value: string | number | undefined, min: numb
   return String(n);
 }
 
-/** `ceilingbench run`: drives Vitest programmatically over the benchmark projects and writes the report set. */
+/**
+ * `ceilingbench run`: drives Vitest programmatically in the user's repository (the current directory or
+ * --root): with the user's vitest config when there is one, otherwise the plugin's standard projects. Reports
+ * go under the root; Vite's cache goes to .ceilingbench/vite, so nothing is written under node_modules.
+ */
 export const registerRun: RegisterCommand = (cli, io) => {
   cli
     .command('run', 'Run the benchmark (all projects by default) and write reports')
-    .option('--project <list>', `Comma list of ${PROJECTS.join(', ')} or all`, { default: 'all' })
+    .option('--root <dir>', 'The repository to run in (default: the current directory)')
+    .option('--project <list>', 'Comma list of Vitest project names (d1, d2, d3, puzzles, scc, your own) or all', {
+      default: 'all',
+    })
     .option('--subject <spec>', 'sim:<profile>[?k=v], oracle, openai:<model>, replay:<path>[#model]')
     .option('--seed <n>', 'Run seed (0 = the released CCB instances)')
     .option('--trials <n>', 'Trials per cell (default 40)')
-    .option('--out <dir>', 'Report directory (default reports/)')
+    .option('--out <dir>', 'Report directory (default reports/ under the root)')
     .option('--shard <i/n>', 'Run shard i of n (split by spec file)')
     .option('--design <grid|adaptive>', "CCB depth design: the papers' grid (default) or adaptive allocation")
     .option('--target-width <w>', 'Adaptive design: stop at this 95% CI width of p_d')
     .action(async (flags: RunFlags) => {
+      const root = resolve(flags.root ?? process.cwd());
+      if (!existsSync(root)) throw new UsageError(`--root: no directory at ${root}`);
       const projects = parseProjects(flags.project);
       const env: Record<string, string | undefined> = {
         CEILINGBENCH_SUBJECT: flags.subject,
@@ -69,34 +103,49 @@ export const registerRun: RegisterCommand = (cli, io) => {
         throw new UsageError(`--shard: '${flags.shard}' is not of the form i/n (e.g. 1/3)`);
       }
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
-      // Validate the whole configuration before starting any worker: building the subject (no request is
-      // sent) checks the subject string and everything it reads — API key, base URL, cache mode, provider
-      // options, replay file — so a setup mistake is exit 2 here, not one failed test per cell.
+
+      const { ceilingbench, REPORTER_FILE, PROGRESS_REPORTER_FILE } = await import('../../vitest/plugin.js');
+      const { createVitest } = await import('vitest/node');
+      const hasConfig = VITEST_CONFIG_FILES.some((name) => existsSync(resolve(root, name)));
+      let vitest: Awaited<ReturnType<typeof createVitest>>;
       try {
-        const config = await loadConfig(process.env, ROOT);
-        const { createSubject } = await import('../../subjects');
-        const subject = await createSubject(config.subject, { seed: config.seed, report: () => undefined });
-        await subject.close?.();
+        // The configuration (and the subject it names) is resolved and checked while Vitest starts, before
+        // any worker: a setup mistake is exit 2 here, not one failed test per cell.
+        vitest = await withoutRunnerNotice(() =>
+          createVitest(
+            'test',
+            {
+              run: true,
+              watch: false,
+              root,
+              config: hasConfig ? undefined : false,
+              // Vite's default loader bundles vitest.config.ts through a temporary file in node_modules/.vite-temp;
+              // the module-runner loader reads it in memory, so a run writes nothing under node_modules.
+              configLoader: 'runner',
+              project: projects,
+              shard: flags.shard,
+              passWithNoTests: false,
+              reporters: [PROGRESS_REPORTER_FILE, REPORTER_FILE],
+            },
+            {
+              cacheDir: resolve(root, '.ceilingbench/vite'),
+              plugins: hasConfig ? [] : [ceilingbench()],
+            },
+            { stdout: process.stdout, stderr: process.stderr },
+          ),
+        );
       } catch (error) {
-        throw new UsageError((error as Error).message);
+        const message = (error as Error).message;
+        const hint = /No projects matched/.test(message)
+          ? " — the standard projects come from `ceilingbench()` of 'ceilingbench/plugin' in vitest.config.ts"
+          : '';
+        throw new UsageError(message + hint);
       }
-      const { startVitest } = await import('vitest/node');
-      const vitest = await startVitest(
-        'test',
-        [],
-        {
-          run: true,
-          watch: false,
-          root: ROOT,
-          project: projects,
-          shard: flags.shard,
-          passWithNoTests: false,
-          reporters: [resolve(ROOT, 'reporters/progress.ts'), resolve(ROOT, 'reporters/index.ts')],
-        },
-        {},
-        { stdout: process.stdout, stderr: process.stderr },
-      );
-      await vitest.close();
+      try {
+        await vitest.start();
+      } finally {
+        await vitest.close();
+      }
       const code = typeof process.exitCode === 'number' ? process.exitCode : 0;
       io.stdout(code === 0 ? 'ceilingbench: run passed\n' : `ceilingbench: run finished with exit code ${code}\n`);
       return code;

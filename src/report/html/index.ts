@@ -1,19 +1,19 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Baseline } from '../../schema/baseline';
-import type { Report } from '../../schema/report';
-import type { AbsentChart, ChartResult, ChartSpec } from './chart';
-import { accuracyDepthChart } from './charts/accuracy-depth';
-import { depthHeatmapChart } from './charts/depth-heatmap';
-import { historyCcChart, historyPdChart } from './charts/history';
-import { kStarChart } from './charts/kstar';
-import { puzzleCollapseChart } from './charts/puzzle-collapse';
-import { sccLadderChart, sccScatterChart } from './charts/scc';
-import { assemblePage, type RenderedFigure } from './page';
-import { renderChartSvg } from './render-svg';
+import type { Baseline } from '../../schema/baseline.js';
+import type { Report } from '../../schema/report.js';
+import type { AbsentChart, ChartResult, ChartSpec } from './chart.js';
+import { accuracyDepthChart } from './charts/accuracy-depth.js';
+import { depthHeatmapChart } from './charts/depth-heatmap.js';
+import { historyCcChart, historyPdChart } from './charts/history.js';
+import { kStarChart } from './charts/kstar.js';
+import { puzzleCollapseChart } from './charts/puzzle-collapse.js';
+import { sccLadderChart, sccScatterChart } from './charts/scc.js';
+import { assemblePage, type RenderedFigure } from './page.js';
+import type { renderChartSvg } from './render-svg.js';
 
-export type { AbsentChart, ChartSpec } from './chart';
-export { countSvgMarks } from './svg-marks';
+export type { AbsentChart, ChartSpec } from './chart.js';
+export { countSvgMarks } from './svg-marks.js';
 
 export interface HtmlReportOptions {
   /** Saved per-release baselines (baselines/*.json) for the history charts. */
@@ -45,16 +45,38 @@ export function planCharts(report: Report, options: HtmlReportOptions = {}): Cha
   ];
 }
 
+/**
+ * The chart renderer, loaded only when a report is drawn: vega and vega-lite are optional peer dependencies
+ * (27 MB), so a user who never writes the HTML report does not install them. Without them every figure is
+ * absent with this reason and the tables still stand.
+ */
+async function loadRenderer(): Promise<typeof renderChartSvg | { missing: string }> {
+  try {
+    return (await import('./render-svg.js')).renderChartSvg;
+  } catch (error) {
+    return {
+      missing:
+        'charts need the optional packages vega and vega-lite — npm install -D vega@5 vega-lite@5 ' +
+        `(${(error as Error).message.split('\n')[0]})`,
+    };
+  }
+}
+
 /** Renders index.html (self-contained: inline CSS and SVG) for a validated ceilingbench.json. */
 export async function renderHtmlReport(report: Report, options: HtmlReportOptions = {}): Promise<HtmlReport> {
   const planned = planCharts(report, options);
   const absent = planned.flatMap((r) => (r.kind === 'absent' ? [r.absent] : []));
   const figures: RenderedFigure[] = [];
   const warnings: string[] = [];
+  const render = await loadRenderer();
   // A chart that cannot be rendered is reported as absent: the rest of the page still stands.
   for (const chart of planned.flatMap((r) => (r.kind === 'drawn' ? [r.chart] : []))) {
+    if (typeof render !== 'function') {
+      absent.push({ id: chart.id, title: chart.title, reason: render.missing });
+      continue;
+    }
     try {
-      const rendered = await renderChartSvg(chart);
+      const rendered = await render(chart);
       warnings.push(...rendered.warnings.map((w) => `${chart.id}: ${w}`));
       figures.push({ chart, svg: rendered.svg });
     } catch (error) {

@@ -1,9 +1,9 @@
-import type { Report } from '../../schema/report';
-import type { AbsentChart, ChartSpec } from './chart';
-import { escapeHtml as e } from './escape';
-import { renderSccSecondarySection } from './sections/scc-secondary';
-import { PAGE_CSS } from './style';
-import { subjectLabel } from './subject-label';
+import type { Report } from '../../schema/report.js';
+import type { AbsentChart, ChartSpec } from './chart.js';
+import { escapeHtml as e } from './escape.js';
+import { renderSccSecondarySection } from './sections/scc-secondary.js';
+import { PAGE_CSS } from './style.js';
+import { subjectLabel } from './subject-label.js';
 import {
   ablationTables,
   cellsTable,
@@ -13,7 +13,7 @@ import {
   gatesTable,
   headerTable,
   sccTable,
-} from './tables';
+} from './tables.js';
 
 export interface RenderedFigure {
   chart: ChartSpec;

@@ -1,6 +1,6 @@
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
-import type { ChartSpec } from './chart';
+import type { ChartSpec } from './chart.js';
 
 export interface RenderedChart {
   svg: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Report } from '../../schema/report';
+import type { Report } from '../../schema/report.js';
 
 /**
  * The part of the SCC assay result (src/assays/scc/schema.ts: sccResultSchema) that the report draws.

@@ -1,7 +1,7 @@
-import type { Report } from '../../schema/report';
-import { fixed, interval, percent } from '../format';
-import { escapeHtml as e, htmlTable } from './escape';
-import { readSccRuns } from './scc-view';
+import type { Report } from '../../schema/report.js';
+import { fixed, interval, percent } from '../format.js';
+import { escapeHtml as e, htmlTable } from './escape.js';
+import { readSccRuns } from './scc-view.js';
 
 /** The subject / seed / git / timing block at the top of the page. */
 export function headerTable(report: Report): string {

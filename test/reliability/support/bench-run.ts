@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PyRandom } from '../../../src/rng';
-import { type Report, reportSchema } from '../../../src/schema/report';
-import { generateCell } from '../../../src/tasks/instances';
-import { resolveTask } from '../../../src/tasks/registry';
-import type { AnyTaskPlugin, TaskInstance } from '../../../src/tasks/task';
-import type { LoopbackReply, LoopbackRequest } from '../../support/loopback-server';
-import { ROOT } from '../../support/run-vitest';
+import { PyRandom } from '../../../src/rng/index.js';
+import { type Report, reportSchema } from '../../../src/schema/report.js';
+import { generateCell } from '../../../src/tasks/instances.js';
+import { resolveTask } from '../../../src/tasks/registry.js';
+import type { AnyTaskPlugin, TaskInstance } from '../../../src/tasks/task.js';
+import type { LoopbackReply, LoopbackRequest } from '../../support/loopback-server.js';
+import { ROOT } from '../../support/run-vitest.js';
 
 /**
  * Whole-run helpers: a simulated model of a real task served by the loopback server (it recognises the
@@ -109,7 +109,7 @@ export function spawnBench(args: string[], env: Record<string, string>): BenchCh
 }
 
 export const VITEST_BIN = join(ROOT, 'node_modules/vitest/vitest.mjs');
-export const CLI_BIN = join(ROOT, 'bin/ceilingbench.js');
+export const CLI_BIN = join(ROOT, 'scripts/dev-cli.js');
 
 export function readReport(outDir: string): Report {
   return reportSchema.parse(JSON.parse(readFileSync(join(outDir, 'ceilingbench.json'), 'utf8')));

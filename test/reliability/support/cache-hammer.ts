@@ -6,9 +6,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { CACHE_FORMAT, type CacheEntry } from '../../../src/subjects/cache/entry';
-import { sha256 } from '../../../src/subjects/cache/key';
-import { ResponseCache } from '../../../src/subjects/cache/store';
+import { CACHE_FORMAT, type CacheEntry } from '../../../src/subjects/cache/entry.js';
+import { sha256 } from '../../../src/subjects/cache/key.js';
+import { ResponseCache } from '../../../src/subjects/cache/store.js';
 
 const [dir, writer, keysArg, roundsArg] = process.argv.slice(2);
 const keys = Number(keysArg);

@@ -1,5 +1,5 @@
-import type { RetentionFit } from '../../../schema/fit';
-import type { Report } from '../../../schema/report';
+import type { RetentionFit } from '../../../schema/fit.js';
+import type { Report } from '../../../schema/report.js';
 import {
   absent,
   CHART_CONFIG,
@@ -12,7 +12,7 @@ import {
   round,
   VEGA_LITE_SCHEMA,
   variantOrder,
-} from '../chart';
+} from '../chart.js';
 
 const ID = 'accuracy-depth';
 const TITLE = 'Accuracy vs depth with the fitted geometric decay 100·p_d^N';

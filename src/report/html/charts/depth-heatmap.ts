@@ -1,4 +1,4 @@
-import type { Report } from '../../../schema/report';
+import type { Report } from '../../../schema/report.js';
 import {
   absent,
   CHART_CONFIG,
@@ -9,8 +9,8 @@ import {
   round,
   VEGA_LITE_SCHEMA,
   variantOrder,
-} from '../chart';
-import { subjectLabel } from '../subject-label';
+} from '../chart.js';
+import { subjectLabel } from '../subject-label.js';
 
 const ID = 'depth-heatmap';
 const TITLE = 'Accuracy by depth and subject';

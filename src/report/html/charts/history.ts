@@ -1,7 +1,15 @@
-import type { Baseline } from '../../../schema/baseline';
-import type { Report } from '../../../schema/report';
-import { absent, CHART_CONFIG, type ChartResult, distinct, drawn, isDefaultVariant, VEGA_LITE_SCHEMA } from '../chart';
-import { chosenFits } from './accuracy-depth';
+import type { Baseline } from '../../../schema/baseline.js';
+import type { Report } from '../../../schema/report.js';
+import {
+  absent,
+  CHART_CONFIG,
+  type ChartResult,
+  distinct,
+  drawn,
+  isDefaultVariant,
+  VEGA_LITE_SCHEMA,
+} from '../chart.js';
+import { chosenFits } from './accuracy-depth.js';
 
 const PD_ID = 'history-pd';
 const PD_TITLE = 'Per-release history of p_d';

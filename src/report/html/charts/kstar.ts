@@ -1,4 +1,4 @@
-import type { Report } from '../../../schema/report';
+import type { Report } from '../../../schema/report.js';
 import {
   absent,
   CHART_CONFIG,
@@ -9,8 +9,8 @@ import {
   panelLabel,
   round,
   VEGA_LITE_SCHEMA,
-} from '../chart';
-import { chosenFits } from './accuracy-depth';
+} from '../chart.js';
+import { chosenFits } from './accuracy-depth.js';
 
 const ID = 'kstar';
 const TITLE = 'Divergence step k* distribution';

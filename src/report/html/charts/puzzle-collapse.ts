@@ -1,4 +1,4 @@
-import type { Report } from '../../../schema/report';
+import type { Report } from '../../../schema/report.js';
 import {
   absent,
   CHART_CONFIG,
@@ -9,7 +9,7 @@ import {
   layerFilter,
   round,
   VEGA_LITE_SCHEMA,
-} from '../chart';
+} from '../chart.js';
 
 const ID = 'puzzle-collapse';
 const TITLE = 'Puzzle accuracy vs complexity level, with the collapse threshold λ*';

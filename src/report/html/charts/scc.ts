@@ -1,4 +1,4 @@
-import type { Report } from '../../../schema/report';
+import type { Report } from '../../../schema/report.js';
 import {
   absent,
   CHART_CONFIG,
@@ -10,8 +10,8 @@ import {
   layerFilter,
   round,
   VEGA_LITE_SCHEMA,
-} from '../chart';
-import { readSccRuns } from '../scc-view';
+} from '../chart.js';
+import { readSccRuns } from '../scc-view.js';
 
 const LADDER_ID = 'scc-ladder';
 const LADDER_TITLE = 'SCC ladder trace: tier length and verdict';

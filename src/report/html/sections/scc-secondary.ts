@@ -6,10 +6,10 @@ import {
   dualTaskSchema,
   type MotifAblationResult,
   motifAblationSchema,
-} from '../../../assays/scc-secondary/schema';
-import type { Report } from '../../../schema/report';
-import { fixed, percent } from '../../format';
-import { escapeHtml as e, htmlTable } from '../escape';
+} from '../../../assays/scc-secondary/schema.js';
+import type { Report } from '../../../schema/report.js';
+import { fixed, percent } from '../../format.js';
+import { escapeHtml as e, htmlTable } from '../escape.js';
 
 /**
  * The SCC secondary assays (paper 003: motif ablation Fig. 2E / Table S11, dual-task interference Fig. 2F,

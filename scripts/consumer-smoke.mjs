@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+// The consumer smoke test: ceilingbench as a user installs it. `npm pack` → a temporary copy of
+// examples/consumer whose ceilingbench dependency is the tarball → `npm install --prefer-offline` → the
+// README's commands in that copy, each checked. Exits 1 naming every check that failed.
+//
+//   node scripts/consumer-smoke.mjs [--keep]     (--keep leaves the temporary directory for a look)
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const keep = process.argv.includes('--keep');
+const work = mkdtempSync(join(tmpdir(), 'cb-consumer-'));
+const app = join(work, 'app');
+const results = [];
+const started = Date.now();
+
+const cleanEnv = () => {
+  const env = { ...process.env, CI: 'true' };
+  for (const key of Object.keys(env)) {
+    if (key.startsWith('CEILINGBENCH_') || key.startsWith('VITEST') || key === 'NODE_ENV' || key === 'TEST') {
+      delete env[key];
+    }
+  }
+  return env;
+};
+
+function run(command, args, { cwd = app, env = {}, timeout = 600_000 } = {}) {
+  const t0 = Date.now();
+  const result = spawnSync(command, args, { cwd, env: { ...cleanEnv(), ...env }, encoding: 'utf8', timeout });
+  const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+  process.stdout.write(`  $ ${[command, ...args].join(' ')}  (exit ${result.status}, ${seconds}s)\n`);
+  return { status: result.status, out: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ?? ''}` };
+}
+
+function check(name, ok, detail = '') {
+  results.push({ name, ok });
+  process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok || !detail ? '' : `\n${detail.slice(-3000)}`}\n`);
+}
+
+const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
+
+/** Every file and folder under `dir` modified after `since` (ms), as paths relative to `dir`. */
+function changedSince(dir, since) {
+  const changed = [];
+  const walk = (d) => {
+    for (const name of readdirSync(d)) {
+      const path = join(d, name);
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (!stat) continue;
+      if (stat.mtimeMs > since) changed.push(relative(dir, path));
+      if (stat.isDirectory()) walk(path);
+    }
+  };
+  walk(dir);
+  return changed;
+}
+
+const npx = (args, options) => run('npx', ['--no-install', ...args], options);
+const D2_095 = { CEILINGBENCH_SUBJECT: 'sim:retention?p=0.95' };
+const GATE_099 = { CEILINGBENCH_GATES: '{"d2":{"minRetention":0.99}}' };
+
+try {
+  process.stdout.write(`consumer smoke test in ${work}\n`);
+  const pack = run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT });
+  const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
+  check('npm pack makes a tarball', pack.status === 0 && tarball !== undefined, pack.out);
+  if (!tarball) throw new Error('no tarball');
+  const listing = run('tar', ['-tzf', join(work, tarball)], { cwd: work });
+  const files = listing.out.split('\n').filter(Boolean);
+  const unexpected = files.filter((f) => !/^package\/(dist\/|bin\/|README\.md$|LICENSE$|package\.json$)/.test(f));
+  check(
+    `the tarball holds only dist, bin, README, LICENSE (${files.length} files)`,
+    unexpected.length === 0,
+    unexpected.join('\n'),
+  );
+
+  cpSync(join(ROOT, 'examples/consumer'), app, { recursive: true });
+  const pkg = readJson(join(app, 'package.json'));
+  pkg.devDependencies.ceilingbench = `file:../${tarball}`;
+  writeFileSync(join(app, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  const install = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { timeout: 900_000 });
+  check('npm install of the example with the tarball', install.status === 0, install.out);
+
+  const nested = existsSync(join(app, 'node_modules/ceilingbench/node_modules/vitest'));
+  check('vitest is not nested under ceilingbench (a peer dependency)', !nested);
+
+  // 1. The benchmark project d2 on a simulated subject of known retention.
+  rmSync(join(app, 'reports'), { recursive: true, force: true });
+  const d2 = npx(['vitest', 'run', '--project', 'd2'], { env: D2_095 });
+  check('vitest run --project d2 exits 0', d2.status === 0, d2.out);
+  const reportPath = join(app, 'reports/ceilingbench.json');
+  const report = existsSync(reportPath) ? readJson(reportPath) : undefined;
+  const cells = report?.cells ?? [];
+  const fit = report?.fits?.[0];
+  check(
+    'reports/ceilingbench.json: ten D2 cells and a fit whose CI holds 0.95',
+    cells.length === 10 &&
+      cells.every((c) => c.task === 'd2') &&
+      fit !== undefined &&
+      fit.ci95[0] <= 0.95 &&
+      fit.ci95[1] >= 0.95,
+    JSON.stringify({ cells: cells.map((c) => c.task), ci95: fit?.ci95 }),
+  );
+  check(
+    'report names ceilingbench’s own version',
+    report?.tool?.version === readJson(join(ROOT, 'package.json')).version,
+  );
+  const junit = existsSync(join(app, 'reports/junit.xml')) ? readFileSync(join(app, 'reports/junit.xml'), 'utf8') : '';
+  check('reports/junit.xml has the D2 cells', junit.includes('d2 · N=50'), junit.slice(0, 500));
+  const fileGate = report?.gates?.find((g) => g.project === 'd2' && g.gate === 'minRetention');
+  check(
+    'the hard gate of ceilingbench.config.ts was evaluated and passed',
+    fileGate?.passed === true,
+    JSON.stringify(report?.gates),
+  );
+  check(
+    'the HTML report draws its charts (vega installed in the example)',
+    existsSync(join(app, 'reports/index.html')) &&
+      readFileSync(join(app, 'reports/index.html'), 'utf8').includes('<svg'),
+  );
+
+  // 2. The hard gate fails the run: from the app, and from the parent directory with --root.
+  const gated = npx(['vitest', 'run', '--project', 'd2'], { env: { ...D2_095, ...GATE_099 } });
+  check(
+    'a hard gate above the truth fails the run',
+    gated.status !== 0 && /gate d2\.minRetention FAILED/.test(gated.out),
+    gated.out,
+  );
+  const viaRoot = run(join(app, 'node_modules/.bin/vitest'), ['run', '--root', 'app', '--project', 'd2'], {
+    cwd: work,
+    env: { ...D2_095, ...GATE_099 },
+  });
+  check(
+    '… and with --root from the parent directory',
+    viaRoot.status !== 0 && /gate d2\.minRetention FAILED/.test(viaRoot.out),
+    viaRoot.out,
+  );
+  // The gate in the app's config file (not the environment) must be the one applied from the parent too.
+  const configPath = join(app, 'ceilingbench.config.ts');
+  const configText = readFileSync(configPath, 'utf8');
+  writeFileSync(configPath, configText.replace('minRetention: 0.9', 'minRetention: 0.99'));
+  const fileViaRoot = run(join(app, 'node_modules/.bin/vitest'), ['run', '--root', 'app', '--project', 'd2'], {
+    cwd: work,
+    env: D2_095,
+  });
+  writeFileSync(configPath, configText);
+  check(
+    '… and a gate from the app’s ceilingbench.config.ts, with --root from the parent',
+    fileViaRoot.status !== 0 && /gate d2\.minRetention FAILED/.test(fileViaRoot.out),
+    fileViaRoot.out,
+  );
+
+  // 3. The user's own spec folder is its own project.
+  const own = npx(['vitest', 'run', '--project', 'benchmarks'], { env: D2_095 });
+  check('the user’s own spec (describeSweep + toBeValidTrajectory) passes', own.status === 0, own.out);
+
+  // 4. Types and plain Node.
+  const tsc = npx(['tsc', '--noEmit']);
+  check('tsc --noEmit passes under the strict NodeNext tsconfig', tsc.status === 0, tsc.out);
+  const core = run(process.execPath, [
+    '-e',
+    "import('ceilingbench').then((m) => { if (!m.resolveTask) process.exit(3); })",
+  ]);
+  check('node -e "import(\'ceilingbench\')" works on plain Node', core.status === 0, core.out);
+
+  // 5. The command in the user's repository writes only inside it, never under node_modules.
+  const since = Date.now() - 1;
+  await new Promise((r) => setTimeout(r, 20));
+  const cli = npx(['ceilingbench', 'run', '--project', 'd2', '--trials', '5']);
+  const inModules = changedSince(join(app, 'node_modules'), since);
+  check('ceilingbench run --project d2 --trials 5 exits 0', cli.status === 0, cli.out);
+  check('… writes nothing under node_modules', inModules.length === 0, inModules.join('\n'));
+  check('… writes its reports under the app', existsSync(reportPath) && statSync(reportPath).mtimeMs > since);
+
+  // 6. With no vitest config at all, the command falls back to the plugin's projects.
+  rmSync(join(app, 'vitest.config.ts'));
+  const bare = npx(['ceilingbench', 'run', '--project', 'd2', '--trials', '5']);
+  check('ceilingbench run without a vitest config uses the standard projects', bare.status === 0, bare.out);
+  const badSubject = npx(['ceilingbench', 'run', '--project', 'd2', '--trials', '5', '--subject', 'bogus:x']);
+  check(
+    'a bad subject is one message and exit 2',
+    badSubject.status === 2 && /invalid subject 'bogus:x'/.test(badSubject.out),
+    badSubject.out,
+  );
+
+  // 7. The example's CI workflow: three blob shards, then one merge that writes the reports.
+  cpSync(join(ROOT, 'examples/consumer/vitest.config.ts'), join(app, 'vitest.config.ts'));
+  rmSync(join(app, 'reports'), { recursive: true, force: true });
+  rmSync(join(app, '.vitest-reports'), { recursive: true, force: true });
+  const shardEnv = { CEILINGBENCH_TRIALS: '3' };
+  const shards = [1, 2, 3].map((i) => npx(['vitest', 'run', `--shard=${i}/3`, '--reporter=blob'], { env: shardEnv }));
+  check(
+    'the workflow’s three shards run',
+    shards.every((s) => s.status === 0 || /gate .* FAILED/.test(s.out)),
+    shards.map((s) => s.out).join('\n'),
+  );
+  const merged = npx(['vitest', 'run', '--merge-reports'], { env: shardEnv });
+  const mergedReport = existsSync(reportPath) ? readJson(reportPath) : undefined;
+  check(
+    'the merge writes one report over every standard project and the user’s',
+    mergedReport !== undefined &&
+      ['benchmarks', 'd1', 'd2', 'd3', 'puzzles', 'scc'].every((p) => mergedReport.projects.includes(p)),
+    `${merged.out}\n${JSON.stringify(mergedReport?.projects)}`,
+  );
+} catch (error) {
+  check('smoke test ran to the end', false, String(error?.stack ?? error));
+} finally {
+  if (!keep) rmSync(work, { recursive: true, force: true });
+}
+
+const failed = results.filter((r) => !r.ok);
+process.stdout.write(`\nconsumer smoke test: ${((Date.now() - started) / 1000).toFixed(0)}s\n`);
+process.stdout.write(`${results.length - failed.length} passed, ${failed.length} failed\n`);
+process.exitCode = failed.length === 0 ? 0 : 1;

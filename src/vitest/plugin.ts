@@ -1,0 +1,113 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Plugin, TestProjectInlineConfiguration } from 'vitest/config';
+import { ConfigError } from '../config/errors.js';
+import { RUN_CONFIG_KEY } from '../config/resolve.js';
+import { standardProjects } from './names.js';
+import { runConfigFor } from './run-config.js';
+
+/** A module beside this one: `name.js` in the built package, `name.ts` in the source tree. */
+function sibling(name: string): string {
+  const js = fileURLToPath(new URL(`./${name}.js`, import.meta.url));
+  return existsSync(js) ? js : fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+}
+
+/** The standard grids, shipped with the package: one folder of spec files per standard project. */
+const SPECS_DIR = fileURLToPath(new URL('../specs/', import.meta.url));
+const SPEC_FILES = ['**/*.spec.{ts,mts,js,mjs}'];
+
+export const SETUP_FILE = sibling('setup');
+export const REPORTER_FILE = sibling('reporter');
+export const PROGRESS_REPORTER_FILE = sibling('progress-reporter');
+
+export interface CeilingbenchPluginOptions {
+  /** Standard projects to add (default: all of d1, d2, d3, puzzles, scc); `false` adds none. */
+  projects?: readonly string[] | false;
+  /**
+   * The user's own spec files: a folder (relative to Vitest's root) run as one more project, named after the
+   * folder unless `name` says otherwise. Default: `benchmarks`, when that folder exists.
+   */
+  specs?: string | { dir: string; name?: string } | false;
+  /** Per-test timeout of benchmark cells in ms (default 30 min: a cell waits on a real endpoint). */
+  testTimeout?: number;
+  /** Tests in flight per project (default 10). */
+  maxConcurrency?: number;
+}
+
+const DEFAULT_SPECS = 'benchmarks';
+
+function benchmarkProject(
+  name: string,
+  dir: string,
+  options: CeilingbenchPluginOptions,
+): TestProjectInlineConfiguration {
+  return {
+    extends: true,
+    test: {
+      name,
+      dir,
+      include: SPEC_FILES,
+      exclude: ['**/node_modules/**', '**/*.d.ts'],
+      setupFiles: [SETUP_FILE],
+      testTimeout: options.testTimeout ?? 1_800_000,
+      hookTimeout: 600_000,
+      maxConcurrency: options.maxConcurrency ?? 10,
+    },
+  };
+}
+
+function userProject(root: string, options: CeilingbenchPluginOptions): TestProjectInlineConfiguration | undefined {
+  const specs = options.specs ?? DEFAULT_SPECS;
+  if (specs === false) return undefined;
+  const { dir, name } = typeof specs === 'string' ? { dir: specs, name: undefined } : specs;
+  const absolute = resolve(root, dir);
+  const exists = existsSync(absolute) && statSync(absolute).isDirectory();
+  if (!exists) {
+    if (options.specs === undefined) return undefined;
+    throw new ConfigError(
+      `ceilingbench plugin: specs folder '${dir}' does not exist under ${root} — create it or remove the option`,
+    );
+  }
+  return benchmarkProject(name ?? basename(absolute), absolute, options);
+}
+
+/**
+ * The Vitest plugin: adds the standard benchmark projects (the papers' grids, shipped with the package),
+ * a project for the user's own spec folder, the matcher setup file and the reporter; resolves the
+ * ceilingbench configuration once per run in the main process, against Vitest's root, and provides it to
+ * every worker.
+ *
+ * ```ts
+ * // vitest.config.ts
+ * import { defineConfig } from 'vitest/config';
+ * import { ceilingbench } from 'ceilingbench/plugin';
+ * export default defineConfig({ plugins: [ceilingbench()] });
+ * ```
+ */
+export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
+  return {
+    name: 'ceilingbench',
+    config(userConfig) {
+      // Projects inherit the root's plugins; only the root configuration adds the projects.
+      if (userConfig.test?.name !== undefined) return undefined;
+      const root = resolve(userConfig.root ?? process.cwd());
+      const names = options.projects === false ? [] : (options.projects ?? standardProjects());
+      const known = standardProjects();
+      const unknown = names.filter((n) => !known.includes(n));
+      if (unknown.length > 0) {
+        throw new ConfigError(
+          `ceilingbench plugin: unknown standard project '${unknown.join(', ')}' — use some of ${known.join(', ')}`,
+        );
+      }
+      const projects = names.map((name) => benchmarkProject(name, resolve(SPECS_DIR, name), options));
+      const own = userProject(root, options);
+      if (own) projects.push(own);
+      const reporters = userConfig.test?.reporters === undefined ? ['default', REPORTER_FILE] : [REPORTER_FILE];
+      return { test: { projects, reporters } };
+    },
+    async configureVitest({ vitest, project }) {
+      project.provide(RUN_CONFIG_KEY, await runConfigFor(vitest));
+    },
+  };
+}

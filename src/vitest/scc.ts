@@ -1,0 +1,126 @@
+import { test } from 'vitest';
+import { runSccAssay } from '../assays/scc/index.js';
+import {
+  agentRecord,
+  dualTaskRecord,
+  motifRecord,
+  runAgentAssay,
+  runDualTaskAssay,
+  runMotifAblation,
+} from '../assays/scc-secondary/index.js';
+import type { Subject } from '../subjects/subject.js';
+import { type RunContext, runContext, vitestProjectOf } from './context.js';
+import { evaluateGates } from './gates.js';
+import type { CeilingbenchMeta, CeilingbenchRecord } from './meta.js';
+
+interface AssayTestOptions {
+  /** The test's name (default: the standard spec's). */
+  name?: string;
+  /** Added to the run seed (default: the authors' base seed of the assay). */
+  seed?: number;
+}
+
+type Assay = (
+  context: RunContext,
+  signal: AbortSignal,
+  seed: number,
+) => Promise<{ record: CeilingbenchRecord; check?: (subject: Subject) => unknown }>;
+
+/** One Vitest test that runs an SCC assay on the run's subject and leaves its record (and gates) on meta. */
+function assayTest(defaultName: string, baseSeed: number, assay: Assay, options: AssayTestOptions): void {
+  test(options.name ?? defaultName, async ({ task, signal, expect }) => {
+    const context = await runContext();
+    const { config, subject } = context;
+    const { record } = await assay(context, signal, (options.seed ?? baseSeed) + config.seed);
+    const gateKey = vitestProjectOf(task, 'scc');
+    const gates = record.kind === 'scc' ? evaluateGates(gateKey, record, config.gates[gateKey]) : [];
+    const meta: CeilingbenchMeta = { record, gates, subject: subject.identity, seed: config.seed };
+    task.meta.ceilingbench = meta;
+    const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
+    expect(failed.map((g) => g.message).join('\n'), 'hard gates failed').toBe('');
+  });
+}
+
+/**
+ * The SCC counting-capacity ladder (paper 003) as one test, seeded with 7 + the run seed (the authors'
+ * configs use seed 7 for the first model); the project's `minCountingCapacity` gate fails it.
+ */
+export function testCountingCapacity(options: AssayTestOptions = {}): void {
+  assayTest(
+    'scc · counting capacity',
+    7,
+    async ({ subject }, signal, seed) => {
+      const result = await runSccAssay(subject, { seed, signal });
+      return {
+        record: {
+          kind: 'scc',
+          project: 'scc',
+          task: 'count',
+          cc: result.cc,
+          ccLower: result.ccLower,
+          ccUpper: result.ccUpper,
+          bounded: result.bounded,
+          skipped: result.skipped,
+          result,
+        },
+      };
+    },
+    options,
+  );
+}
+
+/** Stimulus ablation: the SCC ladder for each of the 11 motifs, CC relative to the baseline `a, `. */
+export function testMotifAblation(options: AssayTestOptions = {}): void {
+  assayTest(
+    'scc · motif ablation',
+    7,
+    async ({ config, subject }, signal, seed) => ({
+      record: motifRecord(await runMotifAblation(subject, { seed, concurrency: config.concurrency, signal })),
+    }),
+    options,
+  );
+}
+
+/**
+ * Dual-task interference: counts 32–96 with a secondary task; trials per count and condition scale with the
+ * configured trials, round(trials / 40), at least 1 (the authors: 6).
+ */
+export function testDualTask(options: AssayTestOptions = {}): void {
+  assayTest(
+    'scc · dual-task interference',
+    23,
+    async ({ config, subject }, signal, seed) => ({
+      record: dualTaskRecord(
+        await runDualTaskAssay(subject, {
+          seed,
+          samplesPerCount: Math.max(1, Math.round(config.trials / 40)),
+          concurrency: config.concurrency,
+          signal,
+        }),
+      ),
+    }),
+    options,
+  );
+}
+
+/**
+ * Agent-operation assay: four conditions on the authors' jittered 50–1000 ladders; agent tasks scale with the
+ * configured trials, round(6 · trials / 40) between 1 and 6 (the authors: 6).
+ */
+export function testAgentOperation(options: AssayTestOptions = {}): void {
+  assayTest(
+    'scc · agent operation',
+    17,
+    async ({ config, subject }, signal, seed) => ({
+      record: agentRecord(
+        await runAgentAssay(subject, {
+          seed,
+          taskSamples: Math.min(6, Math.max(1, Math.round((6 * config.trials) / 40))),
+          concurrency: config.concurrency,
+          signal,
+        }),
+      ),
+    }),
+    options,
+  );
+}
