@@ -4,6 +4,7 @@
  * matchers), `ceilingbench/plugin` (the vitest.config.ts plugin) and `ceilingbench/reporter`.
  */
 
+export { runSccAssay, type SccResult } from './assays/scc/index.js';
 export type { CeilingbenchConfig, CeilingbenchUserConfig, RunConfig } from './config/index.js';
 export { defineConfig, loadConfig, resolveRunConfig } from './config/index.js';
 export { EXIT, UsageError } from './errors.js';

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
  */
 
 const FORMS: readonly [form: string, meaning: string][] = [
-  ['sim:default[?seed=S&format=F&trunc=T]', 'the documented mix of src/subjects/sim/profiles.ts'],
+  ['sim:default[?seed=S&format=F&trunc=T]', 'the documented default mix (README: Subjects)'],
   ['sim:retention?p=P[&recover=R&format=F&trunc=T&seed=S]', 'per-step retention P in [0,1]'],
   ['sim:counting?cc=C[&format=F&trunc=T&seed=S]', 'counting capacity C (a positive integer)'],
   ['oracle', "the task's canonical response (exact)"],

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport, type TestEntry } from '../../src/report/index.js';
+import { cell } from '../support/records.js';
+
+const subject = { spec: 'sim:retention?p=0.95', kind: 'sim' as const, parameters: { p: 0.95 } };
+const run = {
+  version: '0.1.0',
+  gitSha: null,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-01T00:00:01.000Z',
+  durationMs: 1000,
+};
+
+/** A run of project d2 that finished one cell but no fit (e.g. `vitest -t "N=5"` filtered the fit test out). */
+const cellOnly: TestEntry[] = [
+  {
+    project: 'd2',
+    name: 'd2 > d2 · N=5',
+    file: 'd2/retention.spec.ts',
+    state: 'passed',
+    errors: [],
+    durationMs: 10,
+    meta: { record: cell(), gates: [], subject, seed: 0 },
+  },
+];
+
+describe('configured gates that no fit evaluated', () => {
+  it('a hard gate of a project that ran fails, naming why; it never passes unchecked', () => {
+    const report = buildReport(cellOnly, { ...run, gates: { d2: { minRetention: 0.9 } } });
+    expect(report.gates).toHaveLength(1);
+    const [gate] = report.gates;
+    expect(gate).toMatchObject({ project: 'd2', gate: 'minRetention', mode: 'hard', passed: false, estimate: null });
+    expect(gate?.message).toMatch(/gate d2\.minRetention FAILED \(hard\): not evaluated/);
+    expect(report.summary.hardGatesFailed).toBe(1);
+  });
+
+  it('advisory gates and gates of projects that did not run add nothing', () => {
+    const report = buildReport(cellOnly, {
+      ...run,
+      gates: { d2: { minHorizon: { value: 4, mode: 'advisory', evidence: 'point' } }, d3: { minRetention: 0.9 } },
+    });
+    expect(report.gates).toEqual([]);
+    expect(report.summary.hardGatesFailed).toBe(0);
+  });
+});
