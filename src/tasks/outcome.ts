@@ -26,6 +26,13 @@ export const ccbOutcomeSchema = z.object({
   kind: z.enum(CCB_OUTCOME_KINDS),
   /** The final answer matched exactly (the trace is graded separately, for k* and TFBC). */
   answerCorrect: z.boolean(),
+  /** A final answer block could be read, right or wrong (absent in records from before it was kept). */
+  answerParsed: z.boolean().optional(),
+  /**
+   * Every trace step could be read. When false, k* is −1 and TFBC false: both are defined over parseable
+   * traces only ("trace unreadable", never a lucky guess or a divergence at step 1).
+   */
+  traceReadable: z.boolean().optional(),
   ...common,
 });
 

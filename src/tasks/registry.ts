@@ -1,5 +1,6 @@
 import { ccbTasks } from './ccb/index.js';
 import { countTasks } from './count/index.js';
+import { withResponseChannels } from './final-answer.js';
 import { puzzleTasks } from './puzzles/index.js';
 import { sccSecondaryTasks } from './scc-secondary/index.js';
 import type { AnyTaskPlugin } from './task.js';
@@ -25,8 +26,12 @@ export const TASK_IDS = [
 ] as const;
 export type TaskId = (typeof TASK_IDS)[number];
 
+/** Registered plugins grade whole responses: reasoning and whitespace variants are set aside first. */
 const plugins = new Map<string, AnyTaskPlugin>(
-  [...ccbTasks, ...puzzleTasks, ...countTasks, ...sccSecondaryTasks].map((plugin) => [plugin.id, plugin]),
+  [...ccbTasks, ...puzzleTasks, ...countTasks, ...sccSecondaryTasks].map((plugin) => [
+    plugin.id,
+    withResponseChannels(plugin),
+  ]),
 );
 
 export const isTaskId = (id: string): id is TaskId => (TASK_IDS as readonly string[]).includes(id);

@@ -81,6 +81,11 @@ export interface TaskPlugin<I extends TaskInstance = TaskInstance, P = unknown> 
   render(instance: I, variant?: string): Prompt;
   /** The exact text a perfect model answers, in the prompt's format. */
   canonicalResponse(instance: I): string;
+  /**
+   * `parse` and `grade` read an answer text. A registered plugin (resolveTask, availableTasks) reads a whole
+   * response instead: the registry sets reasoning blocks and whitespace variants aside first
+   * (src/tasks/final-answer.ts), so a family never handles them itself.
+   */
   parse(text: string): ParseResult<P>;
   grade(instance: I, text: string, context?: GradeContext): TrialOutcome;
   /** A response from a simulated model with known truth, in the task's exact format. */

@@ -17,6 +17,8 @@ export interface CcbReading {
   answer: StateReading | null;
   /** Whole-response format problems (missing keywords, prose inside steps). */
   formatIssues: string[];
+  /** What the parser decided that a reader should know (several ANSWER blocks, an unclosed one); not a verdict. */
+  notes?: string[];
 }
 
 /** The ground truth a response is graded against, already normalised like `StateReading.norm`. */
@@ -42,7 +44,7 @@ export function divergenceStep(truthSteps: readonly string[], steps: readonly St
  * domain): api → correct → format → truncation → constraint → reasoning.
  *
  * - api: an empty response that was not cut off (the release's D3 rule; missing data).
- * - correct: the final answer matches exactly; the trace only feeds k* and TFBC.
+ * - correct: the final answer matches exactly; the trace only feeds k* and TFBC (when it is readable).
  * - format: a whole-response format issue, an unreadable step, no trace step at all, or a complete trace
  *   without a readable answer. (Deliberate: a trace cut off before its answer — or an output cut off by
  *   the token limit before its first step — is Truncation, not Format.)
@@ -53,16 +55,22 @@ export function divergenceStep(truthSteps: readonly string[], steps: readonly St
 export function classify(reading: CcbReading, truth: CcbTruth, text: string, context: GradeContext = {}): CcbOutcome {
   const cutOff = context.finishReason === 'length';
   const depth = truth.steps.length;
-  const kStar = divergenceStep(truth.steps, reading.steps);
+  // TFBC and k* are defined over parseable traces only (paper 000 §3): a trace with no readable step, or an
+  // unreadable one, is neither a lucky guess nor a divergence at step 1.
+  const traceReadable = reading.steps.length > 0 && reading.steps.every((step) => step.formatIssue === undefined);
+  const kStar = traceReadable ? divergenceStep(truth.steps, reading.steps) : -1;
   const answerCorrect = reading.answer !== null && truth.answer !== '' && reading.answer.norm === truth.answer;
   const tfbc = answerCorrect && kStar !== -1;
+  const notes = reading.notes ?? [];
   const outcome = (kind: CcbOutcome['kind'], issues: string[]): CcbOutcome => ({
     family: 'ccb',
     kind,
     answerCorrect,
+    answerParsed: reading.answer !== null,
+    traceReadable,
     kStar,
     tfbc,
-    issues,
+    issues: [...notes, ...issues],
   });
 
   if (text.trim() === '' && !cutOff) {
@@ -73,6 +81,8 @@ export function classify(reading: CcbReading, truth: CcbTruth, text: string, con
       family: 'ccb',
       kind: 'format',
       answerCorrect: false,
+      answerParsed: false,
+      traceReadable: false,
       kStar: -1,
       tfbc: false,
       issues: ['empty response: no trace and no ANSWER'],
@@ -100,7 +110,11 @@ export function classify(reading: CcbReading, truth: CcbTruth, text: string, con
   if (cutOff) truncationIssues.push('generation stopped at the token limit (finish reason length)');
   if (reading.steps.length < depth) truncationIssues.push(`trace has ${reading.steps.length} of ${depth} steps`);
 
-  const traceNote = kStar === -1 ? [] : [`trace first diverges at step ${kStar}`];
+  const traceNote = !traceReadable
+    ? ['trace unreadable: no k* and no TFBC for this trial']
+    : kStar === -1
+      ? []
+      : [`trace first diverges at step ${kStar}`];
   if (answerCorrect) return outcome('correct', [...traceNote, ...formatIssues, ...constraintIssues]);
   if (formatIssues.length > 0) return outcome('format', formatIssues);
   if (truncationIssues.length > 0) return outcome('truncation', truncationIssues);

@@ -69,9 +69,8 @@ export function closeBracket(text: string, i: number): number {
 /** Removes every whitespace character (the release's `re.sub(r'\s+', '', …)`). */
 export const stripWhitespace = (s: string): string => s.replace(/\s+/g, '');
 
-/** Index of the first `ANSWER` keyword followed by `separator`, and the index after it; null when absent. */
-export function findAnswerKeyword(text: string, separator: RegExp): { start: number; end: number } | null {
+/** Every `ANSWER` keyword followed by `separator`, in order (one regex pass). */
+export function findAnswerKeywords(text: string, separator: RegExp): Array<{ start: number; end: number }> {
   const re = new RegExp(`ANSWER${separator.source}`, 'gi');
-  const m = re.exec(text);
-  return m === null ? null : { start: m.index, end: m.index + m[0].length };
+  return Array.from(text.matchAll(re), (m) => ({ start: m.index, end: m.index + m[0].length }));
 }

@@ -78,7 +78,9 @@ describe('D1 hand-written responses (N=5, seed 50000)', () => {
       inst,
       'The grid ends up rotated a few times; I believe the final layout is mostly reversed.',
     );
-    expect(summary(o)).toEqual({ kind: 'format', kStar: 1, tfbc: false, answerCorrect: false });
+    // No step could be read: k* is undefined (−1), not "divergent at step 1".
+    expect(summary(o)).toEqual({ kind: 'format', kStar: -1, tfbc: false, answerCorrect: false });
+    expect(o.traceReadable).toBe(false);
     expect(o.issues.join(' ')).toMatch(/no trace step/);
   });
 
@@ -105,7 +107,11 @@ describe('D1 hand-written responses (N=5, seed 50000)', () => {
       t.map((s) => s.replace('], [', '],\n[')),
       inst.answer,
     );
-    expect(summary(grade(d1Task, inst, split))).toMatchObject({ kind: 'correct', kStar: 1, tfbc: true });
+    // TFBC is defined over parseable traces only: an unreadable trace is reported, never a lucky guess.
+    const unread = grade(d1Task, inst, split);
+    expect(summary(unread)).toMatchObject({ kind: 'correct', kStar: -1, tfbc: false });
+    expect(unread.traceReadable).toBe(false);
+    expect(unread.issues.join(' ')).toMatch(/trace unreadable/);
   });
 
   it('empty output → format (a model output, never missing data); cut by the token limit → truncation', () => {

@@ -18,7 +18,7 @@ export const d1Task = makeCcbPlugin<D1Instance>({
   // release key: the operation chain
   instanceKey: (instance) => instance.data.ops.join(','),
   render: renderD1,
-  read: (text, instance) => readD1(text, instance.profile),
+  read: (text, instance) => readD1(text, instance.profile, instance.trace.length),
   readLoose: (text) => readD1(text, 'official'),
   truth: (instance) => ({
     steps: instance.trace.map((s) => stripWhitespace(s).toLowerCase()),

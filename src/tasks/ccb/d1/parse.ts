@@ -1,5 +1,6 @@
 import type { CcbReading, StateReading } from '../reading.js';
-import { closeDoubleBracket, findAnswerKeyword, scanSteps, stripWhitespace } from '../scan.js';
+import { findAnswerBlocks, finalAnswerNotes, type StateSpan, stepsForFinal } from '../answer-blocks.js';
+import { closeDoubleBracket, scanSteps, stripWhitespace } from '../scan.js';
 import type { CcbProfile } from '../types.js';
 import { isPermutationGrid, readGrid } from './grid.js';
 
@@ -18,46 +19,37 @@ function readState(raw: string, profile: CcbProfile): StateReading {
   return reading;
 }
 
-/** The answer: first `ANSWER:`, then the first `[[` after it and the first `]]` after that (may span lines). */
-function findAnswerGrid(text: string): string | null {
-  const keyword = findAnswerKeyword(text, /\s*:/);
-  if (keyword === null) return null;
-  let open = -1;
-  for (let i = keyword.end; i < text.length; i++) {
-    if (text[i] === '[') {
-      let j = i + 1;
-      while (j < text.length && /\s/.test(text[j])) j++;
-      if (text[j] === '[') {
-        open = i;
-        break;
-      }
-      i = j - 1;
-    }
-  }
-  if (open < 0) return null;
-  for (let i = open + 2; i < text.length; i++) {
-    if (text[i] !== ']') continue;
-    let j = i + 1;
-    while (j < text.length && /\s/.test(text[j])) j++;
-    if (text[j] === ']') return text.slice(open, j + 1);
-    i = j - 1;
-  }
-  return null;
+/** The answer state after a keyword: the first `[[` in `[from, to)` and the first `]]` after it (may span lines). */
+function locateGrid(text: string, from: number, to: number): StateSpan | null {
+  const region = text.slice(from, to);
+  const open = /\[\s*\[/.exec(region);
+  if (open === null) return null;
+  const close = /\]\s*\]/g;
+  close.lastIndex = open.index + open[0].length;
+  const closed = close.exec(region);
+  return closed === null
+    ? { start: from + open.index, end: to, closed: false }
+    : { start: from + open.index, end: from + closed.index + closed[0].length, closed: true };
 }
 
 /**
- * D1 parser (docs/spec/ccb.md §3): trace steps are one-line `Step i: [[…]]` matches, the answer is the first grid
- * after `ANSWER:`, and the response must mention `TRACE` within its first 50 characters. States compare
+ * D1 parser (docs/spec/ccb.md §3): trace steps are one-line `Step i: [[…]]` matches, the answer is the grid
+ * of the last `ANSWER:` block (see answer-blocks.ts; one block reads as the release's first grid after
+ * `ANSWER:`), and the response must mention `TRACE` within its first 50 characters. States compare
  * whitespace-free and lower-cased; the `paper` profile adds the grid-integrity constraint.
  */
-export function readD1(text: string, profile: CcbProfile): CcbReading {
-  const steps = scanSteps(text, STEP_HEADER, closeDoubleBracket).map((s) =>
-    readState(text.slice(s.bodyStart, s.end), profile),
+export function readD1(text: string, profile: CcbProfile, depth?: number): CcbReading {
+  const matches = scanSteps(text, STEP_HEADER, closeDoubleBracket);
+  const starts = matches.map((m) => m.start);
+  const blocks = findAnswerBlocks(text, /\s*:/, starts, (from, to) => locateGrid(text, from, to));
+  const final = blocks[blocks.length - 1];
+  const steps = stepsForFinal(starts, blocks, depth).map((i) =>
+    readState(text.slice(matches[i].bodyStart, matches[i].end), profile),
   );
-  const answerText = findAnswerGrid(text);
   const formatIssues: string[] = [];
   if (!text.trim().toUpperCase().slice(0, 50).includes('TRACE')) {
     formatIssues.push("'TRACE' does not appear within the first 50 characters");
   }
-  return { steps, answer: answerText === null ? null : readState(answerText, profile), formatIssues };
+  const answer = final?.closed ? readState(text.slice(final.start, final.end), profile) : null;
+  return { steps, answer, formatIssues, notes: finalAnswerNotes(blocks) };
 }

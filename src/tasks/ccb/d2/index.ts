@@ -18,7 +18,7 @@ export const d2Task = makeCcbPlugin<D2Instance>({
   // release key: the operation chain
   instanceKey: (instance) => instance.data.ops.join(','),
   render: renderD2,
-  read: (text, instance) => readD2(text, instance.profile),
+  read: (text, instance) => readD2(text, instance.profile, instance.trace.length),
   readLoose: (text) => readD2(text, 'official'),
   truth: (instance) => ({
     steps: instance.trace.map((s) => readRegisters(s, 'official').norm),

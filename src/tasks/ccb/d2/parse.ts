@@ -1,5 +1,6 @@
 import type { CcbReading, StateReading } from '../reading.js';
-import { closeBracket, findAnswerKeyword, scanSteps, stripWhitespace } from '../scan.js';
+import { findAnswerBlocks, finalAnswerNotes, type StateSpan, stepsForFinal } from '../answer-blocks.js';
+import { closeBracket, scanSteps, stripWhitespace } from '../scan.js';
 import type { CcbProfile } from '../types.js';
 import { REGISTER_NAMES } from './registers.js';
 
@@ -53,32 +54,41 @@ export function readRegisters(raw: string, profile: CcbProfile): StateReading {
   return constraintIssue === undefined ? { norm } : { norm, constraintIssue };
 }
 
-/** The answer: first `ANSWER:`, then the first `[` after it and the first `]` after that (may span lines). */
-function findAnswerState(text: string): string | null {
-  const keyword = findAnswerKeyword(text, /\s*:/);
-  if (keyword === null) return null;
-  const open = text.indexOf('[', keyword.end);
+/** The answer state after a keyword: the first `[` in `[from, to)` and the first `]` after it (may span lines). */
+function locateState(text: string, from: number, to: number): StateSpan | null {
+  const region = text.slice(from, to);
+  const open = region.indexOf('[');
   if (open < 0) return null;
-  const close = text.indexOf(']', open + 1);
-  return close < 0 ? null : text.slice(open, close + 1);
+  const close = region.indexOf(']', open + 1);
+  return close < 0
+    ? { start: from + open, end: to, closed: false }
+    : { start: from + open, end: from + close + 1, closed: true };
 }
 
-/** D2 parser (docs/spec/ccb.md §4 with the fix-pass rules F1–F4 folded in; see `readRegisters` for F2a/F2b). */
-export function readD2(text: string, profile: CcbProfile): CcbReading {
+/**
+ * D2 parser (docs/spec/ccb.md §4 with the fix-pass rules F1–F4 folded in; see `readRegisters` for F2a/F2b).
+ * The answer is the state of the last `ANSWER:` block (answer-blocks.ts); the prose check (F1) covers the
+ * trace that goes with it, up to the next `ANSWER`.
+ */
+export function readD2(text: string, profile: CcbProfile, depth?: number): CcbReading {
   const matches = scanSteps(text, STEP_HEADER, closeBracket);
-  const steps = matches.map((s) => readRegisters(text.slice(s.bodyStart, s.end), profile));
-  const answerText = findAnswerState(text);
+  const starts = matches.map((m) => m.start);
+  const blocks = findAnswerBlocks(text, /\s*:/, starts, (from, to) => locateState(text, from, to));
+  const final = blocks[blocks.length - 1];
+  const selected = stepsForFinal(starts, blocks, depth).map((i) => matches[i]);
+  const steps = selected.map((s) => readRegisters(text.slice(s.bodyStart, s.end), profile));
   const formatIssues: string[] = [];
   if (!text.includes('TRACE')) formatIssues.push("the upper-case keyword 'TRACE' is missing (release F4)");
-  if (answerText !== null && !text.includes('ANSWER')) {
+  if (final !== undefined && !text.includes('ANSWER')) {
     formatIssues.push("the keyword 'ANSWER' is not upper-case (release F4)");
   }
-  if (matches.length > 0) {
-    const last = matches[matches.length - 1];
+  if (selected.length > 0) {
+    const last = selected[selected.length - 1];
     const answerAt = text.slice(last.end).search(/ANSWER/i);
-    const region = text.slice(matches[0].start, answerAt < 0 ? text.length : last.end + answerAt);
+    const region = text.slice(selected[0].start, answerAt < 0 ? text.length : last.end + answerAt);
     const prose = PROSE.exec(region);
     if (prose !== null) formatIssues.push(`prose inside the trace ('${prose[0]}', release F1)`);
   }
-  return { steps, answer: answerText === null ? null : readRegisters(answerText, profile), formatIssues };
+  const answer = final?.closed ? readRegisters(text.slice(final.start, final.end), profile) : null;
+  return { steps, answer, formatIssues, notes: finalAnswerNotes(blocks) };
 }

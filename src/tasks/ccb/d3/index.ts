@@ -19,7 +19,7 @@ export const d3Task = makeCcbPlugin<D3Instance>({
   // release key: the user-prompt text (events with relation words); the paper query is not part of it
   instanceKey: (instance) => eventList(instance),
   render: renderD3,
-  read: (text, instance) => readD3(text, instance.data.answerMode),
+  read: (text, instance) => readD3(text, instance.data.answerMode, instance.trace.length),
   readLoose: (text) => readD3(text, 'state'),
   truth: (instance) => ({
     steps: instance.trace.map(truthNorm),

@@ -1,5 +1,6 @@
 import type { CcbReading, StateReading } from '../reading.js';
-import { findAnswerKeyword } from '../scan.js';
+import { findAnswerBlocks, finalAnswerNotes, type StateSpan, stepsForFinal } from '../answer-blocks.js';
+import { findAnswerKeywords } from '../scan.js';
 
 /** Release STEP_NUM_RE `Step\s*(\d+)\s*[:\-]` (case-insensitive). */
 const STEP_HEADER = /step\s*\d+\s*[:-]/gi;
@@ -58,32 +59,67 @@ function stateReading(segment: string, tokens: PairToken[]): StateReading {
   return constraintIssue === undefined ? { norm } : { norm, constraintIssue };
 }
 
+/** A line that continues an answer: it starts (after spaces, quotes, brackets, markup) with a pair token. */
+const CONTINUATION = new RegExp(`^[\\s"'\`*\\[\\-]*(?:${QUERY_TOKEN.source})`, 'i');
+/** Something an answer can be made of: a pair-shaped token or a state bracket. */
+const ANSWER_LIKE = new RegExp(`${QUERY_TOKEN.source}|${PAIR_SHAPED.source}|\\[`, 'i');
+
 /**
- * D3 parser (docs/spec/ccb.md §5): a step is the text between consecutive `Step n:` headers (the last one ends at
- * the ANSWER keyword — a deliberate fix: the release lets the answer's pairs leak into the last step); a
- * step is kept when it holds pairs, a malformed pair token, or an explicit empty state `[]`. The answer is
- * the text after `ANSWER:` up to the first blank line: its pair set, or (query mode) its first query token.
+ * The answer after a keyword, within `[from, to)`: the rest of the keyword's line (or, when that is empty,
+ * the next non-blank line), then every following line that starts with a pair token — so a note on the
+ * next line, a CRLF or a missing blank line never leak prose into it. A body opening a `[` must close it.
  */
-export function readD3(text: string, answerMode: 'state' | 'query'): CcbReading {
-  const keyword = findAnswerKeyword(text, /\s*[:\-*]+/);
+function locateAnswer(text: string, from: number, to: number): StateSpan | null {
+  const region = text.slice(from, to);
+  let i = 0;
+  while (i < region.length && /\s/.test(region[i])) i++;
+  let end = region.indexOf('\n', i);
+  if (end < 0) end = region.length;
+  while (end < region.length) {
+    let next = region.indexOf('\n', end + 1);
+    if (next < 0) next = region.length;
+    if (!CONTINUATION.test(region.slice(end + 1, next))) break;
+    end = next;
+  }
+  const body = region.slice(i, end);
+  if (!ANSWER_LIKE.test(body)) return null;
+  const open = body.indexOf('[');
+  const closed = open < 0 || body.indexOf(']', open + 1) >= 0;
+  return { start: from + i, end: closed ? from + end : to, closed };
+}
+
+/**
+ * D3 parser (docs/spec/ccb.md §5): a step is the text between consecutive `Step n:` headers, ending at the
+ * next `ANSWER` keyword (a deliberate fix: the release lets the answer's pairs leak into the last step); a
+ * step is kept when it holds pairs, a malformed pair token, or an explicit empty state `[]`. The answer is
+ * the last `ANSWER` block (answer-blocks.ts, extent as in `locateAnswer`): its pair set, or (query mode)
+ * its first query token.
+ */
+export function readD3(text: string, answerMode: 'state' | 'query', depth?: number): CcbReading {
+  const separator = /\s*[:\-*]+/;
+  const keywords = findAnswerKeywords(text, separator).map((k) => k.start);
   const headers = Array.from(text.matchAll(STEP_HEADER), (m) => ({ start: m.index, end: m.index + m[0].length }));
-  const steps: StateReading[] = [];
+  const kept: Array<{ start: number; reading: StateReading }> = [];
+  let kw = 0;
   headers.forEach((h, k) => {
     let end = k + 1 < headers.length ? headers[k + 1].start : text.length;
-    if (keyword !== null && keyword.start >= h.end && keyword.start < end) end = keyword.start;
+    while (kw < keywords.length && keywords[kw] < h.end) kw++;
+    if (kw < keywords.length && keywords[kw] < end) end = keywords[kw];
     const segment = text.slice(h.end, end);
     const tokens = pairsIn(segment);
     if (tokens.length > 0 || EMPTY_STATE.test(segment) || HAS_PAIR_SHAPED.test(segment)) {
-      steps.push(stateReading(segment, tokens));
+      kept.push({ start: h.start, reading: stateReading(segment, tokens) });
     }
   });
-  return { steps, answer: keyword === null ? null : readAnswer(text.slice(keyword.end), answerMode), formatIssues: [] };
+  const starts = kept.map((s) => s.start);
+  const blocks = findAnswerBlocks(text, separator, starts, (from, to) => locateAnswer(text, from, to));
+  const final = blocks[blocks.length - 1];
+  const steps = stepsForFinal(starts, blocks, depth).map((i) => kept[i].reading);
+  const answer = final?.closed ? readAnswer(text.slice(final.start, final.end), answerMode) : null;
+  return { steps, answer, formatIssues: [], notes: finalAnswerNotes(blocks) };
 }
 
-function readAnswer(rest: string, answerMode: 'state' | 'query'): StateReading | null {
-  const trimmed = rest.trim();
-  const cut = trimmed.indexOf('\n\n');
-  const body = cut < 0 ? trimmed : trimmed.slice(0, cut);
+function readAnswer(body: string, answerMode: 'state' | 'query'): StateReading | null {
   if (answerMode === 'query') {
     const m = QUERY_TOKEN.exec(body);
     if (m === null) return null;

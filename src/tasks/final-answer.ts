@@ -1,0 +1,34 @@
+import type { TrialOutcome } from './outcome.js';
+import { readResponse } from './response.js';
+import type { AnyTaskPlugin, GradeContext, ParseResult } from './task.js';
+
+const UNCLOSED = 'the output ended inside an unclosed reasoning block: no final answer after it';
+
+/**
+ * Grades a whole response: reasoning blocks and whitespace variants are removed first (readResponse), so
+ * the family's grader sees the final answer text only. An unclosed reasoning block leaves no answer: the
+ * family grades the empty text (CCB Truncation at finish reason `length`, Format otherwise; puzzle
+ * Collapse; count Unparsed) — never a success.
+ */
+export function gradeFinalAnswer(
+  plugin: AnyTaskPlugin,
+  instance: Parameters<AnyTaskPlugin['grade']>[0],
+  text: string,
+  context?: GradeContext,
+): TrialOutcome {
+  const channels = readResponse(text);
+  const outcome: TrialOutcome = plugin.grade(instance, channels.answer, context);
+  return channels.unclosed ? { ...outcome, issues: [UNCLOSED, ...outcome.issues] } : outcome;
+}
+
+/**
+ * The plugin as the registry hands it out: `grade` and `parse` take the whole response and read only its
+ * final answer. One wrapper for every family, so a new family gets the reasoning channel for free.
+ */
+export function withResponseChannels(plugin: AnyTaskPlugin): AnyTaskPlugin {
+  return {
+    ...plugin,
+    parse: (text: string): ParseResult<unknown> => plugin.parse(readResponse(text).answer),
+    grade: (instance, text, context) => gradeFinalAnswer(plugin, instance, text, context),
+  };
+}
