@@ -1,6 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import type { Bench } from 'tinybench';
-import { authorsReplayOptions, configFromSummary, loadSccSummary, runSccAssay } from '../src/assays/scc/index.js';
+import {
+  authorsReplayOptions,
+  configFromSummary,
+  earlyDecisionReplayOptions,
+  loadSccSummary,
+  runSccAssay,
+} from '../src/assays/scc/index.js';
 import { loadSccLog, sccLogReplaySubject } from '../src/subjects/replay/scc-log.js';
 
 /** The authors' released closed-model logs (fixtures/scc/logs/LICENSE.md). */
@@ -32,11 +38,7 @@ export async function addSccBenches(bench: Bench): Promise<void> {
     sccCalls.authors = result.calls;
   });
   bench.add(`SCC ladder · replay ${SCC_BENCH_MODEL} · ours: pool 4, early decision`, async () => {
-    const result = await runSccAssay(subject, {
-      seed: published.inferred_seed,
-      drawMode: published.rng_draw_mode,
-      config,
-    });
+    const result = await runSccAssay(subject, earlyDecisionReplayOptions(published, config));
     check(result.cc);
     sccCalls.ours = result.calls;
   });

@@ -109,8 +109,15 @@ describe('SCC replay conformance on the 44 released closed-model runs', () => {
     expect(() => parseSccLog(`${good}\n${good.slice(0, 80)}\n`, 'x.jsonl')).toThrow(
       /x\.jsonl:2: not a complete JSON object/,
     );
+    // A line that names its model but does not validate marks that model only; the replay gives it an error row.
     const broken = good.replace('"retry_count": 0', '"retry_count": "zero"');
-    expect(() => parseSccLog(broken, 'y.jsonl')).toThrow(/y\.jsonl:1: field 'retry_count'/);
+    const [model] = parseSccLog(broken, 'y.jsonl').values();
+    expect(model.error).toMatch(/y\.jsonl:1: field 'retry_count'/);
+    expect(model.trials).toEqual([]);
+    expect(() => sccLogReplaySubject(model, 'replay:y.jsonl')).toThrow(
+      /malformed line: y\.jsonl:1: field 'retry_count'/,
+    );
+    expect(() => parseSccLog('{"raw_response": "8"}\n', 'w.jsonl')).toThrow(/w\.jsonl:1: field 'model'/);
     expect(() => parseSccLog('\n', 'z.jsonl')).toThrow(/no trials/);
   });
 
@@ -126,7 +133,8 @@ describe('SCC replay conformance on the 44 released closed-model runs', () => {
     expect(rows).toEqual([
       expect.objectContaining({ model: 'o1', cc: 80, ccUpper: 88, bounded: true, match: true, callsFullTiers: 83 }),
     ]);
-    expect(rows[0].published).toEqual({ cc: 80, ccUpper: 88, bounded: true });
+    expect(rows[0].published).toEqual({ cc: 80, ccUpper: 88, bounded: true, skipped: false });
+    expect(rows[0]).toMatchObject({ error: null, skipped: false });
   });
 
   it('scc-replay rejects missing arguments with exit 2', async () => {

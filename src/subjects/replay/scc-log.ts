@@ -38,11 +38,27 @@ export interface SccLogModel {
   api: string;
   /** In file order. */
   trials: SccLogTrial[];
+  /** The first of this model's lines that did not validate (file:line, field, fix); null when all did. */
+  error: string | null;
 }
 
-/** Parses a closed.jsonl-style log; any bad line is an error naming the file, the line and the fix. */
+const modelOf = (json: unknown): string | null => {
+  const model = typeof json === 'object' && json !== null ? (json as { model?: unknown }).model : undefined;
+  return typeof model === 'string' && model !== '' ? model : null;
+};
+
+/**
+ * Parses a closed.jsonl-style log. A line that is not JSON or names no model is an error for the whole file
+ * (naming the file, the line and the fix); a line of a named model that does not validate marks only that
+ * model (`error`), so the other models still replay.
+ */
 export function parseSccLog(text: string, source = 'SCC log'): Map<string, SccLogModel> {
   const models = new Map<string, SccLogModel>();
+  const entry = (model: string, api: string) => {
+    const found: SccLogModel = models.get(model) ?? { model, api, trials: [], error: null };
+    models.set(model, found);
+    return found;
+  };
   const lines = text.split('\n');
   for (const [i, line] of lines.entries()) {
     if (line.trim() === '') continue;
@@ -59,12 +75,17 @@ export function parseSccLog(text: string, source = 'SCC log'): Map<string, SccLo
     const parsed = sccLogTrialSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Error(`${where}: field '${issue.path.join('.')}' ${issue.message}; fix or drop this line`);
+      const problem = `${where}: field '${issue.path.join('.')}' ${issue.message}; fix or drop this line`;
+      const model = modelOf(json);
+      if (model === null) throw new Error(problem);
+      const found = entry(model, '');
+      found.error ??= problem;
+      continue;
     }
     const trial = parsed.data;
-    const model = models.get(trial.model) ?? { model: trial.model, api: trial.api, trials: [] };
-    model.trials.push(trial);
-    models.set(trial.model, model);
+    const found = entry(trial.model, trial.api);
+    if (found.api === '') found.api = trial.api;
+    found.trials.push(trial);
   }
   if (models.size === 0) throw new Error(`${source}: no trials; pass a closed.jsonl-style SCC log`);
   return models;
@@ -95,6 +116,7 @@ function ladderPosition(request: TrialRequest): LadderPosition | null {
 }
 
 export function sccLogReplaySubject(log: SccLogModel, spec: string): Subject {
+  if (log.error !== null) throw new Error(`${spec}: model '${log.model}' has a malformed line: ${log.error}`);
   const byPosition = new Map(log.trials.map((t) => [key(t.evaluation_index, t.trial_index), t]));
   const tierCenters = new Map(log.trials.map((t) => [t.evaluation_index, t.center_length]));
   const answer = async (request: TrialRequest): Promise<TrialResponse> => {
