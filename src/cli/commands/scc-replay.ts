@@ -26,17 +26,22 @@ async function requireFile(flag: string, path: string | undefined): Promise<stri
   return path;
 }
 
-const show = (value: number | null) => (value === null ? '—' : String(value));
+const show = (value: number | boolean | null) => (value === null ? '—' : String(value));
+
+const ourCc = (r: SccReplayRow) => (r.cc === null ? '—' : r.skipped ? `${r.cc} (skipped)` : String(r.cc));
+
+const publishedCell = (p: SccReplayRow['published']) =>
+  p === null ? '—' : `${p.cc}/${show(p.ccUpper)}/${show(p.bounded)}${p.skipped ? ' (skipped)' : ''}`;
 
 function table(rows: SccReplayRow[]): string {
   const header = ['model', 'cc', 'upper', 'bounded', 'published cc/upper/bounded', 'match', 'calls', 'full tiers'];
   const lines = rows.map((r) => [
     r.model,
-    String(r.cc),
+    ourCc(r),
     show(r.ccUpper),
-    String(r.bounded),
-    `${r.published.cc}/${show(r.published.ccUpper)}/${r.published.bounded}`,
-    r.match ? 'yes' : 'NO',
+    show(r.bounded),
+    publishedCell(r.published),
+    r.error !== null ? 'ERROR' : r.match ? 'yes' : 'NO',
     String(r.calls),
     String(r.callsFullTiers),
   ]);
@@ -101,13 +106,15 @@ export const registerSccReplay: RegisterCommand = (cli, io) => {
         throw new UsageError(error instanceof Error ? error.message : String(error));
       }
       const matched = rows.filter((r) => r.match).length;
+      const failed = rows.filter((r) => r.error !== null);
       const calls = rows.reduce((sum, r) => sum + r.calls, 0);
       const full = rows.reduce((sum, r) => sum + r.callsFullTiers, 0);
       if (flags.json) {
         io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
       } else {
         io.stdout(`${table(rows)}\n\n`);
-        io.stdout(`match: ${matched}/${rows.length} models (cc, upper bound, bounded)\n`);
+        io.stdout(`match: ${matched}/${rows.length} models (cc, upper bound, bounded, skipped)\n`);
+        if (failed.length > 0) io.stdout(`not replayed: ${failed.length} of ${rows.length} models (errors below)\n`);
         const saved = full - calls;
         const share = full > 0 ? ((100 * saved) / full).toFixed(1) : '0.0';
         io.stdout(`calls: ${calls} with early tier decision, ${full} with full tiers — ${saved} saved (${share}%)\n`);
@@ -117,6 +124,15 @@ export const registerSccReplay: RegisterCommand = (cli, io) => {
         for (const r of rows.filter((row) => row.discrepancies.length > 0)) {
           io.stdout(`${r.model}: ${r.discrepancies.join('; ')}\n`);
         }
+        for (const r of failed) io.stdout(`${r.model}: ERROR ${r.error}\n`);
+      }
+      // Every row is printed first; then a model that could not be replayed is malformed input (2), a
+      // replayed model that departs from the published values is a failed check (1).
+      if (failed.length > 0) {
+        io.stderr(
+          `ceilingbench: scc-replay: ${failed.length} of ${rows.length} models could not be replayed: ${failed.map((r) => r.model).join(', ')}\n`,
+        );
+        return EXIT.usage;
       }
       return matched === rows.length ? EXIT.ok : EXIT.gateFailed;
     });
