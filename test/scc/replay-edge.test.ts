@@ -67,7 +67,10 @@ describe('scc-replay on a log + summary with a preflight-skipped and a malformed
     const released = lines(releasedPath).filter((l) => REAL.includes(JSON.parse(l).model));
     const real = lines(trialsPath).filter((l) => REAL.includes(JSON.parse(l).model));
     expect(real).toEqual(released);
-    const skipped = JSON.parse(readFileSync(summaryPath, 'utf8')).models['synthetic/preflight-skipped'];
+    const summary = JSON.parse(readFileSync(summaryPath, 'utf8')).models;
+    const releasedSummary = JSON.parse(readFileSync(releasedPath.replace(/\.jsonl$/, '.summary.json'), 'utf8')).models;
+    for (const model of REAL) expect(summary[model]).toEqual(releasedSummary[model]);
+    const skipped = summary['synthetic/preflight-skipped'];
     expect(skipped).toMatchObject({
       skipped: true,
       skip_reason: 'preflight_failed',
