@@ -13,6 +13,16 @@ export const usageSchema = z.object({
 });
 export type Usage = z.infer<typeof usageSchema>;
 
+/** The reasoning a response carried, set aside before grading (src/tasks/response.ts). Its text stays in the cache. */
+export const reasoningRecordSchema = z.object({
+  /** Characters of reasoning (the provider's field plus inline blocks); tokens are in `usage.reasoningTokens`. */
+  chars: z.number().int().nonnegative(),
+  sources: z.array(z.enum(['provider', 'inline'])),
+  /** The output ended inside an unclosed reasoning block, so there was no final answer to grade. */
+  unclosed: z.boolean(),
+});
+export type ReasoningRecord = z.infer<typeof reasoningRecordSchema>;
+
 /** One graded trial: the unit that crosses worker → reporter and lands in caches and reports. */
 export const trialRecordSchema = z.object({
   task: z.string(),
@@ -26,6 +36,8 @@ export const trialRecordSchema = z.object({
   outcome: trialOutcomeSchema,
   finishReason: finishReasonSchema,
   usage: usageSchema.nullable(),
+  /** Present when the response carried reasoning (never graded). */
+  reasoning: reasoningRecordSchema.optional(),
   /** Wall-clock latency of the answering call; a timing field, excluded from determinism checks. */
   latencyMs: z.number().nonnegative(),
   cacheHit: z.boolean(),

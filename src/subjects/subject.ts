@@ -39,6 +39,8 @@ export type TrialResponse =
   | {
       kind: 'answer';
       text: string;
+      /** The provider's separate reasoning channel (`reasoning_content`, `reasoning`); never graded. */
+      reasoning?: string;
       finishReason: FinishReason;
       usage: Usage | null;
       latencyMs: number;

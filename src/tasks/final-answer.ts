@@ -21,14 +21,31 @@ export function gradeFinalAnswer(
   return channels.unclosed ? { ...outcome, issues: [UNCLOSED, ...outcome.issues] } : outcome;
 }
 
+const channelled = new WeakSet<AnyTaskPlugin>();
+
 /**
  * The plugin as the registry hands it out: `grade` and `parse` take the whole response and read only its
  * final answer. One wrapper for every family, so a new family gets the reasoning channel for free.
  */
 export function withResponseChannels(plugin: AnyTaskPlugin): AnyTaskPlugin {
-  return {
+  if (channelled.has(plugin)) return plugin;
+  const wrapped: AnyTaskPlugin = {
     ...plugin,
     parse: (text: string): ParseResult<unknown> => plugin.parse(readResponse(text).answer),
     grade: (instance, text, context) => gradeFinalAnswer(plugin, instance, text, context),
   };
+  channelled.add(wrapped);
+  return wrapped;
+}
+
+/** Grades a whole response with any plugin, registered or not, setting reasoning aside exactly once. */
+export function gradeResponse(
+  plugin: AnyTaskPlugin,
+  instance: Parameters<AnyTaskPlugin['grade']>[0],
+  text: string,
+  context?: GradeContext,
+): TrialOutcome {
+  return channelled.has(plugin)
+    ? plugin.grade(instance, text, context)
+    : gradeFinalAnswer(plugin, instance, text, context);
 }

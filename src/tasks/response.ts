@@ -26,7 +26,10 @@ const BOMS = /\ufeff/g;
  * whole text is trimmed. No parser may depend on what this removes.
  */
 export function normalizeWhitespace(text: string): string {
-  const lines = text.replace(BOMS, '').replace(ODD_SPACES, ' ').split(/\r\n|\r|\n/);
+  const lines = text
+    .replace(BOMS, '')
+    .replace(ODD_SPACES, ' ')
+    .split(/\r\n|\r|\n/);
   const kept: string[] = [];
   for (const line of lines) {
     const trimmed = line.trimEnd();

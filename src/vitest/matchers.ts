@@ -36,7 +36,9 @@ export const ceilingbenchMatchers = {
   ): MatcherOutcome {
     const outcome = resolveTask(instance.task).grade(instance, received, context);
     // A valid trajectory is right at every step: a right answer after a divergent trace (TFBC) is not.
-    const pass = isSuccess(outcome) && !(outcome.family === 'ccb' && outcome.kStar !== -1);
+    // An unreadable trace (k* undefined) is not a valid trajectory either.
+    const pass =
+      isSuccess(outcome) && !(outcome.family === 'ccb' && (outcome.kStar !== -1 || outcome.traceReadable === false));
     const where = outcome.kStar > 0 ? `first divergent step k* = ${outcome.kStar}` : 'no divergent step';
     const lucky = outcome.tfbc ? ', right answer from a divergent trace (TFBC)' : '';
     return {

@@ -26,6 +26,8 @@ export interface LoopbackReply {
   text: string;
   finishReason?: 'stop' | 'length';
   reasoningTokens?: number;
+  /** Sent as `message.reasoning_content`, DeepSeek's separate reasoning channel. */
+  reasoningContent?: string;
 }
 
 export type Fault =
@@ -112,7 +114,15 @@ function completionJson(request: LoopbackRequest, reply: LoopbackReply): string 
     created: 0,
     model: request.model,
     choices: [
-      { index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: reply.finishReason ?? 'stop' },
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: reply.text,
+          ...(reply.reasoningContent !== undefined ? { reasoning_content: reply.reasoningContent } : {}),
+        },
+        finish_reason: reply.finishReason ?? 'stop',
+      },
     ],
     usage: {
       prompt_tokens: Math.ceil(promptChars / 4),

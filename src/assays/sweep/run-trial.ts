@@ -1,6 +1,8 @@
-import type { TrialRecord } from '../../schema/trial.js';
+import type { ReasoningRecord, TrialRecord } from '../../schema/trial.js';
 import type { Subject } from '../../subjects/subject.js';
+import { gradeResponse } from '../../tasks/final-answer.js';
 import { apiOutcome } from '../../tasks/outcome.js';
+import { readResponse } from '../../tasks/response.js';
 import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
 
 export interface TrialSpec {
@@ -41,12 +43,21 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
         : apiOutcome(family, response.error);
     return { ...base, outcome, finishReason: null, usage: null, cacheHit: false };
   }
-  const outcome = task.grade(instance, response.text, { finishReason: response.finishReason });
+  // Grading reads the final answer only; the reasoning is recorded beside it, never graded.
+  const outcome = gradeResponse(task, instance, response.text, { finishReason: response.finishReason });
+  const reasoning = reasoningRecord(response.text, response.reasoning);
   return {
     ...base,
     outcome,
     finishReason: response.finishReason,
     usage: response.usage,
+    ...(reasoning ? { reasoning } : {}),
     cacheHit: response.cacheHit,
   };
+}
+
+function reasoningRecord(text: string, providerReasoning: string | undefined): ReasoningRecord | null {
+  const channels = readResponse(text, providerReasoning);
+  if (channels.sources.length === 0 && !channels.unclosed) return null;
+  return { chars: channels.reasoning.length, sources: channels.sources, unclosed: channels.unclosed };
 }

@@ -28,6 +28,8 @@ export const cacheMetaSchema = z.object({
 
 export const cachedResponseSchema = z.object({
   text: z.string(),
+  /** The provider's separate reasoning channel, kept so a cached trial records what it thought. */
+  reasoning: z.string().optional(),
   finishReason: finishReasonSchema,
   usage: usageSchema.nullable(),
   /** Latency of the original call (a timing field). */

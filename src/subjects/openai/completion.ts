@@ -14,7 +14,15 @@ const completionSchema = z.object({
   choices: z
     .array(
       z.object({
-        message: z.object({ content: z.string().nullable().optional() }).loose(),
+        message: z
+          .object({
+            content: z.string().nullable().optional(),
+            /** DeepSeek (and vLLM's reasoning parsers). */
+            reasoning_content: z.string().nullable().optional(),
+            /** OpenRouter. */
+            reasoning: z.string().nullable().optional(),
+          })
+          .loose(),
         finish_reason: z.string().nullable().optional(),
       }),
     )
@@ -36,6 +44,8 @@ const KNOWN_FINISH: readonly string[] = ['stop', 'length', 'content_filter', 'to
 
 export interface Completion {
   text: string;
+  /** The provider's separate reasoning channel, when it sent one (never graded). */
+  reasoning?: string;
   finishReason: FinishReason;
   usage: Usage | null;
 }
@@ -51,8 +61,10 @@ export function readCompletion(body: unknown): Completion {
   const reason = choice.finish_reason ?? null;
   const usage = parsed.data.usage;
   const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
+  const thought = choice.message.reasoning_content ?? choice.message.reasoning;
   return {
     text: choice.message.content ?? '',
+    ...(thought != null && thought !== '' ? { reasoning: thought } : {}),
     finishReason: reason !== null && KNOWN_FINISH.includes(reason) ? (reason as FinishReason) : null,
     usage: usage
       ? {

@@ -182,10 +182,11 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     });
     const cached = await options.cache?.get(key);
     if (cached) {
-      const { text, finishReason, usage, budget } = cached.response;
+      const { text, reasoning, finishReason, usage, budget } = cached.response;
       const hit: TrialResponse = {
         kind: 'answer',
         text,
+        ...(reasoning !== undefined ? { reasoning } : {}),
         finishReason,
         usage,
         latencyMs: performance.now() - start,

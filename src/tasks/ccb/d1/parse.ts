@@ -1,5 +1,5 @@
+import { finalAnswerNotes, findAnswerBlocks, type StateSpan, stepsForFinal } from '../answer-blocks.js';
 import type { CcbReading, StateReading } from '../reading.js';
-import { findAnswerBlocks, finalAnswerNotes, type StateSpan, stepsForFinal } from '../answer-blocks.js';
 import { closeDoubleBracket, scanSteps, stripWhitespace } from '../scan.js';
 import type { CcbProfile } from '../types.js';
 import { isPermutationGrid, readGrid } from './grid.js';

@@ -1,5 +1,5 @@
+import { finalAnswerNotes, findAnswerBlocks, type StateSpan, stepsForFinal } from '../answer-blocks.js';
 import type { CcbReading, StateReading } from '../reading.js';
-import { findAnswerBlocks, finalAnswerNotes, type StateSpan, stepsForFinal } from '../answer-blocks.js';
 import { findAnswerKeywords } from '../scan.js';
 
 /** Release STEP_NUM_RE `Step\s*(\d+)\s*[:\-]` (case-insensitive). */
