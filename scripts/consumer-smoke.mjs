@@ -186,7 +186,24 @@ try {
     badSubject.out,
   );
 
-  // 7. The example's CI workflow: three blob shards, then one merge that writes the reports.
+  // 7. `ceilingbench init` in an empty repository writes the example's files.
+  const fresh = join(work, 'fresh');
+  cpSync(join(app, 'package.json'), join(fresh, 'package.json'));
+  const init = run(join(app, 'node_modules/.bin/ceilingbench'), ['init'], { cwd: fresh });
+  const templates = [
+    'vitest.config.ts',
+    'ceilingbench.config.ts',
+    'benchmarks/registers.spec.ts',
+    '.github/workflows/ceilingbench.yml',
+  ];
+  const same = templates.every(
+    (f) =>
+      existsSync(join(fresh, f)) &&
+      readFileSync(join(fresh, f), 'utf8') === readFileSync(join(ROOT, 'examples/consumer', f), 'utf8'),
+  );
+  check('ceilingbench init writes the example’s config, gate, spec and workflow', init.status === 0 && same, init.out);
+
+  // 8. The example's CI workflow: three blob shards, then one merge that writes the reports.
   cpSync(join(ROOT, 'examples/consumer/vitest.config.ts'), join(app, 'vitest.config.ts'));
   rmSync(join(app, 'reports'), { recursive: true, force: true });
   rmSync(join(app, '.vitest-reports'), { recursive: true, force: true });

@@ -37,7 +37,7 @@ function envGates(env: Env): unknown {
 }
 
 /** Native `import()`: enough for JavaScript files and for TypeScript under a loader (Vitest, tsx). */
-export const nativeImport = (path: string): Promise<unknown> => import(pathToFileURL(path).href);
+export const nativeImport = (path: string): Promise<unknown> => import(/* @vite-ignore */ pathToFileURL(path).href);
 
 async function readConfigFile(path: string, importFile: (path: string) => Promise<unknown>): Promise<unknown> {
   try {

@@ -5,6 +5,7 @@ import { registerCompare } from './compare.js';
 import { registerFit } from './fit.js';
 import { registerGenerate } from './generate.js';
 import { registerGrade } from './grade.js';
+import { registerInit } from './init.js';
 import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerSccReplay } from './scc-replay.js';
@@ -13,6 +14,7 @@ import { registerSccReplay } from './scc-replay.js';
 export type RegisterCommand = (cli: CAC, io: CliIo) => void;
 
 export const commands: RegisterCommand[] = [
+  registerInit,
   registerRun,
   registerBaseline,
   registerCompare,
