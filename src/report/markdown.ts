@@ -1,3 +1,4 @@
+import type { RetentionFit } from '../schema/fit.js';
 import type { Report } from '../schema/report.js';
 import { fixed, interval, percent } from './format.js';
 
@@ -32,6 +33,9 @@ export function renderMarkdown(report: Report): string {
       );
     }
     lines.push('', '† at the optimiser lower bound 0.5: no statistically identifiable step retention.', '');
+    const setAside = report.fits.flatMap((f) => (f.setAside ? [setAsideLine(f.task, f.variant, f.setAside)] : []));
+    const shown = setAside.filter((line) => line !== null);
+    if (shown.length > 0) lines.push(...shown.map((line) => `- ${line}`), '');
   }
   if (report.collapse.length > 0) {
     lines.push(
@@ -92,4 +96,20 @@ export function renderMarkdown(report: Report): string {
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The Format/Truncation trials beside p_d, by what their final answer says: under the 'paper' rule they are
+ * missing data, and a set of mostly wrong final answers shows that they are not missing at random.
+ */
+function setAsideLine(task: string, variant: string, s: NonNullable<RetentionFit['setAside']>): string | null {
+  const setAside = s.format + s.truncation;
+  const unread =
+    s.traceUnreadable > 0 ? `; ${s.traceUnreadable} correct trials had an unreadable trace (no k*, no TFBC)` : '';
+  if (setAside === 0) return unread === '' ? null : `${task} ${variant}: no Format or Truncation trials${unread}.`;
+  const read = s.finalAnswerCorrect + s.finalAnswerWrong;
+  return (
+    `${task} ${variant}: ${s.format} Format and ${s.truncation} Truncation trials; final answer readable in ${read} ` +
+    `(${s.finalAnswerCorrect} correct, ${s.finalAnswerWrong} wrong), unreadable in ${s.finalAnswerUnread}${unread}.`
+  );
 }

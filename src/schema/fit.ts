@@ -3,6 +3,21 @@ import { interval, kStarSummarySchema } from './cell.js';
 
 const depthCountSchema = z.object({ depth: z.number(), correct: z.number().int(), n: z.number().int() });
 
+const count = z.number().int().nonnegative();
+
+/** Format and Truncation trials (missing data under the 'paper' rule) by what their final answer says. */
+export const setAsideSchema = z.object({
+  format: count,
+  truncation: count,
+  /** Of the Format and Truncation trials: a final answer could be read and was right, or wrong; or none was read. */
+  finalAnswerCorrect: count,
+  finalAnswerWrong: count,
+  finalAnswerUnread: count,
+  /** Correct trials whose trace could not be read: reported, never TFBC nor a divergence. */
+  traceUnreadable: count,
+});
+export type SetAside = z.infer<typeof setAsideSchema>;
+
 /** A CCB sweep's geometric-decay fit: P(correct | N) = p_d^N (paper 000 §3). */
 export const retentionFitSchema = z.object({
   kind: z.literal('retention'),
@@ -36,6 +51,8 @@ export const retentionFitSchema = z.object({
   formatRate: z.number().nullable(),
   truncationRate: z.number().nullable(),
   apiRate: z.number().nullable(),
+  /** Absent in reports from before it was kept, or when the cells carried no trials. */
+  setAside: setAsideSchema.optional(),
   nTrials: z.number().int(),
 });
 export type RetentionFit = z.infer<typeof retentionFitSchema>;

@@ -1,6 +1,7 @@
 import type { CellResult } from '../../schema/cell.js';
 import type { RetentionFit } from '../../schema/fit.js';
 import { type DepthCount, estimateRetention, summarizeKStar, tfbcRate } from '../../stats/index.js';
+import { setAsideSummary } from './set-aside.js';
 import { kStarPopulation } from './summarize-cell.js';
 
 export type MissingRule = 'paper' | 'release';
@@ -46,6 +47,7 @@ export function fitRetentionSweep(
   const correct = sum('correct');
   const tfbc = cells.reduce((acc, c) => acc + c.tfbc, 0);
   const first = cells[0];
+  const setAside = setAsideSummary(cells);
   return {
     kind: 'retention',
     project: options.project,
@@ -72,6 +74,7 @@ export function fitRetentionSweep(
     formatRate: rate(sum('format'), answered),
     truncationRate: rate(sum('truncation'), answered),
     apiRate: rate(api, total),
+    ...(setAside ? { setAside } : {}),
     nTrials: total,
   };
 }
