@@ -8,6 +8,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The run's configuration, resolved once in the main process by the ceilingbench plugin. */
     ceilingbench: RunConfig;
+    /** Set on the projects the ceilingbench plugin adds. */
+    'ceilingbench:benchmark': boolean;
   }
 }
 

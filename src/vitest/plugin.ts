@@ -37,6 +37,13 @@ export interface CeilingbenchPluginOptions {
 
 const DEFAULT_SPECS = 'benchmarks';
 
+/** Marks the projects the plugin adds, so that `ceilingbench run` can tell them from a repository's own tests. */
+const BENCHMARK_MARK = 'ceilingbench:benchmark';
+
+/** Whether a resolved Vitest project is one the plugin added (a standard project or the user's spec folder). */
+export const isBenchmarkProject = (project: { config: { provide?: Record<string, unknown> } }): boolean =>
+  project.config.provide?.[BENCHMARK_MARK] === true;
+
 function benchmarkProject(
   name: string,
   dir: string,
@@ -53,6 +60,7 @@ function benchmarkProject(
       testTimeout: options.testTimeout ?? 1_800_000,
       hookTimeout: 600_000,
       maxConcurrency: options.maxConcurrency ?? 10,
+      provide: { [BENCHMARK_MARK]: true },
     },
   };
 }

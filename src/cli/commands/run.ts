@@ -31,6 +31,8 @@ const VITEST_CONFIG_FILES = [
   'vite.config.cjs',
 ];
 
+const PLUGIN_HINT = "the benchmark projects come from `ceilingbench()` of 'ceilingbench/plugin' in vitest.config.ts";
+
 /** Vite 8.4+ announces that the `runner` config loader is deprecated (it stays within vitest 4's Vite range). */
 const RUNNER_DEPRECATION = /`runner` config loader is deprecated/;
 
@@ -104,43 +106,55 @@ export const registerRun: RegisterCommand = (cli, io) => {
       }
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
 
-      const { ceilingbench, REPORTER_FILE, PROGRESS_REPORTER_FILE } = await import('../../vitest/plugin.js');
+      const { ceilingbench, isBenchmarkProject, REPORTER_FILE, PROGRESS_REPORTER_FILE } = await import(
+        '../../vitest/plugin.js'
+      );
       const { createVitest } = await import('vitest/node');
       const hasConfig = VITEST_CONFIG_FILES.some((name) => existsSync(resolve(root, name)));
-      let vitest: Awaited<ReturnType<typeof createVitest>>;
-      try {
-        // The configuration (and the subject it names) is resolved and checked while Vitest starts, before
-        // any worker: a setup mistake is exit 2 here, not one failed test per cell.
-        vitest = await withoutRunnerNotice(() =>
-          createVitest(
-            'test',
-            {
-              run: true,
-              watch: false,
-              root,
-              config: hasConfig ? undefined : false,
-              // Vite's default loader bundles vitest.config.ts through a temporary file in node_modules/.vite-temp;
-              // the module-runner loader reads it in memory, so a run writes nothing under node_modules.
-              configLoader: 'runner',
-              project: projects,
-              shard: flags.shard,
-              passWithNoTests: false,
-              reporters: [PROGRESS_REPORTER_FILE, REPORTER_FILE],
-            },
-            {
-              cacheDir: resolve(root, '.ceilingbench/vite'),
-              plugins: hasConfig ? [] : [ceilingbench()],
-            },
-            { stdout: process.stdout, stderr: process.stderr },
-          ),
-        );
-      } catch (error) {
-        const message = (error as Error).message;
-        const hint = /No projects matched/.test(message)
-          ? " — the standard projects come from `ceilingbench()` of 'ceilingbench/plugin' in vitest.config.ts"
-          : '';
-        throw new UsageError(message + hint);
+      const create = async (project: string[] | undefined) => {
+        try {
+          // The configuration (and the subject it names) is resolved and checked while Vitest starts, before
+          // any worker: a setup mistake is exit 2 here, not one failed test per cell.
+          return await withoutRunnerNotice(() =>
+            createVitest(
+              'test',
+              {
+                run: true,
+                watch: false,
+                root,
+                config: hasConfig ? undefined : false,
+                // Vite's default loader bundles vitest.config.ts through a temporary file in
+                // node_modules/.vite-temp; the module-runner loader reads it in memory, so a run writes nothing
+                // under node_modules.
+                configLoader: 'runner',
+                project,
+                shard: flags.shard,
+                passWithNoTests: false,
+                reporters: [PROGRESS_REPORTER_FILE, REPORTER_FILE],
+              },
+              {
+                cacheDir: resolve(root, '.ceilingbench/vite'),
+                plugins: hasConfig ? [] : [ceilingbench()],
+              },
+              { stdout: process.stdout, stderr: process.stderr },
+            ),
+          );
+        } catch (error) {
+          const message = (error as Error).message;
+          const hint = /No projects matched/.test(message) ? ` — ${PLUGIN_HINT}` : '';
+          throw new UsageError(message + hint);
+        }
+      };
+      // Without --project: the benchmark projects the plugin added (standard and the user's spec folder), not
+      // the repository's other test projects. Listing them takes one Vitest start-up of its own.
+      let selected = projects;
+      if (selected === undefined) {
+        const listing = await create(undefined);
+        selected = listing.projects.filter(isBenchmarkProject).map((p) => p.name);
+        await listing.close();
+        if (selected.length === 0) throw new UsageError(`no benchmark project in ${root} — ${PLUGIN_HINT}`);
       }
+      const vitest = await create(selected);
       try {
         await vitest.start();
       } finally {
