@@ -1,14 +1,83 @@
+// The one error module. It imports nothing, so every layer, the pure ones included, may import it.
+
 /** Exit codes of the `ceilingbench` command. */
-export const EXIT = { ok: 0, gateFailed: 1, usage: 2 } as const;
+export const EXIT = { ok: 0, gateFailed: 1, usage: 2, internal: 70 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * Every stable error code and the exit code the CLI returns when an error with it reaches the top.
+ * A code never changes meaning once released; add a new one instead.
+ */
+export const ERROR_CODES = {
+  /** A bad flag, argument, file or environment variable. */
+  CB_USAGE: { exit: EXIT.usage },
+  /** A bad ceilingbench configuration (file, `CEILINGBENCH_*` or plugin options). */
+  CB_CONFIG: { exit: EXIT.usage },
+  /** A subject string outside the subject grammar. */
+  CB_SUBJECT_SPEC: { exit: EXIT.usage },
+  /** A task id no registered plugin has. */
+  CB_UNKNOWN_TASK: { exit: EXIT.usage },
+  /** Per-depth counts that cannot be read. */
+  CB_COUNT_INPUT: { exit: EXIT.usage },
+  /** A subject failure that must stop an SCC assay (e.g. a replay log that does not match the ladder). */
+  CB_SCC_FATAL: { exit: EXIT.usage },
+  /** Aborted while waiting for the rate limiter; the caller that aborted handles it, so at the top it is a bug. */
+  CB_LIMITER_ABORTED: { exit: EXIT.internal },
+} as const satisfies Record<string, { exit: ExitCode }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The base of every ceilingbench error: a stable `code` and the exit code that code maps to. */
+export class CeilingbenchError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+    this.name = 'CeilingbenchError';
+  }
+  get exitCode(): ExitCode {
+    return ERROR_CODES[this.code].exit;
+  }
+}
 
 /**
  * A usage or configuration error anywhere in ceilingbench (a bad subject string, a bad flag, an
  * unreadable file): the message names the bad input and the fix; the CLI exits 2.
  */
-export class UsageError extends Error {
-  readonly exitCode = EXIT.usage;
-  constructor(message: string) {
-    super(message);
+export class UsageError extends CeilingbenchError {
+  constructor(message: string, code: ErrorCode = 'CB_USAGE') {
+    super(code, message);
     this.name = 'UsageError';
+  }
+}
+
+/** A configuration error: one line per problem, naming the field, what is wrong and the fix. */
+export class ConfigError extends CeilingbenchError {
+  constructor(message: string) {
+    super('CB_CONFIG', message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Input that cannot be read as per-depth counts; the message names the line or entry and the fix. */
+export class CountInputError extends CeilingbenchError {
+  constructor(message: string) {
+    super('CB_COUNT_INPUT', message);
+    this.name = 'CountInputError';
+  }
+}
+
+/** A subject failure that must stop the assay instead of becoming an error trial (e.g. a replay mismatch). */
+export class SccFatalError extends CeilingbenchError {
+  constructor(message: string) {
+    super('CB_SCC_FATAL', message);
+    this.name = 'SccFatalError';
+  }
+}
+
+export class LimiterAbortError extends CeilingbenchError {
+  constructor() {
+    super('CB_LIMITER_ABORTED', 'aborted while waiting for the rate limiter');
+    this.name = 'LimiterAbortError';
   }
 }

@@ -1,1 +1,1 @@
-export { EXIT, UsageError } from '../errors.js';
+export { CeilingbenchError, EXIT, UsageError } from '../errors.js';

@@ -1,3 +1,4 @@
+import { EXIT } from './errors.js';
 import { runCli } from './program.js';
 
 runCli(process.argv.slice(2)).then(
@@ -8,6 +9,6 @@ runCli(process.argv.slice(2)).then(
     process.stderr.write(
       `ceilingbench: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
-    process.exitCode = 70;
+    process.exitCode = EXIT.internal;
   },
 );

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { cac } from 'cac';
 import { commands } from './commands/index.js';
-import { EXIT, UsageError } from './errors.js';
+import { CeilingbenchError, EXIT, UsageError } from './errors.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -34,7 +34,12 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     const code = await cli.runMatchedCommand();
     return typeof code === 'number' ? code : EXIT.ok;
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof Error && error.name === 'CACError')) {
+    if (error instanceof CeilingbenchError) {
+      io.stderr(`ceilingbench: ${error.message}\n`);
+      return error.exitCode;
+    }
+    // cac does not export its error class: a bad option or a missing argument is known only by name.
+    if (error instanceof Error && error.name === 'CACError') {
       io.stderr(`ceilingbench: ${error.message}\n`);
       return EXIT.usage;
     }

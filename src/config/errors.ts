@@ -1,12 +1,7 @@
 import type { z } from 'zod';
+import { ConfigError } from '../errors.js';
 
-/** A configuration error: one line per problem, naming the field, what is wrong and the fix. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 function fixFor(issue: z.core.$ZodIssue): string {
   switch (issue.code) {

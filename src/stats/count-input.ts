@@ -1,13 +1,8 @@
 import { z } from 'zod';
+import { CountInputError } from '../errors.js';
 import type { DepthCount } from './depth-counts.js';
 
-/** Input that cannot be read as per-depth counts; the message names the line or entry and the fix. */
-export class CountInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CountInputError';
-  }
-}
+export { CountInputError };
 
 const EXAMPLE_JSON = '[{"depth":5,"correct":39,"n":40}, …]';
 const EXAMPLE_CSV = 'depth,correct,n';

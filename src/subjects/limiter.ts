@@ -1,3 +1,5 @@
+import { LimiterAbortError } from '../errors.js';
+
 /**
  * A process-wide limiter of concurrency, requests per minute and tokens per minute, shared by every subject
  * that talks to the same endpoint (see `sharedLimiter`). FIFO: a request never overtakes an earlier one.
@@ -47,12 +49,7 @@ const systemClock: LimiterClock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-export class LimiterAbortError extends Error {
-  constructor() {
-    super('aborted while waiting for the rate limiter');
-    this.name = 'LimiterAbortError';
-  }
-}
+export { LimiterAbortError };
 
 export class RateLimiter {
   private readonly concurrency: number;

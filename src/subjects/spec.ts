@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 /**
  * The subject grammar: `sim:<profile>[?k=v&…]`, `oracle`, `openai:<model>`, `replay:<path>[#model]`.
  * Parsing is linear (string splitting only) and validated with zod; anything else is a SubjectSpecError,
- * which the CLI maps to exit 2 (it is a UsageError).
+ * a UsageError with code CB_SUBJECT_SPEC (exit 2).
  */
 
 const FORMS: readonly [form: string, meaning: string][] = [
@@ -27,6 +27,7 @@ export class SubjectSpecError extends UsageError {
     super(
       `invalid subject '${spec}': ${problem}. Pass --subject or CEILINGBENCH_SUBJECT in one of these forms:\n` +
         VALID_SUBJECT_FORMS.map((form) => `  ${form}`).join('\n'),
+      'CB_SUBJECT_SPEC',
     );
     this.name = 'SubjectSpecError';
   }

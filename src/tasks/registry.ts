@@ -1,3 +1,4 @@
+import { CeilingbenchError } from '../errors.js';
 import { ccbTasks } from './ccb/index.js';
 import { countTasks } from './count/index.js';
 import { withResponseChannels } from './final-answer.js';
@@ -41,10 +42,11 @@ export function availableTasks(): AnyTaskPlugin[] {
   return TASK_IDS.flatMap((id) => plugins.get(id) ?? []);
 }
 
-export class UnknownTaskError extends Error {
+export class UnknownTaskError extends CeilingbenchError {
   constructor(id: string) {
     const known = availableTasks().map((t) => t.id);
     super(
+      'CB_UNKNOWN_TASK',
       isTaskId(id)
         ? `task '${id}' is defined but not implemented in this build; available: ${known.join(', ') || '(none)'}`
         : `unknown task '${id}'; use one of: ${known.join(', ') || '(none)'}`,

@@ -1,3 +1,4 @@
+import { SccFatalError } from '../../errors.js';
 import type { Subject, TrialRequest, TrialResponse } from '../../subjects/subject.js';
 import { auditResponse, type FormatCategory } from '../../tasks/count/audit.js';
 import { scanLastInteger, scoreCount } from '../../tasks/count/parse.js';
@@ -29,13 +30,7 @@ export interface SccTrialRecord {
   inputTokens: number | null;
 }
 
-/** A subject failure that must stop the assay instead of becoming an error trial (e.g. a replay mismatch). */
-export class SccFatalError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SccFatalError';
-  }
-}
+export { SccFatalError };
 
 export interface TrialSpec {
   subject: Subject;

@@ -1,5 +1,5 @@
 import { PyRandom } from '../../rng/index.js';
-import { resolveTask, UnknownTaskError } from '../../tasks/registry.js';
+import { resolveTask } from '../../tasks/registry.js';
 import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
 import { UsageError } from '../errors.js';
 import type { RegisterCommand } from './index.js';
@@ -33,12 +33,7 @@ function positiveInteger(value: unknown, flag: string, example: string): number 
 
 function resolvePlugin(task: unknown): AnyTaskPlugin {
   if (typeof task !== 'string' || task === '') throw new UsageError('missing <task>; e.g. ceilingbench generate d1 …');
-  try {
-    return resolveTask(task);
-  } catch (error) {
-    if (error instanceof UnknownTaskError) throw new UsageError(error.message);
-    throw error;
-  }
+  return resolveTask(task); // an unknown task is a CeilingbenchError with exit 2
 }
 
 /** Validates the task, level, seed and profile arguments and generates the instance they name. */

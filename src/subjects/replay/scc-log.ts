@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { SccFatalError } from '../../assays/scc/trial.js';
+import { SccFatalError } from '../../errors.js';
 import type { Subject, TrialRequest, TrialResponse } from '../subject.js';
 
 /**

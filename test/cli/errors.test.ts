@@ -1,0 +1,76 @@
+import type { CAC } from 'cac';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { runCli } from '../../src/cli/program.js';
+import { formatZodError } from '../../src/config/errors.js';
+import {
+  CeilingbenchError,
+  ConfigError,
+  CountInputError,
+  ERROR_CODES,
+  type ErrorCode,
+  EXIT,
+  LimiterAbortError,
+  SccFatalError,
+  UsageError,
+} from '../../src/errors.js';
+import { parseSubjectSpec } from '../../src/subjects/spec.js';
+import { resolveTask } from '../../src/tasks/registry.js';
+
+// One command, `throw <code>`, that throws a CeilingbenchError with that code.
+vi.mock('../../src/cli/commands/index.js', async () => {
+  const errors = await import('../../src/errors.js');
+  return {
+    commands: [
+      (cli: CAC) => {
+        cli.command('throw <code>', 'throws').action((code: ErrorCode) => {
+          throw new errors.CeilingbenchError(code, `thrown with ${code}`);
+        });
+      },
+    ],
+  };
+});
+
+const CODES = Object.keys(ERROR_CODES) as ErrorCode[];
+const EXIT_CODES: readonly number[] = Object.values(EXIT);
+
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('the error table', () => {
+  it.each(CODES)('%s has an exit code of the CLI', (code) => {
+    expect(EXIT_CODES).toContain(ERROR_CODES[code].exit);
+    expect(ERROR_CODES[code].exit).not.toBe(EXIT.ok);
+  });
+
+  it.each([
+    ['UsageError', new UsageError('x'), 'CB_USAGE'],
+    ['ConfigError', new ConfigError('x'), 'CB_CONFIG'],
+    ['ConfigError', formatZodError('f', z.object({ a: z.number() }).safeParse({}).error as z.ZodError), 'CB_CONFIG'],
+    ['CountInputError', new CountInputError('x'), 'CB_COUNT_INPUT'],
+    ['SccFatalError', new SccFatalError('x'), 'CB_SCC_FATAL'],
+    ['LimiterAbortError', new LimiterAbortError(), 'CB_LIMITER_ABORTED'],
+    ['SubjectSpecError', thrown(() => parseSubjectSpec('nope:')), 'CB_SUBJECT_SPEC'],
+    ['UnknownTaskError', thrown(() => resolveTask('d99')), 'CB_UNKNOWN_TASK'],
+  ] as const)('%s keeps its name and carries code %s', (name, error, code) => {
+    expect(error).toBeInstanceOf(CeilingbenchError);
+    expect((error as CeilingbenchError).name).toBe(name);
+    expect((error as CeilingbenchError).code).toBe(code);
+    expect((error as CeilingbenchError).exitCode).toBe(ERROR_CODES[code].exit);
+  });
+});
+
+describe('the CLI maps an error by its code', () => {
+  it.each(CODES)('a CeilingbenchError with %s exits with its exit code and prints its message', async (code) => {
+    const err: string[] = [];
+    const exit = await runCli(['throw', code], { stdout: () => {}, stderr: (t) => err.push(t) });
+    expect(exit).toBe(ERROR_CODES[code].exit);
+    expect(err.join('')).toBe(`ceilingbench: thrown with ${code}\n`);
+  });
+});
