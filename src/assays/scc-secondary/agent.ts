@@ -14,7 +14,8 @@ import {
   type AgentTask,
   buildAgentTask,
 } from '../../tasks/scc-secondary/agent/task.js';
-import { ask, clip, mapLimit, mean, rate } from './ask.js';
+import { mapLimit } from '../limit.js';
+import { ask, clip, mean, rate, SECONDARY_ABORT } from './ask.js';
 import type { AgentAssayResult, AgentConditionSummary, AgentTrial } from './schema.js';
 import { agentThreshold } from './thresholds.js';
 
@@ -154,6 +155,7 @@ export async function runAgentAssay(subject: Subject, options: AgentAssayOptions
       };
     },
     options.signal,
+    SECONDARY_ABORT,
   );
 
   const levels = conditions.flatMap((condition) => {

@@ -1,5 +1,6 @@
 import type { Subject } from '../../subjects/subject.js';
 import type { FinishReason, Prompt, TaskInstance } from '../../tasks/task.js';
+import type { MapLimitOptions } from '../limit.js';
 
 /**
  * One request of a secondary assay. The authors' runners double the output budget while the answer is cut at
@@ -37,27 +38,10 @@ export async function ask(
   }
 }
 
-/** Runs `work` over `items` with at most `concurrency` in flight; results in input order. */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T, index: number) => Promise<R>,
-  signal?: AbortSignal,
-): Promise<R[]> {
-  if (!Number.isInteger(concurrency) || concurrency < 1)
-    throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      if (signal?.aborted) throw new Error('SCC secondary assay aborted by the caller');
-      const index = next++;
-      results[index] = await work(items[index], index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, items.length)) }, worker));
-  return results;
-}
+/** How a secondary assay's `mapLimit` fails when its caller aborts it before every trial has started. */
+export const SECONDARY_ABORT: MapLimitOptions = {
+  abortError: () => new Error('SCC secondary assay aborted by the caller'),
+};
 
 /** Keeps records small: the first `limit` characters of a response. */
 export const clip = (text: string, limit = 300): string => (text.length <= limit ? text : `${text.slice(0, limit)}…`);

@@ -11,7 +11,8 @@ import {
 } from '../../tasks/scc-secondary/dual/conditions.js';
 import { type DualData, dualInstance, dualPlugin } from '../../tasks/scc-secondary/dual/plugin.js';
 import { scoreDualResponse } from '../../tasks/scc-secondary/dual/score.js';
-import { ask, clip, mapLimit, mean, rate } from './ask.js';
+import { mapLimit } from '../limit.js';
+import { ask, clip, mean, rate, SECONDARY_ABORT } from './ask.js';
 import type { DualConditionSummary, DualTaskResult, DualTrial } from './schema.js';
 import { centeredMovingAverage } from './smoothing.js';
 
@@ -182,6 +183,7 @@ export async function runDualTaskAssay(subject: Subject, options: DualTaskOption
       };
     },
     options.signal,
+    SECONDARY_ABORT,
   );
   return {
     seed: options.seed,

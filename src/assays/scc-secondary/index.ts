@@ -1,5 +1,6 @@
+export { mapLimit } from '../limit.js';
 export * from './agent.js';
-export { ask, mapLimit } from './ask.js';
+export { ask } from './ask.js';
 export * from './dual-task.js';
 export * from './motif.js';
 export * from './records.js';
