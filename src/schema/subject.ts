@@ -8,3 +8,4 @@ export const subjectIdentitySchema = z.object({
   endpoint: z.string().optional(),
   parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
 });
+export type SubjectIdentity = z.infer<typeof subjectIdentitySchema>;

@@ -1,3 +1,4 @@
+import type { SubjectIdentity } from '../schema/subject.js';
 import type { Usage } from '../schema/trial.js';
 import type { FinishReason, Prompt, TaskInstance } from '../tasks/task.js';
 
@@ -61,13 +62,7 @@ export type TrialResponse =
     };
 
 /** What a report may say about a subject: never keys or headers. */
-export interface SubjectIdentity {
-  spec: string;
-  kind: 'sim' | 'oracle' | 'openai' | 'replay';
-  model?: string;
-  endpoint?: string;
-  parameters: Record<string, string | number | boolean>;
-}
+export type { SubjectIdentity };
 
 export interface Subject {
   readonly identity: SubjectIdentity;
