@@ -6,51 +6,35 @@ import { puzzleTasks } from './puzzles/index.js';
 import { sccSecondaryTasks } from './scc-secondary/index.js';
 import type { AnyTaskPlugin } from './task.js';
 
-/** Every task id ceilingbench defines, in presentation order. */
-export const TASK_IDS = [
-  'd1',
-  'd2',
-  'd3',
-  'hanoi',
-  'checkers',
-  'river',
-  'sat',
-  'crypt',
-  'coloring',
-  'jug',
-  'sudoku',
-  'rubik',
-  'count',
-  'nested',
-  'dual',
-  'agent',
-] as const;
-export type TaskId = (typeof TASK_IDS)[number];
+/**
+ * Every registered plugin, in presentation order. The family arrays are the one list of tasks: their ids,
+ * `availableTasks()` and everything driven by the registry follow from them.
+ */
+const REGISTERED: readonly AnyTaskPlugin[] = [...ccbTasks, ...puzzleTasks, ...countTasks, ...sccSecondaryTasks];
+
+/** The id of a registered plugin (plugins declare `id` as a string, so the type cannot list them). */
+export type TaskId = string;
+
+/** Every task id ceilingbench defines, in presentation order: the ids of the registered plugins. */
+export const TASK_IDS: readonly TaskId[] = REGISTERED.map((plugin) => plugin.id);
 
 /** Registered plugins grade whole responses: reasoning and whitespace variants are set aside first. */
-const plugins = new Map<string, AnyTaskPlugin>(
-  [...ccbTasks, ...puzzleTasks, ...countTasks, ...sccSecondaryTasks].map((plugin) => [
-    plugin.id,
-    withResponseChannels(plugin),
-  ]),
-);
+const plugins = new Map<TaskId, AnyTaskPlugin>();
+for (const plugin of REGISTERED) {
+  if (plugins.has(plugin.id)) throw new Error(`task registry: two plugins declare the id '${plugin.id}'`);
+  plugins.set(plugin.id, withResponseChannels(plugin));
+}
 
-export const isTaskId = (id: string): id is TaskId => (TASK_IDS as readonly string[]).includes(id);
+export const isTaskId = (id: string): id is TaskId => plugins.has(id);
 
-/** The plugins that are implemented, in TASK_IDS order. */
+/** The registered plugins, in TASK_IDS order. */
 export function availableTasks(): AnyTaskPlugin[] {
-  return TASK_IDS.flatMap((id) => plugins.get(id) ?? []);
+  return [...plugins.values()];
 }
 
 export class UnknownTaskError extends CeilingbenchError {
   constructor(id: string) {
-    const known = availableTasks().map((t) => t.id);
-    super(
-      'CB_UNKNOWN_TASK',
-      isTaskId(id)
-        ? `task '${id}' is defined but not implemented in this build; available: ${known.join(', ') || '(none)'}`
-        : `unknown task '${id}'; use one of: ${known.join(', ') || '(none)'}`,
-    );
+    super('CB_UNKNOWN_TASK', `unknown task '${id}'; use one of: ${TASK_IDS.join(', ') || '(none)'}`);
     this.name = 'UnknownTaskError';
   }
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ccbTasks } from '../../src/tasks/ccb/index.js';
+import { countTasks } from '../../src/tasks/count/index.js';
 import { availableTasks, isTaskId, resolveTask, TASK_IDS, UnknownTaskError } from '../../src/tasks/index.js';
+import { puzzleTasks } from '../../src/tasks/puzzles/index.js';
+import { sccSecondaryTasks } from '../../src/tasks/scc-secondary/index.js';
 
 describe('task registry', () => {
   it('knows every task id of the three papers', () => {
@@ -32,5 +36,12 @@ describe('task registry', () => {
 
   it('hands out only implemented plugins, each under its own id', () => {
     for (const plugin of availableTasks()) expect(resolveTask(plugin.id)).toBe(plugin);
+  });
+
+  it('derives TASK_IDS from the plugin arrays: every plugin, in order, none left out', () => {
+    const plugins = [...ccbTasks, ...puzzleTasks, ...countTasks, ...sccSecondaryTasks];
+    expect(TASK_IDS).toEqual(plugins.map((plugin) => plugin.id));
+    expect(availableTasks().map((plugin) => plugin.id)).toEqual(TASK_IDS);
+    for (const plugin of plugins) expect(isTaskId(plugin.id)).toBe(true);
   });
 });
