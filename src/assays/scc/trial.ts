@@ -4,6 +4,7 @@ import { auditResponse, type FormatCategory } from '../../tasks/count/audit.js';
 import { scanLastInteger, scoreCount } from '../../tasks/count/parse.js';
 import type { CountInstance } from '../../tasks/count/plugin.js';
 import type { Motif } from '../../tasks/count/stimulus.js';
+import { readResponse } from '../../tasks/response.js';
 import type { Prompt } from '../../tasks/task.js';
 
 /**
@@ -55,7 +56,12 @@ interface SubjectBudget {
 const subjectBudget = (response: TrialResponse): SubjectBudget | undefined =>
   response.kind === 'answer' ? (response as { budget?: SubjectBudget }).budget : undefined;
 
-const hasInteger = (text: string): boolean => scanLastInteger(text).kind === 'integer';
+/**
+ * The count is read from the final answer only: reasoning blocks (`<think>…</think>`) are set aside first, so a
+ * number in a draft never counts, and an output cut off inside an unclosed block has no answer.
+ */
+const scanAnswer = (text: string) => scanLastInteger(readResponse(text).answer);
+const hasInteger = (text: string): boolean => scanAnswer(text).kind === 'integer';
 
 function finish(
   spec: TrialSpec,
@@ -65,7 +71,7 @@ function finish(
   const target = spec.instance.answer;
   let { status, detail } = fields;
   // Error trials are unparsed whatever their text holds (the authors store parsed = None for them).
-  const scan = status === 'error' ? null : scanLastInteger(fields.text);
+  const scan = status === 'error' ? null : scanAnswer(fields.text);
   const score = scoreCount(scan?.kind === 'integer' ? scan.value : null, target);
   if (score.kind === 'overflow') {
     status = 'error';
