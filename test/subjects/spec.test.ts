@@ -141,7 +141,7 @@ describe('openai options from the environment', () => {
         CEILINGBENCH_RPM: '60',
         CEILINGBENCH_SYSTEM_ROLE: 'merge',
         CEILINGBENCH_MAX_TOKENS_PARAM: 'max_completion_tokens',
-        CEILINGBENCH_SEED: '7',
+        CEILINGBENCH_PROVIDER_SEED: '7',
       }),
     ).toEqual({
       limiter: { concurrency: 4, requestsPerMinute: 60 },

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { PyRandom } from '../../src/rng/index.js';
 
@@ -20,6 +20,10 @@ export interface LoopbackRequest {
   reasoningEffort: string | undefined;
   trialKey: string;
   authorization: string | undefined;
+  /** Every request header, as received. */
+  headers: IncomingHttpHeaders;
+  /** The parsed request body, as received. */
+  body: Record<string, unknown>;
 }
 
 export interface LoopbackReply {
@@ -31,7 +35,19 @@ export interface LoopbackReply {
 }
 
 export type Fault =
-  | { kind: 'status'; status: number; retryAfter?: string; message?: string }
+  | {
+      kind: 'status';
+      status: number;
+      retryAfter?: string;
+      message?: string;
+      /** Replaces the default `{error: {message, type}}` body. */
+      body?: unknown;
+      headers?: Record<string, string>;
+    }
+  /** A 200 (or `status`) answer with this exact JSON body: provider shapes (content arrays, refusals, errors in a 200). */
+  | { kind: 'body'; json: unknown; status?: number }
+  /** A 200 server-sent-event stream, as a stream-only provider sends. */
+  | { kind: 'sse' }
   | { kind: 'malformed-json' }
   | { kind: 'text-body' }
   | { kind: 'drop' }
@@ -103,6 +119,8 @@ function toRequest(body: unknown, req: IncomingMessage): LoopbackRequest | undef
     reasoningEffort: typeof b.reasoning_effort === 'string' ? b.reasoning_effort : undefined,
     trialKey: typeof header === 'string' ? header : '(none)',
     authorization: req.headers.authorization,
+    headers: req.headers,
+    body: b,
   };
 }
 
@@ -183,14 +201,24 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
       entry.outcome = fault.kind;
       switch (fault.kind) {
         case 'status': {
-          const headers: Record<string, string> = { 'content-type': 'application/json' };
+          const headers: Record<string, string> = { 'content-type': 'application/json', ...fault.headers };
           if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
           res.writeHead(fault.status, headers);
           res.end(
-            JSON.stringify({ error: { message: fault.message ?? `injected ${fault.status}`, type: 'injected' } }),
+            JSON.stringify(
+              fault.body ?? { error: { message: fault.message ?? `injected ${fault.status}`, type: 'injected' } },
+            ),
           );
           return;
         }
+        case 'body':
+          res.writeHead(fault.status ?? 200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(fault.json));
+          return;
+        case 'sse':
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end('data: {"choices":[{"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n');
+          return;
         case 'malformed-json':
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end('{"choices": [{"message": {"content": "trunc');

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { PyRandom } from '../../rng/index.js';
 import { CACHE_FORMAT, type CacheEntry } from '../cache/entry.js';
@@ -10,7 +10,15 @@ import type { BudgetRecord, Subject, SubjectIdentity, TrialRequest, TrialRespons
 import { estimateTokens } from '../usage-estimate.js';
 import { type Completion, readCompletion } from './completion.js';
 import { type Env, resolveEndpoint } from './endpoint.js';
-import { buildMessages, buildParams, type ChatMessage, type ProviderOptions } from './request-body.js';
+import {
+  adaptToRejection,
+  buildMessages,
+  buildParams,
+  type ChatMessage,
+  learnedAdaptation,
+  type ProviderOptions,
+  rememberAdaptation,
+} from './request-body.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY_POLICY, type RetryPolicy, sleep } from './retry.js';
 
 /** SCC's budget ceiling: 4096 → 8192 → 16384 → 32768. */
@@ -37,6 +45,11 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
   limiter?: RateLimiter | LimiterConfig;
   /** No cache when absent. */
   cache?: ResponseCache;
+  /**
+   * Extra request headers (Azure `api-key`, OpenRouter `HTTP-Referer`/`X-Title`). Like the key, they are
+   * never stored, logged, put in the identity or the cache key, and their values are redacted from errors.
+   */
+  headers?: Record<string, string>;
   /** Send TRIAL_HEADER with every request (default true). */
   trialHeader?: boolean;
   /** The spec string for the identity (default `openai:<model>`). */
@@ -87,8 +100,10 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     baseURL: endpoint.baseURL,
     apiKey: endpoint.apiKey,
     defaultQuery: endpoint.defaultQuery,
+    ...(options.headers ? { defaultHeaders: options.headers } : {}),
     maxRetries: 0,
   });
+  const secrets = [endpoint.apiKey, ...Object.values(options.headers ?? {})];
   const identity: SubjectIdentity = {
     spec: options.specText ?? `openai:${options.model}`,
     kind: 'openai',
@@ -112,14 +127,11 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   }
 
   async function call(messages: ChatMessage[], budget: number, trial: TrialContext): Promise<CallResult> {
-    const body = {
-      model: options.model,
-      messages,
-      ...buildParams(options, endpoint.identity, budget),
-    } as ChatCompletionCreateParamsNonStreaming;
     const estimate = messages.reduce((sum, m) => sum + estimateTokens(m.content), 0) + budget;
     let attempts = 0;
     let lastReason = 'no request sent';
+    let sent: Record<string, string | number | boolean> = {};
+    let sentWith = learnedAdaptation(endpoint.identity, options.model);
     for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
       let lease: { release(tokens?: number): void } | undefined;
       try {
@@ -132,6 +144,9 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
           return { ok: false, error: `${lastReason}; trial time budget exhausted`, attempts };
         }
         attempts++;
+        sentWith = learnedAdaptation(endpoint.identity, options.model);
+        sent = buildParams(options, endpoint.identity, budget, sentWith);
+        const body = { model: options.model, messages, ...sent } as ChatCompletionCreateParamsNonStreaming;
         const raw: unknown = await client.chat.completions.create(body, {
           signal: trial.signal,
           timeout: Math.max(1, Math.floor(Math.min(policy.requestTimeoutMs, remaining))),
@@ -143,6 +158,17 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         return { ok: true, completion, attempts };
       } catch (error) {
         lease?.release();
+        if (error instanceof APIError) {
+          // o-series and friends: a rejected default is learned once per endpoint+model and resent at once
+          const current = learnedAdaptation(endpoint.identity, options.model);
+          const adapted = adaptToRejection(options, sentWith, sent, error);
+          if (adapted) {
+            // another trial may have learned it while this request was in flight: keep the newer lesson
+            if (current === sentWith) rememberAdaptation(endpoint.identity, options.model, adapted);
+            attempt--; // not a retry: a different request
+            continue;
+          }
+        }
         const failure = classifyFailure(error, trial.signal);
         if (failure.kind !== 'retryable') return { ok: false, error: failure.reason, attempts };
         lastReason = failure.reason;
@@ -211,7 +237,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     for (;;) {
       const result = await call(messages, budget, trial);
       attempts += result.attempts;
-      if (!result.ok) return errorResponse(redact(result.error, endpoint.apiKey), start, attempts);
+      if (!result.ok) return errorResponse(redact(result.error, secrets), start, attempts);
       const { completion } = result;
       const cutWithoutAnswer = completion.finishReason === 'length' && !hasAnswer(completion.text);
       // SCC's rule exactly: double while below the ceiling, so final = requested · 2^doublings
@@ -245,7 +271,8 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
 }
 
 /** Error texts end up in reports: a provider that echoes the key must not leak it. */
-const redact = (text: string, secret: string): string => (secret.length >= 4 ? text.split(secret).join('***') : text);
+const redact = (text: string, secrets: readonly string[]): string =>
+  secrets.reduce((out, secret) => (secret.length >= 4 ? out.split(secret).join('***') : out), text);
 
 /** The request parameters a report may show (budget field name, not its per-level value). */
 function identityParameters(

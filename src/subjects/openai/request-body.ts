@@ -4,16 +4,27 @@ import type { Prompt } from '../../tasks/task.js';
 export type SystemRole = 'system' | 'developer' | 'merge';
 /** The body field that carries the output budget. */
 export type MaxTokensParam = 'max_completion_tokens' | 'max_tokens';
+/** A request parameter value we send (objects and arrays are not supported: they could not be cache-key scalars). */
+export type ParamValue = string | number | boolean;
 
 export interface ProviderOptions {
   /** 'merge' sends one user message `system + "\n\n" + user` (models without a system role). Default 'system'. */
   systemRole?: SystemRole;
-  /** Default: 'max_completion_tokens' for api.openai.com, 'max_tokens' for every other endpoint. */
+  /**
+   * Default: 'max_completion_tokens' for api.openai.com, 'max_tokens' for every other endpoint; when the
+   * default is rejected as unsupported, the other one (see `adaptToRejection`).
+   */
   maxTokensParam?: MaxTokensParam;
-  /** Default 0; null omits the field (reasoning models that reject it). */
+  /** Default 0 (dropped when the provider rejects it, see `adaptToRejection`); null omits the field. */
   temperature?: number | null;
-  seed?: number;
-  reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
+  /** The provider `seed` parameter. Off (not sent) unless set; independent of the run/instance seed. */
+  seed?: number | null;
+  reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high' | null;
+  /**
+   * Any other body field, sent as given (`top_p`, `presence_penalty`, …); null removes a field this module
+   * would otherwise send (e.g. `{ temperature: null }`). Applied last, so it also overrides the fields above.
+   */
+  params?: Record<string, ParamValue | null>;
 }
 
 export interface ChatMessage {
@@ -34,17 +45,96 @@ export function defaultMaxTokensParam(endpointIdentity: string): MaxTokensParam 
   return new URL(endpointIdentity).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens';
 }
 
-/** The request parameters other than model and messages, for a given output budget. */
+/** What a provider taught us by rejecting a default (see `adaptToRejection`); process-wide per endpoint+model. */
+export interface Adaptation {
+  maxTokensParam?: MaxTokensParam;
+  dropTemperature?: boolean;
+}
+
+/**
+ * The request parameters other than model and messages, for a given output budget. Without `adaptation`
+ * these are the *configured* parameters: the cache key and the identity are computed from them, so a key
+ * does not depend on what this process happened to learn, and spelling out a default changes nothing.
+ */
 export function buildParams(
   options: ProviderOptions,
   endpointIdentity: string,
   budget: number,
-): Record<string, string | number | null> {
-  const params: Record<string, string | number | null> = {};
-  const temperature = options.temperature === undefined ? 0 : options.temperature;
+  adaptation: Adaptation = {},
+): Record<string, ParamValue> {
+  const params: Record<string, ParamValue | null> = {};
+  const temperature = options.temperature === undefined ? (adaptation.dropTemperature ? null : 0) : options.temperature;
   if (temperature !== null) params.temperature = temperature;
-  if (options.seed !== undefined) params.seed = options.seed;
-  if (options.reasoningEffort !== undefined) params.reasoning_effort = options.reasoningEffort;
-  params[options.maxTokensParam ?? defaultMaxTokensParam(endpointIdentity)] = budget;
-  return params;
+  if (options.seed !== undefined && options.seed !== null) params.seed = options.seed;
+  if (options.reasoningEffort !== undefined && options.reasoningEffort !== null)
+    params.reasoning_effort = options.reasoningEffort;
+  const budgetField = options.maxTokensParam ?? adaptation.maxTokensParam ?? defaultMaxTokensParam(endpointIdentity);
+  params[budgetField] = budget;
+  for (const [name, value] of Object.entries(options.params ?? {})) {
+    if (name === 'model' || name === 'messages' || name === budgetField) continue; // never overridden
+    params[name] = value;
+  }
+  return Object.fromEntries(Object.entries(params).filter((entry): entry is [string, ParamValue] => entry[1] !== null));
+}
+
+/**
+ * o-series and gpt-5 models (and Azure deployments of them, whose names are the user's) reject `max_tokens`
+ * and any `temperature` but the default with a 400 "Unsupported parameter"/"Unsupported value". We do not
+ * guess from model names (deployment names and OpenRouter slugs say nothing reliable); we learn it from the
+ * provider's rejection instead: once per endpoint+model the rejected *default* is replaced (`max_tokens` ↔
+ * `max_completion_tokens`) or dropped (`temperature`), the request is sent again at once, and the rest of
+ * the process sends the adapted body. A parameter the user set explicitly is never adapted: its 400 stands.
+ * Returns the new adaptation, or undefined when the rejection is not one we can adapt to.
+ */
+export function adaptToRejection(
+  options: ProviderOptions,
+  current: Adaptation,
+  sent: Record<string, ParamValue>,
+  rejection: { status: number | undefined; param?: string | null; code?: string | null; message: string },
+): Adaptation | undefined {
+  if (rejection.status !== 400) return undefined;
+  const unsupported =
+    rejection.code === 'unsupported_parameter' ||
+    rejection.code === 'unsupported_value' ||
+    /unsupported (parameter|value)|not supported|does not support/i.test(rejection.message);
+  if (!unsupported) return undefined;
+  const named = (name: string) =>
+    rejection.param === name || new RegExp(`['"\`]${name}['"\`]|\\b${name}\\b`).test(rejection.message);
+  const explicit = options.params ?? {};
+  if (
+    current.maxTokensParam === undefined &&
+    'max_tokens' in sent &&
+    named('max_tokens') &&
+    options.maxTokensParam === undefined &&
+    !('max_tokens' in explicit)
+  )
+    return { ...current, maxTokensParam: 'max_completion_tokens' };
+  if (
+    current.maxTokensParam === undefined &&
+    'max_completion_tokens' in sent &&
+    named('max_completion_tokens') &&
+    options.maxTokensParam === undefined &&
+    !('max_completion_tokens' in explicit)
+  )
+    return { ...current, maxTokensParam: 'max_tokens' };
+  if (
+    !current.dropTemperature &&
+    'temperature' in sent &&
+    named('temperature') &&
+    options.temperature === undefined &&
+    !('temperature' in explicit)
+  )
+    return { ...current, dropTemperature: true };
+  return undefined;
+}
+
+const learned = new Map<string, Adaptation>();
+const NOTHING_LEARNED: Adaptation = Object.freeze({});
+
+/** What this process learned for an endpoint+model (one object per lesson, so callers may compare identity). */
+export const learnedAdaptation = (endpointIdentity: string, model: string): Adaptation =>
+  learned.get(`${endpointIdentity}|${model}`) ?? NOTHING_LEARNED;
+
+export function rememberAdaptation(endpointIdentity: string, model: string, adaptation: Adaptation): void {
+  learned.set(`${endpointIdentity}|${model}`, adaptation);
 }
