@@ -1,7 +1,7 @@
 // The one error module. It imports nothing, so every layer, the pure ones included, may import it.
 
 /** Exit codes of the `ceilingbench` command. */
-export const EXIT = { ok: 0, gateFailed: 1, usage: 2, internal: 70 } as const;
+export const EXIT = { ok: 0, gateFailed: 1, usage: 2, providerFatal: 3, internal: 70 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**
@@ -21,6 +21,11 @@ export const ERROR_CODES = {
   CB_COUNT_INPUT: { exit: EXIT.usage },
   /** A subject failure that must stop an SCC assay (e.g. a replay log that does not match the ladder). */
   CB_SCC_FATAL: { exit: EXIT.usage },
+  /**
+   * The provider refused in a way every further request would repeat (no quota left, credentials refused):
+   * the run was stopped; its trials are `api` (missing data), not model failures.
+   */
+  CB_PROVIDER_FATAL: { exit: EXIT.providerFatal },
   /** Aborted while waiting for the rate limiter; the caller that aborted handles it, so at the top it is a bug. */
   CB_LIMITER_ABORTED: { exit: EXIT.internal },
 } as const satisfies Record<string, { exit: ExitCode }>;
@@ -72,6 +77,14 @@ export class SccFatalError extends CeilingbenchError {
   constructor(message: string) {
     super('CB_SCC_FATAL', message);
     this.name = 'SccFatalError';
+  }
+}
+
+/** A provider condition that ends the run (see CB_PROVIDER_FATAL); the message says what to fix. */
+export class ProviderFatalError extends CeilingbenchError {
+  constructor(message: string) {
+    super('CB_PROVIDER_FATAL', message);
+    this.name = 'ProviderFatalError';
   }
 }
 

@@ -38,6 +38,10 @@ export const trialRecordSchema = z.object({
   usage: usageSchema.nullable(),
   /** Present when the response carried reasoning (never graded). */
   reasoning: reasoningRecordSchema.optional(),
+  /** The model declined (`message.refusal`): graded as the answer it gave (none), and shown as a refusal. */
+  refusal: z.object({ text: z.string() }).optional(),
+  /** The model that served (`response.model`), when the provider said; it may differ from the one asked for. */
+  servedModel: z.string().optional(),
   /** Wall-clock latency of the answering call; a timing field, excluded from determinism checks. */
   latencyMs: z.number().nonnegative(),
   cacheHit: z.boolean(),

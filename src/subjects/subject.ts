@@ -42,6 +42,10 @@ export type TrialResponse =
       text: string;
       /** The provider's separate reasoning channel (`reasoning_content`, `reasoning`); never graded. */
       reasoning?: string;
+      /** The model's refusal (`message.refusal`), when it declined. */
+      refusal?: string;
+      /** The model that served (`response.model`), when the provider said. */
+      servedModel?: string;
       finishReason: FinishReason;
       usage: Usage | null;
       latencyMs: number;
@@ -57,6 +61,12 @@ export type TrialResponse =
       /** Transport/provider failure after bounded retries: missing data (outcome `api`). */
       kind: 'error';
       error: string;
+      /**
+       * The provider refused in a way every further request would repeat (no quota, credentials refused): the
+       * subject stopped sending requests, and every later trial fails at once with this (error code
+       * CB_PROVIDER_FATAL).
+       */
+      stopsRun?: boolean;
       latencyMs: number;
       attempts: number;
     };

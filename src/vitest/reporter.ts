@@ -4,12 +4,24 @@ import { resolve } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { loadBaselineDir } from '../compare/load.js';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
+import { ERROR_CODES } from '../errors.js';
 import { buildReport, type TestEntry } from '../report/build.js';
 import { writeReportSet } from '../report/write.js';
 import type { Report } from '../schema/report.js';
 import type { CeilingbenchMeta } from './meta.js';
 import { standardProjects } from './names.js';
 import { runConfigFor } from './run-config.js';
+
+/** The message of the first trial a provider-fatal condition stopped (src/subjects/openai), if any. */
+function providerStop(report: Report): string | undefined {
+  const marker = `run stopped (CB_PROVIDER_FATAL)`;
+  for (const cell of report.cells)
+    for (const trial of cell.trials) {
+      const issue = trial.outcome.issues.find((i) => i.startsWith(marker));
+      if (issue) return issue;
+    }
+  return undefined;
+}
 
 /** ceilingbench's own version (not the user's package): package.json two levels above src/ or dist/. */
 function toolVersion(): string {
@@ -134,6 +146,12 @@ export default class CeilingbenchReporter implements Reporter {
       const failedGates = report.gates.filter((g) => g.mode === 'hard' && !g.passed);
       for (const gate of failedGates) process.stderr.write(`ceilingbench: ${gate.message}\n`);
       if (failedGates.length > 0) process.exitCode = 1;
+      const stopped = providerStop(report);
+      if (stopped) {
+        // one message for the whole run, and its own exit code: not one failed trial at a time
+        process.stderr.write(`ceilingbench: ${stopped}\n`);
+        process.exitCode = ERROR_CODES.CB_PROVIDER_FATAL.exit;
+      }
       process.stdout.write(`ceilingbench: reports written to ${outDir}\n`);
     } catch (error) {
       process.stderr.write(`ceilingbench: could not write reports: ${(error as Error).message}\n`);

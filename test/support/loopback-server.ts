@@ -71,6 +71,8 @@ export type LoggedOutcome = 'answered' | 'length' | Fault['kind'] | 'bad-request
 
 export interface LoggedRequest {
   trialKey: string;
+  /** The body's `model` ('(invalid)' for a request that is not a chat completion). */
+  model: string;
   maxTokens: number | undefined;
   outcome: LoggedOutcome;
   /** True when this (trial, budget) call had already been answered successfully. */
@@ -180,7 +182,13 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
     const request =
       req.method === 'POST' && req.url?.endsWith('/chat/completions') ? toRequest(parsed, req) : undefined;
     if (!request) {
-      log.push({ trialKey: '(invalid)', maxTokens: undefined, outcome: 'bad-request', repeat: false });
+      log.push({
+        trialKey: '(invalid)',
+        model: '(invalid)',
+        maxTokens: undefined,
+        outcome: 'bad-request',
+        repeat: false,
+      });
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'not a chat completion request' } }));
       return;
@@ -191,6 +199,7 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
     serial++;
     const entry: LoggedRequest = {
       trialKey: request.trialKey,
+      model: request.model,
       maxTokens: request.maxTokens,
       outcome: 'answered',
       repeat: answeredCalls.has(call),

@@ -43,8 +43,28 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
         : apiOutcome(family, response.error);
     return { ...base, outcome, finishReason: null, usage: null, cacheHit: false };
   }
+  const served = response.servedModel !== undefined ? { servedModel: response.servedModel } : {};
+  if (response.finishReason === 'content_filter') {
+    // the provider's moderation removed the output: the provider's doing, missing data, not the model's answer
+    const reason = "provider content filter: finish_reason 'content_filter'";
+    const outcome =
+      task.family === 'count' ? apiOutcome('count', reason, Number(instance.answer)) : apiOutcome(task.family, reason);
+    return {
+      ...base,
+      outcome,
+      finishReason: 'content_filter',
+      usage: response.usage,
+      cacheHit: response.cacheHit,
+      ...served,
+    };
+  }
   // Grading reads the final answer only; the reasoning is recorded beside it, never graded.
-  const outcome = gradeResponse(task, instance, response.text, { finishReason: response.finishReason });
+  const graded = gradeResponse(task, instance, response.text, { finishReason: response.finishReason });
+  // A refusal is the model's own answer (it declined), graded as such (no answer), and flagged.
+  const outcome =
+    response.refusal !== undefined
+      ? { ...graded, issues: [...graded.issues, `refusal: ${response.refusal.slice(0, 200)}`] }
+      : graded;
   const reasoning = reasoningRecord(response.text, response.reasoning);
   return {
     ...base,
@@ -52,6 +72,8 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
     finishReason: response.finishReason,
     usage: response.usage,
     ...(reasoning ? { reasoning } : {}),
+    ...(response.refusal !== undefined ? { refusal: { text: response.refusal.slice(0, 2000) } } : {}),
+    ...served,
     cacheHit: response.cacheHit,
   };
 }

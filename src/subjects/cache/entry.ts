@@ -30,6 +30,10 @@ export const cachedResponseSchema = z.object({
   text: z.string(),
   /** The provider's separate reasoning channel, kept so a cached trial records what it thought. */
   reasoning: z.string().optional(),
+  /** The model's refusal text, when it declined. */
+  refusal: z.string().optional(),
+  /** The model that served (`response.model`). */
+  servedModel: z.string().optional(),
   finishReason: finishReasonSchema,
   usage: usageSchema.nullable(),
   /** Latency of the original call (a timing field). */

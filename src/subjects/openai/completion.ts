@@ -10,68 +10,177 @@ export class MalformedResponseError extends Error {
   }
 }
 
+/**
+ * A 200 whose body says the provider failed: an `{"error": …}` body, `finish_reason: "error"` (OpenRouter's
+ * upstream fault), an event stream. Always outcome `api` (missing data, never a model failure). `retryable`
+ * says whether asking again can change it: an upstream fault or a 5xx/429 code in the body can, a 4xx code
+ * or a stream-only endpoint cannot.
+ */
+export class ProviderFaultError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'ProviderFaultError';
+  }
+}
+
+/** A content part (Mistral, some vLLM templates): text parts are the answer, thinking parts are reasoning. */
+const partSchema = z
+  .object({
+    type: z.string().optional(),
+    text: z.string().optional(),
+    /** Mistral's magistral: `{type: 'thinking', thinking: [{type: 'text', text}]}`. */
+    thinking: z.union([z.string(), z.array(z.object({ text: z.string().optional() }).loose())]).optional(),
+  })
+  .loose();
+
+const usageSchema = z.object({
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  completion_tokens_details: z
+    .object({ reasoning_tokens: z.number().int().nonnegative().nullable().optional() })
+    .loose()
+    .nullable()
+    .optional(),
+});
+
 const completionSchema = z.object({
+  /** The model that actually served (OpenRouter routes, Azure names deployments, aliases resolve). */
+  model: z.string().optional().catch(undefined),
+  /** OpenRouter: the upstream provider that served. */
+  provider: z.string().optional().catch(undefined),
   choices: z
     .array(
       z.object({
         message: z
           .object({
-            content: z.string().nullable().optional(),
+            content: z
+              .union([z.string(), z.array(partSchema)])
+              .nullable()
+              .optional(),
             /** DeepSeek (and vLLM's reasoning parsers). */
             reasoning_content: z.string().nullable().optional(),
             /** OpenRouter. */
             reasoning: z.string().nullable().optional(),
+            /** The model declined (OpenAI). */
+            refusal: z.string().nullable().optional(),
           })
           .loose(),
         finish_reason: z.string().nullable().optional(),
+        /** OpenRouter puts the upstream error of a `finish_reason: "error"` choice here. */
+        error: z.object({ message: z.string().optional() }).loose().optional().catch(undefined),
       }),
     )
     .min(1),
-  usage: z
-    .object({
-      prompt_tokens: z.number().int().nonnegative(),
-      completion_tokens: z.number().int().nonnegative(),
-      completion_tokens_details: z
-        .object({ reasoning_tokens: z.number().int().nonnegative().nullable().optional() })
-        .nullable()
-        .optional(),
-    })
-    .nullable()
-    .optional(),
+  /** Anything else (absent, null, partial, a provider's own shape) is unknown usage: null, never 0. */
+  usage: usageSchema.nullable().optional().catch(null),
 });
 
+const errorBodySchema = z.object({
+  error: z.union([
+    z.string(),
+    z.object({ message: z.string().optional(), code: z.union([z.string(), z.number()]).nullable().optional() }).loose(),
+  ]),
+});
+
+/** `content_filter` is passed on: the sweep records it as `api` (the provider's moderation, not the model). */
 const KNOWN_FINISH: readonly string[] = ['stop', 'length', 'content_filter', 'tool_calls', 'function_call'];
 
 export interface Completion {
   text: string;
   /** The provider's separate reasoning channel, when it sent one (never graded). */
   reasoning?: string;
+  /** The model's refusal text (`message.refusal`); the answer text is then usually empty. */
+  refusal?: string;
   finishReason: FinishReason;
+  /** Null when the provider sent no (readable) usage: unknown, not 0. */
   usage: Usage | null;
+  /** `response.model`: the model that served, when the provider says. */
+  servedModel?: string;
 }
 
-/** Validates what the SDK returned (it passes non-JSON bodies through as strings). */
+const clip = (text: string, max = 300): string => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** Joins content parts: text parts into the answer, thinking parts into reasoning. */
+function readContent(content: string | z.infer<typeof partSchema>[] | null | undefined): {
+  text: string;
+  thinking: string;
+} {
+  if (content == null) return { text: '', thinking: '' };
+  if (typeof content === 'string') return { text: content, thinking: '' };
+  const text: string[] = [];
+  const thinking: string[] = [];
+  for (const part of content) {
+    if (part.type === 'thinking' || part.type === 'reasoning') {
+      const t = part.thinking;
+      thinking.push(typeof t === 'string' ? t : (t ?? []).map((p) => p.text ?? '').join(''));
+      if (part.text !== undefined) thinking.push(part.text);
+    } else if (part.type === undefined || part.type === 'text' || part.type === 'output_text') {
+      text.push(part.text ?? '');
+    }
+  }
+  return { text: text.join(''), thinking: thinking.join('\n') };
+}
+
+/** An `{"error": …}` body (in a 200 or not): the provider's own message, and whether a retry can change it. */
+function errorBodyFault(body: unknown): ProviderFaultError | undefined {
+  const parsed = errorBodySchema.safeParse(body);
+  if (!parsed.success) return undefined;
+  const { error } = parsed.data;
+  const message = typeof error === 'string' ? error : (error.message ?? JSON.stringify(error));
+  const code = typeof error === 'string' ? undefined : error.code;
+  const status = typeof code === 'number' ? code : Number.parseInt(String(code ?? ''), 10);
+  const retryable = Number.isFinite(status) && (status === 429 || status >= 500);
+  return new ProviderFaultError(
+    `provider error in a 200 body${code != null ? ` (code ${code})` : ''}: ${clip(message)}`,
+    retryable,
+  );
+}
+
+/** Validates what the SDK returned (it passes non-JSON bodies through as strings) and normalises the shape. */
 export function readCompletion(body: unknown): Completion {
   const parsed = completionSchema.safeParse(body);
   if (!parsed.success) {
+    const fault = errorBodyFault(body);
+    if (fault) throw fault;
+    if (typeof body === 'string' && /^\s*(data|event):/.test(body)) {
+      throw new ProviderFaultError(
+        'the endpoint answered with an event stream (stream-only provider); ceilingbench does not stream yet',
+        false,
+      );
+    }
     const shown = typeof body === 'string' ? `text body '${body.slice(0, 80)}'` : parsed.error.issues[0]?.message;
     throw new MalformedResponseError(shown ?? 'unexpected shape');
   }
   const [choice] = parsed.data.choices;
   const reason = choice.finish_reason ?? null;
+  if (reason === 'error') {
+    const detail = choice.error?.message;
+    throw new ProviderFaultError(
+      `provider fault: finish_reason 'error'${detail ? `: ${clip(detail)}` : ''} (the generation failed upstream)`,
+      true,
+    );
+  }
   const usage = parsed.data.usage;
-  const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
-  const thought = choice.message.reasoning_content ?? choice.message.reasoning;
+  const reasoningTokens = usage?.completion_tokens_details?.reasoning_tokens;
+  const { text, thinking } = readContent(choice.message.content);
+  const provided = choice.message.reasoning_content ?? choice.message.reasoning ?? '';
+  const thought = [provided, thinking].filter((t) => t !== '').join('\n');
+  const refusal = choice.message.refusal;
   return {
-    text: choice.message.content ?? '',
-    ...(thought != null && thought !== '' ? { reasoning: thought } : {}),
+    text,
+    ...(thought !== '' ? { reasoning: thought } : {}),
+    ...(refusal != null && refusal !== '' ? { refusal } : {}),
     finishReason: reason !== null && KNOWN_FINISH.includes(reason) ? (reason as FinishReason) : null,
     usage: usage
       ? {
           promptTokens: usage.prompt_tokens,
           completionTokens: usage.completion_tokens,
-          ...(reasoning != null ? { reasoningTokens: reasoning } : {}),
+          ...(reasoningTokens != null ? { reasoningTokens } : {}),
         }
       : null,
+    ...(parsed.data.model ? { servedModel: parsed.data.model } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import OpenAI, { APIError } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { ErrorCode } from '../../errors.js';
 import { PyRandom } from '../../rng/index.js';
 import { CACHE_FORMAT, type CacheEntry } from '../cache/entry.js';
 import { cacheKey, promptSha256 } from '../cache/key.js';
@@ -23,6 +24,8 @@ import { backoffDelay, classifyFailure, DEFAULT_RETRY_POLICY, type RetryPolicy, 
 
 /** SCC's budget ceiling: 4096 → 8192 → 16384 → 32768. */
 export const DEFAULT_MAX_OUTPUT_TOKENS_CEILING = 32_768;
+
+const FATAL_CODE: ErrorCode = 'CB_PROVIDER_FATAL';
 
 /** Header carrying the trial's cache key, so a server (or a proxy log) can tell repeated trials apart. */
 export const TRIAL_HEADER = 'x-ceilingbench-trial';
@@ -58,7 +61,7 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
 
 type CallResult =
   | { ok: true; completion: Completion; attempts: number }
-  | { ok: false; error: string; attempts: number };
+  | { ok: false; error: string; attempts: number; stopsRun?: boolean };
 
 interface TrialContext {
   key: string;
@@ -76,11 +79,12 @@ function lazyRetryRng(key: string): () => PyRandom {
   };
 }
 
-const errorResponse = (error: string, start: number, attempts: number): TrialResponse => ({
+const errorResponse = (error: string, start: number, attempts: number, stopsRun = false): TrialResponse => ({
   kind: 'error',
   error,
   latencyMs: performance.now() - start,
   attempts,
+  ...(stopsRun ? { stopsRun } : {}),
 });
 
 /**
@@ -104,6 +108,13 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     maxRetries: 0,
   });
   const secrets = [endpoint.apiKey, ...Object.values(options.headers ?? {})];
+  /** Set by the first quota/credential refusal: later trials fail at once, without a request. */
+  let stopped: string | undefined;
+  /** Every further request would fail the same way: stop sending, once, with one clear message. */
+  const stopRun = (reason: string): string => {
+    stopped ??= `run stopped (${FATAL_CODE}): ${redact(reason, secrets)} — fix the account or key and rerun; cached trials are kept`;
+    return stopped;
+  };
   const identity: SubjectIdentity = {
     spec: options.specText ?? `openai:${options.model}`,
     kind: 'openai',
@@ -138,6 +149,11 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         const queued = performance.now();
         lease = await limiter.acquire(estimate, trial.signal);
         trial.deadline += performance.now() - queued; // waiting for the limiter is not the provider's time
+        if (stopped !== undefined) {
+          // the run was stopped while this trial waited for the limiter: send nothing
+          lease.release();
+          return { ok: false, error: stopped, attempts, stopsRun: true };
+        }
         const remaining = trial.deadline - performance.now();
         if (remaining <= 0) {
           lease.release();
@@ -157,6 +173,9 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         lease.release(completion.usage ? completion.usage.promptTokens + completion.usage.completionTokens : undefined);
         return { ok: true, completion, attempts };
       } catch (error) {
+        const early = classifyFailure(error, trial.signal);
+        // set before the lease is released, so no trial waiting for the limiter sends another request
+        if (early.kind === 'fatal' && early.stopsRun) stopRun(early.reason);
         lease?.release();
         if (error instanceof APIError) {
           // o-series and friends: a rejected default is learned once per endpoint+model and resent at once
@@ -170,6 +189,9 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
           }
         }
         const failure = classifyFailure(error, trial.signal);
+        if (failure.kind === 'fatal' && failure.stopsRun) {
+          return { ok: false, error: stopRun(failure.reason), attempts, stopsRun: true };
+        }
         if (failure.kind !== 'retryable') return { ok: false, error: failure.reason, attempts };
         lastReason = failure.reason;
         if (attempt === policy.maxAttempts) break;
@@ -208,11 +230,13 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     });
     const cached = await options.cache?.get(key);
     if (cached) {
-      const { text, reasoning, finishReason, usage, budget } = cached.response;
+      const { text, reasoning, refusal, servedModel, finishReason, usage, budget } = cached.response;
       const hit: TrialResponse = {
         kind: 'answer',
         text,
         ...(reasoning !== undefined ? { reasoning } : {}),
+        ...(refusal !== undefined ? { refusal } : {}),
+        ...(servedModel !== undefined ? { servedModel } : {}),
         finishReason,
         usage,
         latencyMs: performance.now() - start,
@@ -224,6 +248,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       return hit;
     }
     if (request.signal?.aborted) return errorResponse('aborted by the caller', start, 0);
+    if (stopped !== undefined) return errorResponse(stopped, start, 0, true);
     const trial: TrialContext = {
       key,
       rng: lazyRetryRng(key),
@@ -237,7 +262,10 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     for (;;) {
       const result = await call(messages, budget, trial);
       attempts += result.attempts;
-      if (!result.ok) return errorResponse(redact(result.error, secrets), start, attempts);
+      if (!result.ok) {
+        if (result.stopsRun) return errorResponse(result.error, start, attempts, true);
+        return errorResponse(redact(result.error, secrets), start, attempts);
+      }
       const { completion } = result;
       const cutWithoutAnswer = completion.finishReason === 'length' && !hasAnswer(completion.text);
       // SCC's rule exactly: double while below the ceiling, so final = requested · 2^doublings

@@ -1,7 +1,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { PyRandom } from '../../rng/index.js';
 import { LimiterAbortError } from '../limiter.js';
-import { MalformedResponseError } from './completion.js';
+import { MalformedResponseError, ProviderFaultError } from './completion.js';
 
 /**
  * Our own retry loop (the SDK's maxRetries is 0, so 'no retries' means none): exponential backoff with
@@ -33,24 +33,68 @@ export const RETRYABLE_STATUS = (status: number): boolean =>
 
 export type Failure =
   | { kind: 'retryable'; reason: string; retryAfterMs?: number }
-  | { kind: 'fatal'; reason: string }
+  /** `stopsRun`: every further request to this endpoint would fail the same way (no quota, bad credentials). */
+  | { kind: 'fatal'; reason: string; stopsRun?: boolean }
   | { kind: 'aborted'; reason: string };
 
 type HeaderBag = { get(name: string): string | null } | undefined;
 
-/** Retry-After in ms from `retry-after-ms` or `retry-after` (seconds or an HTTP date); undefined if absent. */
+/**
+ * A rate-limit reset duration as OpenAI-style providers send it in `x-ratelimit-reset-requests` /
+ * `x-ratelimit-reset-tokens`: `"20s"`, `"1m30s"`, `"6m0s"`, `"250ms"`, `"1h2m"`, `"0.5s"`, or a bare number of
+ * seconds. Undefined when it cannot be read.
+ */
+export function parseResetDuration(raw: string | null | undefined): number | undefined {
+  if (raw == null) return undefined;
+  const text = raw.trim();
+  if (text === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Number.parseFloat(text) * 1000;
+  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1 };
+  let total = 0;
+  let rest = text;
+  while (rest !== '') {
+    const match = /^(\d+(?:\.\d+)?)(ms|h|m|s)/.exec(rest);
+    if (!match) return undefined;
+    total += Number.parseFloat(match[1]) * unit[match[2]];
+    rest = rest.slice(match[0].length);
+  }
+  return total;
+}
+
+/**
+ * Retry-After in ms from `retry-after-ms` or `retry-after` (seconds or an HTTP date), else the longer of
+ * `x-ratelimit-reset-requests` and `x-ratelimit-reset-tokens` (which limit was hit is not said); undefined
+ * if none is present.
+ */
 export function retryAfterMs(headers: HeaderBag, nowMs: number = Date.now()): number | undefined {
   const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
   if (Number.isFinite(ms) && ms >= 0) return ms;
   const raw = headers?.get('retry-after');
-  if (!raw) return undefined;
-  const seconds = Number.parseFloat(raw);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(raw);
-  return Number.isFinite(date) ? Math.max(0, date - nowMs) : undefined;
+  if (raw) {
+    const seconds = Number.parseFloat(raw);
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+    const date = Date.parse(raw);
+    if (Number.isFinite(date)) return Math.max(0, date - nowMs);
+  }
+  const resets = [headers?.get('x-ratelimit-reset-requests'), headers?.get('x-ratelimit-reset-tokens')]
+    .map(parseResetDuration)
+    .filter((x): x is number => x !== undefined);
+  return resets.length > 0 ? Math.max(...resets) : undefined;
 }
 
-/** Classifies an error thrown by one chat-completion request. */
+/** A 429 that waiting cannot fix: OpenAI's `insufficient_quota` (billing), in `code` or `type`. */
+function isQuotaExhausted(error: APIError): boolean {
+  const body = error.error as { code?: unknown; type?: unknown } | undefined;
+  const codes = [error.code, error.type, body?.code, body?.type];
+  return error.status === 429 && codes.some((c) => c === 'insufficient_quota');
+}
+
+/**
+ * Classifies an error thrown by one chat-completion request. Retried: transport faults, timeouts, 408/409/
+ * 429/5xx, truncated or non-JSON bodies, upstream faults reported in a 200. Not retried (they would fail the
+ * same way): other 4xx, a deterministic error body in a 200, an event stream; and, stopping the run,
+ * `insufficient_quota` and 401/403.
+ */
 export function classifyFailure(error: unknown, signal?: AbortSignal): Failure {
   if (signal?.aborted || error instanceof APIUserAbortError || error instanceof LimiterAbortError) {
     return { kind: 'aborted', reason: 'aborted by the caller' };
@@ -59,8 +103,17 @@ export function classifyFailure(error: unknown, signal?: AbortSignal): Failure {
   if (error instanceof APIError) {
     const status = error.status ?? 0;
     const reason = `HTTP ${status}: ${error.message}`.slice(0, 300);
+    if (isQuotaExhausted(error)) {
+      return { kind: 'fatal', reason: `no quota left (insufficient_quota): ${reason}`, stopsRun: true };
+    }
+    if (status === 401 || status === 403) {
+      return { kind: 'fatal', reason: `the endpoint refused the credentials: ${reason}`, stopsRun: true };
+    }
     if (RETRYABLE_STATUS(status)) return { kind: 'retryable', reason, retryAfterMs: retryAfterMs(error.headers) };
     return { kind: 'fatal', reason };
+  }
+  if (error instanceof ProviderFaultError) {
+    return error.retryable ? { kind: 'retryable', reason: error.message } : { kind: 'fatal', reason: error.message };
   }
   // Bodies that are not JSON (SyntaxError), not a completion, or cut off mid-body (TypeError from fetch).
   if (error instanceof MalformedResponseError || error instanceof SyntaxError || error instanceof TypeError) {
