@@ -28,6 +28,8 @@ export const retentionFitSchema = z.object({
   /** Which trials count toward p_d: 'paper' (Correct, Reasoning, Constraint) or 'release' (all but API). */
   missing: z.enum(['paper', 'release']),
   status: z.enum(['ok', 'insufficient']),
+  /** Why the fit is insufficient (absent when ok): too many missing trials, or no trial counted at all. */
+  insufficientReason: z.string().optional(),
   counts: z.array(depthCountSchema),
   pd: z.number(),
   ci95: interval,

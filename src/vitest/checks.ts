@@ -14,12 +14,12 @@ export interface CheckResult {
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : String(x));
 const ci = (c: [number, number] | null): string => (c ? ` [${f3(c[0])}, ${f3(c[1])}] (95% CI)` : '');
 
-function insufficient(label: string): CheckResult {
+function insufficient(label: string, reason?: string): CheckResult {
   return {
     pass: false,
     estimate: null,
     ci95: null,
-    message: `${label}: insufficient data (too many API failures / missing trials) — a gate never passes on missing data`,
+    message: `${label}: insufficient data (${reason ?? 'too many API failures / missing trials'}) — a gate never passes on missing data`,
   };
 }
 
@@ -29,7 +29,7 @@ export function checkRetentionAtLeast(
   evidence: 'point' | 'lower' = 'point',
 ): CheckResult {
   const label = `${fit.task} p_d`;
-  if (fit.status === 'insufficient') return insufficient(label);
+  if (fit.status === 'insufficient') return insufficient(label, fit.insufficientReason);
   const value = evidence === 'lower' ? fit.ci95[0] : fit.pd;
   const pass = value >= threshold;
   const what = evidence === 'lower' ? 'CI lower bound' : 'point estimate';
@@ -43,7 +43,7 @@ export function checkRetentionAtLeast(
 
 export function checkHorizonAtLeast(fit: RetentionFit, steps: number, success = 0.5): CheckResult {
   const label = `${fit.task} H_${success}`;
-  if (fit.status === 'insufficient') return insufficient(label);
+  if (fit.status === 'insufficient') return insufficient(label, fit.insufficientReason);
   const h = fit.horizon[String(success)];
   if (!h) {
     return {

@@ -33,6 +33,29 @@ function horizonRecord(horizon: Record<string, { value: number; ci95: [number, n
   );
 }
 
+/**
+ * Why a fit says nothing (undefined when it does): a cell with too many missing trials, or no trial counted
+ * toward p_d at all — the estimator would still return its prior-like value (p_d 0.5) on zero counts, and
+ * reporting that as `ok` would be a number made of no data.
+ */
+function insufficiency(
+  cells: readonly CellResult[],
+  counts: readonly DepthCount[],
+  missing: MissingRule,
+  total: number,
+): string | undefined {
+  const counted = counts.reduce((acc, c) => acc + c.n, 0);
+  if (counted === 0) {
+    const which = missing === 'paper' ? 'Correct, Reasoning or Constraint' : 'anything but API';
+    return `no counted trials: 0 of ${total} trials are ${which} (missing rule '${missing}'), so p_d is not estimated`;
+  }
+  const bad = cells.filter((c) => c.status === 'insufficient');
+  if (bad.length > 0) {
+    return `${bad.length} of ${cells.length} cell(s) insufficient (too many missing trials): levels ${bad.map((c) => c.level).join(', ')}`;
+  }
+  return undefined;
+}
+
 /** The geometric-decay fit of one CCB sweep, with k*, TFBC and the rates that the missing rule hides. */
 export function fitRetentionSweep(
   cells: readonly CellResult[],
@@ -48,6 +71,7 @@ export function fitRetentionSweep(
   const tfbc = cells.reduce((acc, c) => acc + c.tfbc, 0);
   const first = cells[0];
   const setAside = setAsideSummary(cells);
+  const reason = insufficiency(cells, counts, options.missing, total);
   return {
     kind: 'retention',
     project: options.project,
@@ -55,7 +79,8 @@ export function fitRetentionSweep(
     profile: first.profile,
     variant: first.variant,
     missing: options.missing,
-    status: cells.some((c) => c.status === 'insufficient') ? 'insufficient' : 'ok',
+    status: reason ? 'insufficient' : 'ok',
+    ...(reason ? { insufficientReason: reason } : {}),
     counts,
     pd: estimate.pd,
     ci95: estimate.ci95,
