@@ -70,9 +70,12 @@ try {
   if (!tarball) throw new Error('no tarball');
   const listing = run('tar', ['-tzf', join(work, tarball)], { cwd: work });
   const files = listing.out.split('\n').filter(Boolean);
-  const unexpected = files.filter((f) => !/^package\/(dist\/|bin\/|README\.md$|LICENSE$|package\.json$)/.test(f));
+  // dist, bin, README, LICENSE, package.json, and the example files that `ceilingbench init` copies
+  const shipped =
+    /^package\/(dist\/|bin\/|README\.md$|LICENSE$|package\.json$|examples\/consumer\/(vitest\.config\.ts|ceilingbench\.config\.ts|benchmarks\/|\.github\/))/;
+  const unexpected = files.filter((f) => !shipped.test(f));
   check(
-    `the tarball holds only dist, bin, README, LICENSE (${files.length} files)`,
+    `the tarball holds only dist, bin, the init templates, README, LICENSE (${files.length} files)`,
     unexpected.length === 0,
     unexpected.join('\n'),
   );
