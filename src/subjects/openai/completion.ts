@@ -49,8 +49,6 @@ const usageSchema = z.object({
 const completionSchema = z.object({
   /** The model that actually served (OpenRouter routes, Azure names deployments, aliases resolve). */
   model: z.string().optional().catch(undefined),
-  /** OpenRouter: the upstream provider that served. */
-  provider: z.string().optional().catch(undefined),
   choices: z
     .array(
       z.object({
