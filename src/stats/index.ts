@@ -13,7 +13,6 @@ export {
   logisticFit,
 } from './collapse.js';
 export { CountInputError, parseCountInput } from './count-input.js';
-export { type CcbKind, countsFromOutcomes, type MissingRule, type OutcomeRates, outcomeRates } from './counts.js';
 export {
   type AcceleratingFit,
   fitAccelerating,

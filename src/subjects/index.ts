@@ -32,7 +32,7 @@ export type { ProviderOptions } from './openai/request-body.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './openai/retry.js';
 export { createOracleSubject } from './oracle.js';
 export { createReplaySubject, detectReplayFormat } from './replay/index.js';
-export { DEFAULT_MIX, knobsFor } from './sim/profiles.js';
+export { knobsFor } from './sim/profiles.js';
 export { createSimSubject, type TaskResolver } from './sim/sim-subject.js';
 export { parseSubjectSpec, type SubjectSpec, SubjectSpecError, VALID_SUBJECT_FORMS } from './spec.js';
 export type { BudgetRecord, Subject, SubjectIdentity, TrialRequest, TrialResponse } from './subject.js';

@@ -70,29 +70,83 @@ export type OutcomeFamily = TrialOutcome['family'];
 /** Transport or provider fault: missing data, excluded from accuracy, p_d and CC denominators. */
 export const isMissing = (o: TrialOutcome): boolean => o.kind === 'api';
 
-/** The family's notion of success: CCB correct answer, puzzle pass, exact count. */
-export function isSuccess(o: TrialOutcome): boolean {
-  switch (o.family) {
-    case 'ccb':
-      return o.kind === 'correct';
-    case 'puzzle':
-      return o.kind === 'pass';
-    case 'count':
-      return o.kind === 'exact';
-  }
+/**
+ * Which trials are data, as a rule with a name (docs/spec/ccb.md §6.2):
+ * - 'paper': besides API faults, the kinds an outcome record marks as set aside (CCB Format and Truncation)
+ *   are missing data, as paper 000 §3 says;
+ * - 'release': every trial but an API fault counts (how the released code computed the published p_d).
+ */
+export const MISSING_RULES = ['paper', 'release'] as const;
+export type MissingRule = (typeof MISSING_RULES)[number];
+
+interface OutcomeRecordDeclaration<K extends string> {
+  /** Every kind, in report order; `api` last. */
+  kinds: readonly K[];
+  /** The one kind that is a success (CCB correct answer, puzzle pass, exact count). */
+  success: K;
+  /** Kinds the 'paper' missing-data rule sets aside as missing. */
+  setAside: readonly K[];
+  /** The `api` outcome for a trial whose request never produced a response. */
+  api(reason: string, expectedAnswer: unknown): TrialOutcome;
 }
 
-/** The `api` outcome of a family, for a trial whose request never produced a response. */
-export function apiOutcome(family: 'ccb' | 'puzzle', reason: string): TrialOutcome;
-export function apiOutcome(family: 'count', reason: string, expected: number): TrialOutcome;
-export function apiOutcome(family: OutcomeFamily, reason: string, expected = 0): TrialOutcome {
-  const base = { kind: 'api' as const, kStar: -1, tfbc: false, issues: [reason] };
-  switch (family) {
-    case 'ccb':
-      return { family, answerCorrect: false, ...base };
-    case 'puzzle':
-      return { family, ...base };
-    case 'count':
-      return { family, expected, parsed: null, relativeError: null, format: 'api', ...base };
-  }
+const apiBase = (reason: string) => ({ kind: 'api' as const, kStar: -1, tfbc: false, issues: [reason] });
+
+/**
+ * The three outcome records, declared once: every question the harness asks of an outcome (its kinds, is it a
+ * success, is it missing under a rule, what is its `api` form) is answered by a lookup here, never a switch.
+ */
+export const OUTCOME_RECORDS: {
+  readonly [F in OutcomeFamily]: OutcomeRecordDeclaration<Extract<TrialOutcome, { family: F }>['kind']>;
+} = {
+  ccb: {
+    kinds: CCB_OUTCOME_KINDS,
+    success: 'correct',
+    setAside: ['format', 'truncation'],
+    api: (reason) => ({ family: 'ccb', answerCorrect: false, ...apiBase(reason) }),
+  },
+  puzzle: {
+    kinds: PUZZLE_OUTCOME_KINDS,
+    success: 'pass',
+    setAside: [],
+    api: (reason) => ({ family: 'puzzle', ...apiBase(reason) }),
+  },
+  count: {
+    kinds: COUNT_OUTCOME_KINDS,
+    success: 'exact',
+    setAside: [],
+    api: (reason, expected) => ({
+      family: 'count',
+      expected: Number(expected),
+      parsed: null,
+      relativeError: null,
+      format: 'api',
+      ...apiBase(reason),
+    }),
+  },
+};
+
+export const OUTCOME_FAMILIES = Object.keys(OUTCOME_RECORDS) as [OutcomeFamily, ...OutcomeFamily[]];
+
+/** The kinds of one outcome record, as plain strings (cell tallies are keyed by them). */
+export const outcomeKinds = (family: OutcomeFamily): readonly string[] => OUTCOME_RECORDS[family].kinds;
+
+/** The family's notion of success: CCB correct answer, puzzle pass, exact count. */
+export const isSuccess = (o: TrialOutcome): boolean => OUTCOME_RECORDS[o.family].success === o.kind;
+
+/** Whether a trial of this kind is missing data under the rule (API always; set-aside kinds under 'paper'). */
+export function isMissingKind(family: OutcomeFamily, kind: string, rule: MissingRule): boolean {
+  if (kind === 'api') return true;
+  return rule === 'paper' && (OUTCOME_RECORDS[family].setAside as readonly string[]).includes(kind);
 }
+
+/** Whether the 'paper' rule sets this outcome aside as missing (it is not an API fault). */
+export const isSetAside = (o: TrialOutcome): boolean => o.kind !== 'api' && isMissingKind(o.family, o.kind, 'paper');
+
+/** A trial as a denominator sees it: success, counted failure, or missing data (null). */
+export const countedSuccess = (o: TrialOutcome, rule: MissingRule): boolean | null =>
+  isMissingKind(o.family, o.kind, rule) ? null : isSuccess(o);
+
+/** The `api` outcome of a plugin's record, for a trial whose request never produced a response. */
+export const apiOutcome = (family: OutcomeFamily, reason: string, expectedAnswer?: unknown): TrialOutcome =>
+  OUTCOME_RECORDS[family].api(reason, expectedAnswer);

@@ -60,9 +60,43 @@ export interface SimKnobs {
   capacity: number;
 }
 
+/**
+ * How a sweep of the plugin's cells is analysed: `retention` fits the per-step retention p_d over depths
+ * (CCB; also k*, TFBC, the horizon and the adaptive depth design), `collapse` reports accuracy per level and
+ * the collapse threshold λ* (puzzles), `counting` the same per-length view for tasks whose capacity the SCC
+ * ladder measures (counting, nested key paths, the secondary assays).
+ */
+export const ANALYSES = ['retention', 'collapse', 'counting'] as const;
+export type Analysis = (typeof ANALYSES)[number];
+
+/**
+ * The plugin contract. Everything the harness branches on is a declaration here — the Vitest project, the
+ * outcome record, the analysis, the simulated subject's default behaviour — so that no code outside a
+ * family's folder tests which family a plugin belongs to.
+ */
+/** Sim knobs of a stepwise task: per-step retention p, no recovery, unbounded capacity. */
+export const stepwiseSim = (retention: number): SimKnobs => ({
+  retention,
+  recover: 0,
+  capacity: Number.POSITIVE_INFINITY,
+});
+
+/** Sim knobs of a counting task: counting capacity cc, perfect retention. */
+export const countingSim = (capacity: number): SimKnobs => ({ retention: 1, recover: 0, capacity });
+
 export interface TaskPlugin<I extends TaskInstance = TaskInstance, P = unknown> {
   readonly id: string;
+  /**
+   * The outcome record the plugin grades into (src/tasks/outcome.ts): `ccb` stepwise traces with a final
+   * answer, `puzzle` validated move sequences, `count` an integer answer. It decides the outcome kinds and
+   * what counts as success or missing; nothing else.
+   */
   readonly family: TrialOutcome['family'];
+  /** The Vitest project its cells run in (`d2`, `puzzles`, `scc`): the standard projects are derived from it. */
+  readonly project: string;
+  readonly analysis: Analysis;
+  /** What `sim:default` does on this task (the other sim profiles set the knobs for every task alike). */
+  readonly simDefault: SimKnobs;
   readonly title: string;
   readonly levels: LevelAxis;
   /** Prompt variants; the first is the default. A variant changes the prompt only, never the instance. */

@@ -37,8 +37,8 @@ export const ceilingbenchMatchers = {
     const outcome = resolveTask(instance.task).grade(instance, received, context);
     // A valid trajectory is right at every step: a right answer after a divergent trace (TFBC) is not.
     // An unreadable trace (k* undefined) is not a valid trajectory either.
-    const pass =
-      isSuccess(outcome) && !(outcome.family === 'ccb' && (outcome.kStar !== -1 || outcome.traceReadable === false));
+    const traceUnreadable = 'traceReadable' in outcome && outcome.traceReadable === false;
+    const pass = isSuccess(outcome) && outcome.kStar === -1 && !traceUnreadable;
     const where = outcome.kStar > 0 ? `first divergent step k* = ${outcome.kStar}` : 'no divergent step';
     const lucky = outcome.tfbc ? ', right answer from a divergent trace (TFBC)' : '';
     return {

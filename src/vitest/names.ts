@@ -18,9 +18,8 @@ export function sweepSpan(task: AnyTaskPlugin, levels: readonly number[]): strin
   return `len=${first}…${last}`;
 }
 
-/** The Vitest project a task's cells belong to. */
-export const projectOf = (task: AnyTaskPlugin): string =>
-  task.family === 'ccb' ? task.id : task.family === 'puzzle' ? 'puzzles' : 'scc';
+/** The Vitest project a task's cells belong to, as the plugin declares it. */
+export const projectOf = (task: AnyTaskPlugin): string => task.project;
 
 /** The standard Vitest projects, derived from the registered task plugins: d1, d2, d3, puzzles, scc. */
 export const standardProjects = (): string[] => [...new Set(availableTasks().map(projectOf))];

@@ -1,8 +1,7 @@
 import { describe, test } from 'vitest';
 import { runAdaptiveSweep } from '../assays/adaptive/index.js';
 import { compareVariants } from '../assays/sweep/ablation.js';
-import { fitCollapseSweep } from '../assays/sweep/fit-collapse.js';
-import { fitRetentionSweep } from '../assays/sweep/fit-retention.js';
+import { fitSweep } from '../assays/sweep/fit-sweep.js';
 import { runCell } from '../assays/sweep/run-cell.js';
 import type { CellResult } from '../schema/cell.js';
 import { generateCell } from '../tasks/instances.js';
@@ -41,7 +40,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
   const label = variant === task.variants[0] ? task.id : `${task.id} [${variant}]`;
   const cells = new Map<number, CellResult>();
   const design = runConfig().design;
-  if (design.kind === 'adaptive' && task.family === 'ccb') {
+  if (design.kind === 'adaptive' && task.analysis === 'retention') {
     describeAdaptive(task, project, label, options, design.targetWidth);
     return;
   }
@@ -77,10 +76,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
       expect(done.length, `cells that did not finish: ${levels.filter((l) => !cells.has(l)).join(', ')}`).toBe(
         levels.length,
       );
-      const record =
-        task.family === 'ccb'
-          ? fitRetentionSweep(done, { project, missing: config.missing, seed: config.seed })
-          : fitCollapseSweep(done, { project, seed: config.seed });
+      const record = fitSweep(task.analysis, done, { project, missing: config.missing, seed: config.seed });
       const gateKey = vitestProjectOf(testTask, project);
       const gates = evaluateGates(gateKey, record, config.gates[gateKey]);
       const meta: CeilingbenchMeta = { record, gates, subject: subject.identity, seed: config.seed };

@@ -2,13 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   collapseThreshold,
-  countsFromOutcomes,
   type DepthCount,
   fitAccelerating,
   fitLinear,
   fitRetention,
   logisticFit,
-  outcomeRates,
 } from '../../src/stats/index.js';
 
 describe('collapse threshold λ*', () => {
@@ -120,39 +118,5 @@ describe('alternative decay models', () => {
       { depth: 10, correct: 0, n: 10 },
     ];
     expect(fitLinear(none)).toMatchObject({ lambda: 0.2, logLik: 0 });
-  });
-});
-
-describe('countsFromOutcomes', () => {
-  const records = [
-    { depth: 10, kind: 'correct' as const },
-    { depth: 5, kind: 'correct' as const },
-    { depth: 5, kind: 'reasoning' as const },
-    { depth: 5, kind: 'constraint' as const },
-    { depth: 5, kind: 'format' as const },
-    { depth: 5, kind: 'truncation' as const },
-    { depth: 5, kind: 'api' as const },
-    { depth: 15, kind: 'api' as const },
-  ];
-
-  it("'paper' counts only correct, reasoning and constraint", () => {
-    expect(countsFromOutcomes(records)).toEqual([
-      { depth: 5, correct: 1, n: 3 },
-      { depth: 10, correct: 1, n: 1 },
-      { depth: 15, correct: 0, n: 0 },
-    ]);
-  });
-
-  it("'release' counts every record except API", () => {
-    expect(countsFromOutcomes(records, 'release')).toEqual([
-      { depth: 5, correct: 1, n: 5 },
-      { depth: 10, correct: 1, n: 1 },
-      { depth: 15, correct: 0, n: 0 },
-    ]);
-  });
-
-  it('reports format and truncation rates among answered trials', () => {
-    expect(outcomeRates(records)).toEqual({ records: 8, format: 1 / 6, truncation: 1 / 6, api: 2 / 8 });
-    expect(outcomeRates([])).toEqual({ records: 0, format: null, truncation: null, api: null });
   });
 });

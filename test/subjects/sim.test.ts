@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../src/rng/index.js';
 import {
   createSubject,
-  DEFAULT_MIX,
   knobsFor,
   parseSubjectSpec,
   type Subject,
@@ -10,7 +9,7 @@ import {
 } from '../../src/subjects/index.js';
 import type { SimSpec } from '../../src/subjects/spec.js';
 import { resolveTask } from '../../src/tasks/registry.js';
-import type { AnyTaskPlugin } from '../../src/tasks/task.js';
+import { type AnyTaskPlugin, stepwiseSim } from '../../src/tasks/task.js';
 import { fakeCountPlugin as countPlugin, fakeResolve, fakeStepsPlugin as stepsPlugin } from '../support/fake-tasks.js';
 
 const fakeStepsPlugin: AnyTaskPlugin = stepsPlugin;
@@ -128,14 +127,15 @@ describe('sim subjects', () => {
     expect(high.kind === 'answer' && ['100', '500', '1000'].includes(high.text)).toBe(true);
   });
 
-  it('documents the default mix and hands each family its knobs', () => {
+  it('sim:default applies what each registered plugin declares (the documented mix)', () => {
     const spec = parseSubjectSpec('sim:default') as SimSpec;
-    const fake = (id: string, family: AnyTaskPlugin['family']) => ({ ...fakeStepsPlugin, id, family }) as AnyTaskPlugin;
-    expect(knobsFor(spec, fake('d1', 'ccb')).retention).toBe(0.95);
-    expect(knobsFor(spec, fake('d2', 'ccb')).retention).toBe(0.95);
-    expect(knobsFor(spec, fake('d3', 'ccb')).retention).toBe(0.8);
-    expect(knobsFor(spec, fake('hanoi', 'puzzle')).retention).toBe(DEFAULT_MIX.puzzle);
-    expect(knobsFor(spec, fake('count', 'count'))).toEqual({ retention: 1, recover: 0, capacity: 96 });
+    expect(knobsFor(spec, resolveTask('d1')).retention).toBe(0.95);
+    expect(knobsFor(spec, resolveTask('d2')).retention).toBe(0.95);
+    expect(knobsFor(spec, resolveTask('d3')).retention).toBe(0.8);
+    expect(knobsFor(spec, resolveTask('hanoi')).retention).toBe(0.9);
+    expect(knobsFor(spec, resolveTask('count'))).toEqual({ retention: 1, recover: 0, capacity: 96 });
+    const declared = { ...stepsPlugin, simDefault: stepwiseSim(0.5) } as AnyTaskPlugin;
+    expect(knobsFor(spec, declared).retention).toBe(0.5);
   });
 });
 

@@ -1,5 +1,12 @@
 import type { PyRandom } from '../../src/rng/index.js';
-import type { AnyTaskPlugin, ParseResult, TaskInstance, TaskPlugin } from '../../src/tasks/task.js';
+import {
+  type AnyTaskPlugin,
+  countingSim,
+  type ParseResult,
+  stepwiseSim,
+  type TaskInstance,
+  type TaskPlugin,
+} from '../../src/tasks/task.js';
 
 /**
  * Test-only task plugins with a known, simple truth, so subjects can be tested before (and independently
@@ -34,6 +41,9 @@ const stepsText = (totals: number[], answer: number) => `STEPS: ${totals.join(' 
 export const fakeStepsPlugin: TaskPlugin<StepsInstance, number> = {
   id: 'fake-steps',
   family: 'ccb',
+  project: 'fake',
+  analysis: 'retention',
+  simDefault: stepwiseSim(0.95),
   title: 'Fake running sum',
   levels: { kind: 'depth', values: [1, 2, 4, 8] },
   variants: ['default'],
@@ -115,6 +125,9 @@ export function lastInteger(text: string): number | undefined {
 export const fakeCountPlugin: TaskPlugin<CountInstance, number> = {
   id: 'fake-count',
   family: 'count',
+  project: 'fake',
+  analysis: 'counting',
+  simDefault: countingSim(96),
   title: 'Fake counting',
   levels: { kind: 'length', values: [8, 64, 512] },
   variants: ['default'],

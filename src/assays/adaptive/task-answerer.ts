@@ -1,9 +1,8 @@
 import type { TrialRecord } from '../../schema/trial.js';
 import type { Subject } from '../../subjects/subject.js';
 import { generateCell } from '../../tasks/instances.js';
-import { isMissing, isSuccess, type TrialOutcome } from '../../tasks/outcome.js';
+import { countedSuccess, type MissingRule, type TrialOutcome } from '../../tasks/outcome.js';
 import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from '../../tasks/task.js';
-import type { MissingRule } from '../sweep/fit-retention.js';
 import { replicateIndices } from '../sweep/run-cell.js';
 import { runTrial } from '../sweep/run-trial.js';
 import type { AdaptiveAnswer } from './design.js';
@@ -24,14 +23,9 @@ export interface TaskAnswerer {
   records: TrialRecord[];
 }
 
-/** The adaptive design's view of an outcome: success, counted failure, or missing (null). */
-export function countedAnswer(outcome: TrialOutcome, missing: MissingRule): boolean | null {
-  if (isMissing(outcome)) return null;
-  if (missing === 'paper' && outcome.family === 'ccb' && (outcome.kind === 'format' || outcome.kind === 'truncation')) {
-    return null;
-  }
-  return isSuccess(outcome);
-}
+/** The adaptive design's view of an outcome: success, counted failure, or missing (null), by the grid's rule. */
+export const countedAnswer = (outcome: TrialOutcome, missing: MissingRule): boolean | null =>
+  countedSuccess(outcome, missing);
 
 /**
  * Connects runAdaptiveDesign to a real task and subject: trial i at depth N asks the i-th instance of the

@@ -1,21 +1,20 @@
 import type { CellResult } from '../../schema/cell.js';
 import type { RetentionFit } from '../../schema/fit.js';
 import { type DepthCount, estimateRetention, summarizeKStar, tfbcRate } from '../../stats/index.js';
+import { isMissingKind, type MissingRule } from '../../tasks/outcome.js';
 import { setAsideSummary } from './set-aside.js';
 import { kStarPopulation } from './summarize-cell.js';
 
-export type MissingRule = 'paper' | 'release';
+export type { MissingRule };
 
-/**
- * Per-depth (correct, n) under a missing-data rule (paper 000 §3 vs. the release, docs/spec/ccb.md §6.2):
- * 'paper' counts only Correct, Reasoning and Constraint; 'release' counts every trial but API.
- */
+/** Per-depth (successes, n) where n counts the trials the missing-data rule keeps (src/tasks/outcome.ts). */
 export function depthCounts(cells: readonly CellResult[], missing: MissingRule): DepthCount[] {
   return cells.map((cell) => {
-    const o = cell.outcomes;
-    const counted =
-      missing === 'paper' ? (o.correct ?? 0) + (o.reasoning ?? 0) + (o.constraint ?? 0) : cell.n - (o.api ?? 0);
-    return { depth: cell.level, correct: o.correct ?? 0, n: counted };
+    let counted = 0;
+    for (const [kind, count] of Object.entries(cell.outcomes)) {
+      if (!isMissingKind(cell.family, kind, missing)) counted += count;
+    }
+    return { depth: cell.level, correct: cell.successes, n: counted };
   });
 }
 

@@ -36,19 +36,14 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
     attempts: response.attempts,
   };
   if (response.kind === 'error') {
-    const family = task.family;
-    const outcome =
-      family === 'count'
-        ? apiOutcome('count', response.error, Number(instance.answer))
-        : apiOutcome(family, response.error);
+    const outcome = apiOutcome(task.family, response.error, instance.answer);
     return { ...base, outcome, finishReason: null, usage: null, cacheHit: false };
   }
   const served = response.servedModel !== undefined ? { servedModel: response.servedModel } : {};
   if (response.finishReason === 'content_filter') {
     // the provider's moderation removed the output: the provider's doing, missing data, not the model's answer
     const reason = "provider content filter: finish_reason 'content_filter'";
-    const outcome =
-      task.family === 'count' ? apiOutcome('count', reason, Number(instance.answer)) : apiOutcome(task.family, reason);
+    const outcome = apiOutcome(task.family, reason, instance.answer);
     return {
       ...base,
       outcome,

@@ -19,7 +19,6 @@ export function setAsideSummary(cells: readonly CellResult[]): SetAside | null {
     traceUnreadable: 0,
   };
   for (const { outcome } of trials) {
-    if (outcome.family !== 'ccb') continue;
     if (outcome.kind === 'correct' && outcome.traceReadable === false) summary.traceUnreadable++;
     if (outcome.kind !== 'format' && outcome.kind !== 'truncation') continue;
     summary[outcome.kind]++;

@@ -1,13 +1,7 @@
 import type { CellResult } from '../../schema/cell.js';
 import type { TrialRecord } from '../../schema/trial.js';
 import { clopperPearson, summarizeKStar } from '../../stats/index.js';
-import {
-  CCB_OUTCOME_KINDS,
-  COUNT_OUTCOME_KINDS,
-  isMissing,
-  isSuccess,
-  PUZZLE_OUTCOME_KINDS,
-} from '../../tasks/outcome.js';
+import { isMissing, isSuccess, outcomeKinds } from '../../tasks/outcome.js';
 import type { AnyTaskPlugin } from '../../tasks/task.js';
 
 export interface CellIdentity {
@@ -19,9 +13,6 @@ export interface CellIdentity {
   seedOffset: number;
   maxMissingFraction: number;
 }
-
-const outcomeKinds = (family: AnyTaskPlugin['family']): readonly string[] =>
-  family === 'ccb' ? CCB_OUTCOME_KINDS : family === 'puzzle' ? PUZZLE_OUTCOME_KINDS : COUNT_OUTCOME_KINDS;
 
 /**
  * k* population: incorrect but parseable trials (Reasoning and Constraint, and puzzle Fail) with a

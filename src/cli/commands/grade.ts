@@ -47,8 +47,9 @@ export const registerGrade: RegisterCommand = (cli, io) => {
       const { plugin, instance } = resolveInstance(task, options);
       const text = readResponse(options.response);
       const outcome = plugin.grade(instance, text, { finishReason });
+      // a stepwise outcome also says where the trace diverged and whether the final answer was right
       const result =
-        outcome.family === 'ccb'
+        'answerCorrect' in outcome
           ? {
               outcome: outcome.kind,
               kStar: outcome.kStar,

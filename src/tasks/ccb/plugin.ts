@@ -1,6 +1,14 @@
 import type { PyRandom } from '../../rng/index.js';
 import type { CcbOutcome } from '../outcome.js';
-import type { GenerateOptions, GradeContext, ParseResult, Prompt, SimKnobs, TaskPlugin } from '../task.js';
+import {
+  type GenerateOptions,
+  type GradeContext,
+  type ParseResult,
+  type Prompt,
+  type SimKnobs,
+  stepwiseSim,
+  type TaskPlugin,
+} from '../task.js';
 import { type CcbReading, type CcbTruth, classify } from './reading.js';
 import {
   assertDepth,
@@ -9,9 +17,7 @@ import {
   CCB_VARIANTS,
   type CcbInstance,
   type CcbProfile,
-  type CcbTaskId,
   type CcbVariant,
-  releaseMaxTokens,
   resolveProfile,
   resolveVariant,
 } from './types.js';
@@ -19,8 +25,13 @@ import { formatResponse } from './variants.js';
 
 /** The domain-specific parts of a CCB plugin; `makeCcbPlugin` supplies the shared contract around them. */
 export interface CcbDomain<I extends CcbInstance> {
-  id: CcbTaskId;
+  /** The task id, also its Vitest project's name (`d2`). */
+  id: string;
   title: string;
+  /** The output-token budget of depth N (the release's max_tokens). */
+  maxOutputTokens(depth: number): number;
+  /** sim:default's per-step retention on this domain. */
+  simRetention: number;
   generate(rng: PyRandom, depth: number, seed: number, profile: CcbProfile, options: GenerateOptions): I;
   instanceKey(instance: I): string;
   render(instance: I, variant: CcbVariant): Prompt;
@@ -43,6 +54,9 @@ export function makeCcbPlugin<I extends CcbInstance>(domain: CcbDomain<I>): CcbP
   return {
     id: domain.id,
     family: 'ccb',
+    project: domain.id,
+    analysis: 'retention',
+    simDefault: stepwiseSim(domain.simRetention),
     title: domain.title,
     levels: { kind: 'depth', values: CCB_DEPTHS },
     variants: CCB_VARIANTS,
@@ -73,6 +87,6 @@ export function makeCcbPlugin<I extends CcbInstance>(domain: CcbDomain<I>): CcbP
     simulate(instance: I, rng: PyRandom, knobs: SimKnobs): string {
       return domain.simulate(instance, rng, knobs);
     },
-    maxOutputTokens: (level) => releaseMaxTokens(domain.id, level),
+    maxOutputTokens: (level) => domain.maxOutputTokens(level),
   };
 }

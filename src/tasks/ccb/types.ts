@@ -6,8 +6,6 @@ export type CcbProfile = (typeof CCB_PROFILES)[number];
 export const CCB_VARIANTS = ['standard', 'verbose', 'A', 'B', 'C'] as const;
 export type CcbVariant = (typeof CCB_VARIANTS)[number];
 
-export type CcbTaskId = 'd1' | 'd2' | 'd3';
-
 /** Depths N of the release: 5, 10, …, 50. */
 export const CCB_DEPTHS: readonly number[] = [5, 10, 15, 20, 25, 30, 35, 40, 45, 50];
 
@@ -23,7 +21,6 @@ export const isCcbVariant = (value: unknown): value is CcbVariant =>
  * (the final state, or a D3 query token such as `AH:F` in query mode).
  */
 export interface CcbInstance<D = unknown> extends TaskInstance<D, string, string> {
-  task: CcbTaskId;
   profile: CcbProfile;
 }
 
@@ -45,8 +42,5 @@ export function assertDepth(task: string, depth: number): void {
   }
 }
 
-/** The release's `max_tokens`: D1/D2 4096 (6000 when N ≥ 40); D3 12000 (20000 when N ≥ 40). */
-export function releaseMaxTokens(task: CcbTaskId, depth: number): number {
-  if (task === 'd3') return depth >= 40 ? 20000 : 12000;
-  return depth >= 40 ? 6000 : 4096;
-}
+/** The release's `max_tokens` for D1 and D2: 4096, 6000 when N ≥ 40 (D3 declares its own, in d3/). */
+export const releaseMaxTokens = (depth: number): number => (depth >= 40 ? 6000 : 4096);

@@ -1,5 +1,5 @@
 import type { PyRandom } from '../../rng/index.js';
-import type { GenerateOptions, ParseResult, TaskInstance, TaskPlugin } from '../task.js';
+import { countingSim, type GenerateOptions, type ParseResult, type TaskInstance, type TaskPlugin } from '../task.js';
 import { gradeCount } from './grade.js';
 import { parseLastInteger } from './parse.js';
 import { simulateCount } from './simulate.js';
@@ -8,6 +8,9 @@ import { drawTarget } from './targets.js';
 
 /** The authors' initial output cap; the ladder doubles it up to 32768 on truncation without an answer. */
 export const COUNT_MAX_OUTPUT_TOKENS = 4096;
+
+/** sim:default's counting capacity on every counting task. */
+export const COUNT_SIM_CAPACITY = 96;
 
 export interface CountData {
   /** Number of items in the sequence (the target). */
@@ -29,6 +32,9 @@ export function countInstance(n: number, center: number, seed: number, profile =
 export const countPlugin: TaskPlugin<CountInstance, bigint> = {
   id: 'count',
   family: 'count',
+  project: 'scc',
+  analysis: 'counting',
+  simDefault: countingSim(COUNT_SIM_CAPACITY),
   title: 'Stable counting capacity (repeated items)',
   levels: { kind: 'length', values: [32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 20000], knob: (l) => l },
   variants: MOTIFS.map((m) => m.id),

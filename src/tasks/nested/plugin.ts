@@ -1,10 +1,10 @@
 import type { PyRandom } from '../../rng/index.js';
 import { gradeCount } from '../count/grade.js';
 import { parseLastInteger } from '../count/parse.js';
-import { COUNT_MAX_OUTPUT_TOKENS, type CountInstance } from '../count/plugin.js';
+import { COUNT_MAX_OUTPUT_TOKENS, COUNT_SIM_CAPACITY, type CountInstance } from '../count/plugin.js';
 import { COUNT_SYSTEM_PROMPT } from '../count/stimulus.js';
 import { drawTarget } from '../count/targets.js';
-import type { GenerateOptions, ParseResult, TaskPlugin } from '../task.js';
+import { countingSim, type GenerateOptions, type ParseResult, type TaskPlugin } from '../task.js';
 import { nestedRecords, nestedUserPrompt } from './generate.js';
 
 export function nestedInstance(matches: number, center: number, seed: number, profile = 'default'): CountInstance {
@@ -27,6 +27,9 @@ function simulateNested(matches: number, rng: PyRandom, capacity: number): strin
 export const nestedPlugin: TaskPlugin<CountInstance, bigint> = {
   id: 'nested',
   family: 'count',
+  project: 'scc',
+  analysis: 'counting',
+  simDefault: countingSim(COUNT_SIM_CAPACITY),
   title: 'Nested key-path match counting',
   levels: { kind: 'length', values: [32, 64, 128, 256, 512, 1024], knob: (l) => l },
   variants: ['default'],

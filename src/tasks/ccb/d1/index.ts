@@ -1,6 +1,7 @@
 import { makeCcbPlugin } from '../plugin.js';
 import { stripWhitespace } from '../scan.js';
 import { simulateResponse } from '../simulate.js';
+import { releaseMaxTokens } from '../types.js';
 import { type D1Instance, generateD1 } from './generate.js';
 import { readD1 } from './parse.js';
 import { renderD1 } from './prompt.js';
@@ -14,6 +15,8 @@ export { D1_SYSTEM_PROMPT } from './prompt.js';
 export const d1Task = makeCcbPlugin<D1Instance>({
   id: 'd1',
   title: 'CCB D1 Alien Grid (3x3 grid state tracking)',
+  maxOutputTokens: releaseMaxTokens,
+  simRetention: 0.95,
   generate: (rng, depth, seed, profile) => generateD1(rng, depth, seed, profile),
   // release key: the operation chain
   instanceKey: (instance) => instance.data.ops.join(','),

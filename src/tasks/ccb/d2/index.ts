@@ -1,5 +1,6 @@
 import { makeCcbPlugin } from '../plugin.js';
 import { simulateResponse } from '../simulate.js';
+import { releaseMaxTokens } from '../types.js';
 import { type D2Instance, generateD2 } from './generate.js';
 import { readD2, readRegisters } from './parse.js';
 import { renderD2 } from './prompt.js';
@@ -14,6 +15,8 @@ export { applyD2, D2_OPS, type D2Op, formatRegisters, type Registers, START_REGI
 export const d2Task = makeCcbPlugin<D2Instance>({
   id: 'd2',
   title: 'CCB D2 Symbolic Pointer Tracking (registers A-G, mod 10)',
+  maxOutputTokens: releaseMaxTokens,
+  simRetention: 0.95,
   generate: (rng, depth, seed, profile) => generateD2(rng, depth, seed, profile),
   // release key: the operation chain
   instanceKey: (instance) => instance.data.ops.join(','),

@@ -15,6 +15,9 @@ const truthNorm = (state: string): string => readD3(`Step 1: ${state}`, 'state')
 export const d3Task = makeCcbPlugin<D3Instance>({
   id: 'd3',
   title: 'CCB D3 Social Logic (transitive alliance/rivalry closure)',
+  // the release's max_tokens for D3: 12000, 20000 when N ≥ 40
+  maxOutputTokens: (depth) => (depth >= 40 ? 20000 : 12000),
+  simRetention: 0.8,
   generate: (rng, depth, seed, profile, options) => generateD3(rng, depth, seed, profile, options.query === true),
   // release key: the user-prompt text (events with relation words); the paper query is not part of it
   instanceKey: (instance) => eventList(instance),

@@ -8,6 +8,7 @@ import {
   PUZZLE_SYSTEM_PROMPT,
   parseJsonList,
 } from '../common/index.js';
+import { PUZZLE_SIM_DEFAULT } from '../common/levels.js';
 import { type CheckerMove, checkersTrace, goalBoard, initialBoard, solveCheckers, validateCheckers } from './rules.js';
 
 /** Checkers per colour per level (docs/spec/puzzles.md §1.2): minimum (= every valid) length n(n+2) = 3, 8, 15, 24, 35, 48. */
@@ -71,6 +72,9 @@ function simulateCheckers(instance: CheckersInstance, rng: PyRandom, knobs: SimK
 export const checkersPlugin: TaskPlugin<CheckersInstance, unknown[]> = {
   id: 'checkers',
   family: 'puzzle',
+  project: 'puzzles',
+  analysis: 'collapse',
+  simDefault: PUZZLE_SIM_DEFAULT,
   title: 'Checker jumping',
   levels: { kind: 'level', values: PUZZLE_LEVELS, knob: (level) => CHECKERS_PER_COLOUR[level - 1] },
   variants: ['standard'],

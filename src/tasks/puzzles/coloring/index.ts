@@ -1,6 +1,7 @@
 import type { PyRandom } from '../../../rng/index.js';
 import type { AnyTaskPlugin, Prompt, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
 import { gradeSolvable, levelRow, PUZZLE_LEVELS, PUZZLE_SYSTEM_PROMPT, parseJsonObject } from '../common/index.js';
+import { PUZZLE_SIM_DEFAULT } from '../common/levels.js';
 import { type Edge, isBipartite, plantedGraph } from './graph.js';
 import { validateColouring } from './validate.js';
 
@@ -68,6 +69,9 @@ function simulateColoring(instance: ColoringInstance, rng: PyRandom, knobs: SimK
 export const coloringPlugin: TaskPlugin<ColoringInstance, Record<string, unknown>> = {
   id: 'coloring',
   family: 'puzzle',
+  project: 'puzzles',
+  analysis: 'collapse',
+  simDefault: PUZZLE_SIM_DEFAULT,
   title: 'Graph colouring',
   // Tuple-valued knob (n, m, k): λ* only on the level index (docs/spec/puzzles.md §1.3).
   levels: { kind: 'level', values: PUZZLE_LEVELS },

@@ -2,6 +2,7 @@ import type { PyRandom } from '../../../rng/index.js';
 import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
 import { puzzleTokenBudget } from '../common/budget.js';
 import { gradeSolvable, PUZZLE_LEVELS } from '../common/index.js';
+import { PUZZLE_SIM_DEFAULT } from '../common/levels.js';
 import { type CryptData, generateCrypt } from './generate.js';
 import { cryptLevel } from './levels.js';
 import { formatCryptAnswer, renderCrypt } from './render.js';
@@ -19,6 +20,9 @@ export type CryptInstance = TaskInstance<CryptData, never, Record<string, number
 const plugin: TaskPlugin<CryptInstance, CryptAnswer> = {
   id: 'crypt',
   family: 'puzzle',
+  project: 'puzzles',
+  analysis: 'collapse',
+  simDefault: PUZZLE_SIM_DEFAULT,
   title: 'Cryptarithmetic (addition, unique solution)',
   levels: { kind: 'level', values: PUZZLE_LEVELS, knob: () => undefined },
   variants: ['standard'],

@@ -8,6 +8,7 @@ import {
   PUZZLE_SYSTEM_PROMPT,
   parseJsonList,
 } from '../common/index.js';
+import { PUZZLE_SIM_DEFAULT } from '../common/levels.js';
 import { type HanoiMove, type HanoiState, hanoiTrace, PEGS, type Peg, solveHanoi, validateHanoi } from './rules.js';
 
 /** Disks per level (docs/spec/puzzles.md §1.2): minimum moves 7, 15, 31, 63, 255, 1023. */
@@ -66,6 +67,9 @@ function simulateHanoi(instance: HanoiInstance, rng: PyRandom, knobs: SimKnobs):
 export const hanoiPlugin: TaskPlugin<HanoiInstance, unknown[]> = {
   id: 'hanoi',
   family: 'puzzle',
+  project: 'puzzles',
+  analysis: 'collapse',
+  simDefault: PUZZLE_SIM_DEFAULT,
   title: 'Tower of Hanoi',
   levels: { kind: 'level', values: PUZZLE_LEVELS, knob: (level) => HANOI_DISKS[level - 1] },
   variants: ['standard'],

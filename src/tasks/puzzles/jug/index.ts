@@ -8,6 +8,7 @@ import {
   PUZZLE_SYSTEM_PROMPT,
   parseJsonList,
 } from '../common/index.js';
+import { PUZZLE_SIM_DEFAULT } from '../common/levels.js';
 import { type JugOperator, type JugState, jugTrace, solveJug, validateJug } from './rules.js';
 
 /** (capacity A, capacity B, goal) per level (docs/spec/puzzles.md §1.2); BFS minimum steps 4, 6, 8, 12, 16, 24. */
@@ -73,6 +74,9 @@ function simulateJug(instance: JugInstance, rng: PyRandom, knobs: SimKnobs): str
 export const jugPlugin: TaskPlugin<JugInstance, unknown[]> = {
   id: 'jug',
   family: 'puzzle',
+  project: 'puzzles',
+  analysis: 'collapse',
+  simDefault: PUZZLE_SIM_DEFAULT,
   title: 'Water jug',
   // Tuple-valued knob (cA, cB, g): λ* only on the level index (docs/spec/puzzles.md §1.3).
   levels: { kind: 'level', values: PUZZLE_LEVELS },

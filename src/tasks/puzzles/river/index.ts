@@ -8,6 +8,7 @@ import {
   PUZZLE_SYSTEM_PROMPT,
   parseJsonList,
 } from '../common/index.js';
+import { PUZZLE_SIM_DEFAULT } from '../common/levels.js';
 import { actorName, agentName, solveRiver, type Trip, tripNames } from './rules.js';
 import { validateRiver } from './validate.js';
 
@@ -81,6 +82,9 @@ function simulateRiver(instance: RiverInstance, rng: PyRandom, knobs: SimKnobs):
 export const riverPlugin: TaskPlugin<RiverInstance, unknown[]> = {
   id: 'river',
   family: 'puzzle',
+  project: 'puzzles',
+  analysis: 'collapse',
+  simDefault: PUZZLE_SIM_DEFAULT,
   title: 'River crossing',
   // Tuple-valued knob (n, k): λ* only on the level index (docs/spec/puzzles.md §1.3).
   levels: { kind: 'level', values: PUZZLE_LEVELS },

@@ -2,6 +2,7 @@ import type { PyRandom } from '../../../rng/index.js';
 import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
 import { puzzleTokenBudget } from '../common/budget.js';
 import { gradeSolvable, PUZZLE_LEVELS } from '../common/index.js';
+import { PUZZLE_SIM_DEFAULT } from '../common/levels.js';
 import { generateRubik, type RubikData, rubikScrambleLength } from './generate.js';
 import { invertSequence } from './notation.js';
 import { formatRubikAnswer, renderRubik } from './render.js';
@@ -26,6 +27,9 @@ export type RubikInstance = TaskInstance<RubikData, never, string[]>;
 const plugin: TaskPlugin<RubikInstance, RubikAnswer> = {
   id: 'rubik',
   family: 'puzzle',
+  project: 'puzzles',
+  analysis: 'collapse',
+  simDefault: PUZZLE_SIM_DEFAULT,
   title: "Rubik's Cube 3×3 (canonical scramble, optimal distance = level length)",
   levels: { kind: 'level', values: PUZZLE_LEVELS, knob: (level) => rubikScrambleLength(level) },
   variants: ['standard'],

@@ -2,6 +2,7 @@ import type { PyRandom } from '../../../rng/index.js';
 import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
 import { puzzleTokenBudget } from '../common/budget.js';
 import { gradeSolvable, PUZZLE_LEVELS } from '../common/index.js';
+import { PUZZLE_SIM_DEFAULT } from '../common/levels.js';
 import { generateSat, type SatData } from './generate.js';
 import { satLevel } from './levels.js';
 import { formatSatAnswer, renderSat } from './render.js';
@@ -21,6 +22,9 @@ const answerText = (instance: SatInstance): string => formatSatAnswer(instance.d
 const plugin: TaskPlugin<SatInstance, SatAnswer> = {
   id: 'sat',
   family: 'puzzle',
+  project: 'puzzles',
+  analysis: 'collapse',
+  simDefault: PUZZLE_SIM_DEFAULT,
   title: 'Boolean 3-SAT (planted, q-hidden)',
   levels: { kind: 'level', values: PUZZLE_LEVELS, knob: () => undefined },
   variants: ['standard'],

@@ -2,6 +2,7 @@ import type { PyRandom } from '../../../rng/index.js';
 import type { AnyTaskPlugin, GradeContext, SimKnobs, TaskInstance, TaskPlugin } from '../../task.js';
 import { puzzleTokenBudget } from '../common/budget.js';
 import { gradeSolvable, PUZZLE_LEVELS } from '../common/index.js';
+import { PUZZLE_SIM_DEFAULT } from '../common/levels.js';
 import { generateSudoku, type SudokuData, sudokuLevel } from './generate.js';
 import { formatSudokuAnswer, renderSudoku } from './render.js';
 import { parseSudoku, type SudokuAnswer, validateSudoku } from './validate.js';
@@ -18,6 +19,9 @@ export type SudokuInstance = TaskInstance<SudokuData, never, number[]>;
 const plugin: TaskPlugin<SudokuInstance, SudokuAnswer> = {
   id: 'sudoku',
   family: 'puzzle',
+  project: 'puzzles',
+  analysis: 'collapse',
+  simDefault: PUZZLE_SIM_DEFAULT,
   title: 'Sudoku (4×4, 6×6, 9×9 and 9×9 jigsaw; unique solution)',
   /** Scalar knob: the number of blank cells (6, 10, 16, 22, 45, 51), which — unlike the givens — grows with the level. */
   levels: {

@@ -1,6 +1,7 @@
 import type { PyRandom } from '../../../rng/index.js';
+import { COUNT_SIM_CAPACITY } from '../../count/plugin.js';
 import type { CountOutcome } from '../../outcome.js';
-import type { GenerateOptions, ParseResult, TaskInstance, TaskPlugin } from '../../task.js';
+import { countingSim, type GenerateOptions, type ParseResult, type TaskInstance, type TaskPlugin } from '../../task.js';
 import { JSON_SYSTEM_INSTRUCTION, markerSequence } from '../common.js';
 import { extractJsonObject, type JsonObject } from '../json-extract.js';
 import { fieldOutcome } from '../outcome.js';
@@ -102,6 +103,9 @@ const isCondition = (value: unknown): value is AgentCondition =>
 export const agentPlugin: TaskPlugin<AgentInstance, JsonObject> = {
   id: 'agent',
   family: 'count',
+  project: 'scc',
+  analysis: 'counting',
+  simDefault: countingSim(COUNT_SIM_CAPACITY),
   title: 'Agent operation with a marker-count burden',
   levels: { kind: 'length', values: agentLadder(AGENT_SEED, 'gpt-5.4', 'agent'), knob: (l) => l },
   variants: ['default'],

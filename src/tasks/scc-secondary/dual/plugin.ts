@@ -1,6 +1,7 @@
 import type { PyRandom } from '../../../rng/index.js';
+import { COUNT_SIM_CAPACITY } from '../../count/plugin.js';
 import type { CountOutcome } from '../../outcome.js';
-import type { GenerateOptions, ParseResult, TaskInstance, TaskPlugin } from '../../task.js';
+import { countingSim, type GenerateOptions, type ParseResult, type TaskInstance, type TaskPlugin } from '../../task.js';
 import { JSON_SYSTEM_INSTRUCTION } from '../common.js';
 import { extractJsonObject, type JsonObject } from '../json-extract.js';
 import { fieldOutcome } from '../outcome.js';
@@ -65,6 +66,9 @@ export function standaloneDualData(condition: DualCondition, count: number, samp
 export const dualPlugin: TaskPlugin<DualInstance, JsonObject> = {
   id: 'dual',
   family: 'count',
+  project: 'scc',
+  analysis: 'counting',
+  simDefault: countingSim(COUNT_SIM_CAPACITY),
   title: 'Marker count under a secondary task (dual-task interference)',
   levels: { kind: 'length', values: [32, 48, 64, 80, 96], knob: (l) => l },
   variants: ['default'],
