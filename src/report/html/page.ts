@@ -61,7 +61,7 @@ function sections(report: Report): Section[] {
             'TFBC rate = correct answers reached through a divergent trace / correct answers. Format, truncation ' +
             'and API rates are over all non-API trials (API over all trials), whichever missing-data rule fits p_d.</p>'
           : '') + (report.ablations.length ? `<h3>Prompt ablations</h3>\n${ablationTables(report)}` : ''),
-      absentReason: report.cells.some((c) => c.family === 'ccb') || report.fits.length ? null : none('CCB cells'),
+      absentReason: report.cells.some((c) => c.levelKind === 'depth') || report.fits.length ? null : none('CCB cells'),
     },
     {
       id: 'puzzles',

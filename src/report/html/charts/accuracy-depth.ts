@@ -41,9 +41,7 @@ function curveDepths(depths: readonly number[]): number[] {
 
 /** Paper 000 Fig. 1: per task, cell accuracy with Clopper–Pearson bars and the fitted curve. */
 export function accuracyDepthChart(report: Report): ChartResult {
-  const cells = report.cells.filter(
-    (c) => c.family === 'ccb' && c.levelKind === 'depth' && c.accuracy !== null && c.ci95 !== null,
-  );
+  const cells = report.cells.filter((c) => c.levelKind === 'depth' && c.accuracy !== null && c.ci95 !== null);
   if (cells.length === 0) return absent(ID, TITLE, 'no CCB depth cells with answered trials in this report');
   const tasks = distinct(cells.map((c) => c.task));
   const rows: Record<string, string | number>[] = cells.map((c) => ({

@@ -20,7 +20,7 @@ const TITLE = 'Accuracy by depth and subject';
  * A report holds one run, so one subject; its cells carry no subject, so a mixed run is labelled as such.
  */
 export function depthHeatmapChart(report: Report): ChartResult {
-  const cells = report.cells.filter((c) => c.family === 'ccb' && c.levelKind === 'depth' && c.accuracy !== null);
+  const cells = report.cells.filter((c) => c.levelKind === 'depth' && c.accuracy !== null);
   if (cells.length === 0) return absent(ID, TITLE, 'no CCB depth cells with answered trials in this report');
   const subject = subjectLabel(report.subjects);
   const tasks = distinct(cells.map((c) => c.task));

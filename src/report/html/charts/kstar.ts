@@ -29,9 +29,11 @@ const addHistogram = (into: Map<number, number>, histogram: Record<string, numbe
 };
 
 /**
- * Paper 000 Fig. 5: first divergent step k* over Reasoning and Constraint trials (the population of
- * src/assays/sweep kStarPopulation), per CCB task. From the fit's pooled histogram; for a (task, variant)
- * without a fit, pooled from its cells' histograms.
+ * Paper 000 Fig. 5: first divergent step k* over the k* population (src/assays/sweep kStarPopulation;
+ * Reasoning and Constraint trials for CCB), per task swept over depths. From the retention fit's pooled
+ * histogram; for a (task, variant) without a fit, pooled from its depth cells' histograms. Cells on another
+ * level axis are not drawn here even when their k* population is non-empty (puzzle Fail trials have one):
+ * their k* is a step of another kind of trace, and the page shows them in their own section.
  */
 export function kStarChart(report: Report): ChartResult {
   const panels = new Map<string, Panel>();
@@ -45,7 +47,7 @@ export function kStarChart(report: Report): ChartResult {
     });
   }
   for (const cell of report.cells) {
-    if (cell.family !== 'ccb') continue;
+    if (cell.levelKind !== 'depth') continue;
     const key = panelLabel(cell.task, cell.variant);
     const held = panels.get(key) ?? { panel: key, histogram: new Map(), source: 'cells' };
     if (held.source === 'cells') addHistogram(held.histogram, cell.kStar.histogram);
