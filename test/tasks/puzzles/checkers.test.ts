@@ -7,7 +7,7 @@ import {
   checkersPlugin,
 } from '../../../src/tasks/puzzles/checkers/index.js';
 import { countSolutions, solveCheckers, validateCheckers } from '../../../src/tasks/puzzles/checkers/rules.js';
-import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common/index.js';
+import { puzzleSelfCheck } from '../../support/puzzle-self-check.js';
 
 const instanceAt = (level: number, seed = 1): CheckersInstance =>
   checkersPlugin.generate(new PyRandom(seed), level, { seed });

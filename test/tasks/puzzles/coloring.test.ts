@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng/index.js';
 import { findColouring, uniformGraph } from '../../../src/tasks/puzzles/coloring/graph.js';
 import { COLORING_LEVELS, type ColoringInstance, coloringPlugin } from '../../../src/tasks/puzzles/coloring/index.js';
-import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common/index.js';
+import { puzzleSelfCheck } from '../../support/puzzle-self-check.js';
 
 const instanceAt = (level: number, seed = 1): ColoringInstance =>
   coloringPlugin.generate(new PyRandom(seed), level, { seed });

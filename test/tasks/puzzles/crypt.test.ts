@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng/index.js';
 import { resolveTask } from '../../../src/tasks/index.js';
-import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common/index.js';
 import {
   CRYPT_LEVELS,
   type CryptInstance,
@@ -12,6 +11,7 @@ import {
   validateCrypt,
 } from '../../../src/tasks/puzzles/crypt/index.js';
 import { puzzleTasks } from '../../../src/tasks/puzzles/index.js';
+import { puzzleSelfCheck } from '../../support/puzzle-self-check.js';
 import { expectGarbageClassified, simulatedPassRate } from './contract.js';
 
 const LEVELS = [1, 2, 3, 4, 5, 6];

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng/index.js';
-import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common/index.js';
 import { HANOI_DISKS, type HanoiInstance, hanoiPlugin } from '../../../src/tasks/puzzles/hanoi/index.js';
 import { solveHanoi, validateHanoi } from '../../../src/tasks/puzzles/hanoi/rules.js';
+import { puzzleSelfCheck } from '../../support/puzzle-self-check.js';
 
 const instanceAt = (level: number, seed = 1): HanoiInstance =>
   hanoiPlugin.generate(new PyRandom(seed), level, { seed });

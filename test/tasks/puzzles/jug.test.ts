@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng/index.js';
-import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common/index.js';
 import { JUG_LEVELS, type JugInstance, jugPlugin } from '../../../src/tasks/puzzles/jug/index.js';
 import { isJugSolvable, jugTrace, solveJug, validateJug } from '../../../src/tasks/puzzles/jug/rules.js';
+import { puzzleSelfCheck } from '../../support/puzzle-self-check.js';
 
 const instanceAt = (level: number, seed = 1): JugInstance => jugPlugin.generate(new PyRandom(seed), level, { seed });
 const grade = (level: number, text: string) => jugPlugin.grade(instanceAt(level), text, { finishReason: 'stop' });

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng/index.js';
-import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common/index.js';
 import { RIVER_LEVELS, type RiverInstance, riverPlugin } from '../../../src/tasks/puzzles/river/index.js';
 import { isSafe, solveRiver, tripNames } from '../../../src/tasks/puzzles/river/rules.js';
 import { validateRiver } from '../../../src/tasks/puzzles/river/validate.js';
+import { puzzleSelfCheck } from '../../support/puzzle-self-check.js';
 
 const instanceAt = (level: number, seed = 1): RiverInstance =>
   riverPlugin.generate(new PyRandom(seed), level, { seed });

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng/index.js';
 import { resolveTask } from '../../../src/tasks/index.js';
-import { puzzleSelfCheck } from '../../../src/tasks/puzzles/common/index.js';
 import { puzzleTasks } from '../../../src/tasks/puzzles/index.js';
 import {
   dpll,
@@ -13,6 +12,7 @@ import {
   trueLiterals,
   validateSat,
 } from '../../../src/tasks/puzzles/sat/index.js';
+import { puzzleSelfCheck } from '../../support/puzzle-self-check.js';
 import { expectGarbageClassified, simulatedPassRate } from './contract.js';
 
 const LEVELS = [1, 2, 3, 4, 5, 6];

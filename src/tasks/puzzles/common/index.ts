@@ -4,4 +4,3 @@ export * from './format.js';
 export * from './grade.js';
 export * from './levels.js';
 export * from './outcome.js';
-export * from './self-check.js';

@@ -1,5 +1,5 @@
-import { PyRandom } from '../../../rng/index.js';
-import type { AnyTaskPlugin } from '../../task.js';
+import { PyRandom } from '../../src/rng/index.js';
+import type { AnyTaskPlugin } from '../../src/tasks/task.js';
 
 /**
  * The grading contract every always-solvable puzzle family must honour on one (level, seed) cell
