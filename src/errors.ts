@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   CB_SUBJECT_SPEC: { exit: EXIT.usage },
   /** A task id no registered plugin has. */
   CB_UNKNOWN_TASK: { exit: EXIT.usage },
+  /** A task plugin that cannot be registered: a missing or malformed declaration, or an id already taken. */
+  CB_TASK_PLUGIN: { exit: EXIT.usage },
   /** Per-depth counts that cannot be read. */
   CB_COUNT_INPUT: { exit: EXIT.usage },
   /** A subject failure that must stop an SCC assay (e.g. a replay log that does not match the ladder). */

@@ -12,5 +12,28 @@ export * as schema from './schema/index.js';
 export * as stats from './stats/index.js';
 export { createSubject, parseSubjectSpec, subjectFromEnv } from './subjects/index.js';
 export type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from './subjects/subject.js';
-export type { AnyTaskPlugin, TaskInstance, TaskPlugin, TrialOutcome } from './tasks/index.js';
-export { availableTasks, generateCell, resolveTask, TASK_IDS } from './tasks/index.js';
+export type {
+  Analysis,
+  AnyTaskPlugin,
+  CcbOutcome,
+  CountOutcome,
+  GenerateOptions,
+  GradeContext,
+  LevelAxis,
+  ParseResult,
+  Prompt,
+  PuzzleOutcome,
+  SimKnobs,
+  TaskInstance,
+  TaskPlugin,
+  TrialOutcome,
+} from './tasks/index.js';
+export {
+  availableTasks,
+  countingSim,
+  generateCell,
+  registerTask,
+  resolveTask,
+  stepwiseSim,
+  TASK_IDS,
+} from './tasks/index.js';
