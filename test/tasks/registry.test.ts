@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import type { CeilingbenchError } from '../../src/errors.js';
 import { ccbTasks } from '../../src/tasks/ccb/index.js';
 import { countTasks } from '../../src/tasks/count/index.js';
-import { availableTasks, isTaskId, resolveTask, TASK_IDS, UnknownTaskError } from '../../src/tasks/index.js';
+import {
+  type AnyTaskPlugin,
+  availableTasks,
+  isTaskId,
+  registerTask,
+  resolveTask,
+  TASK_IDS,
+  UnknownTaskError,
+} from '../../src/tasks/index.js';
 import { puzzleTasks } from '../../src/tasks/puzzles/index.js';
 import { sccSecondaryTasks } from '../../src/tasks/scc-secondary/index.js';
 
@@ -41,7 +50,41 @@ describe('task registry', () => {
   it('derives TASK_IDS from the plugin arrays: every plugin, in order, none left out', () => {
     const plugins = [...ccbTasks, ...puzzleTasks, ...countTasks, ...sccSecondaryTasks];
     expect(TASK_IDS).toEqual(plugins.map((plugin) => plugin.id));
-    expect(availableTasks().map((plugin) => plugin.id)).toEqual(TASK_IDS);
+    expect(
+      availableTasks()
+        .map((plugin) => plugin.id)
+        .slice(0, TASK_IDS.length),
+    ).toEqual(TASK_IDS);
     for (const plugin of plugins) expect(isTaskId(plugin.id)).toBe(true);
+  });
+});
+
+describe('registerTask', () => {
+  const base = resolveTask('d2');
+  it('rejects a malformed declaration with every problem and a stable code', () => {
+    const bad = { ...base, id: 'Bad Id', analysis: 'vibes', project: '', levels: { kind: 'depth', values: [] } };
+    const error = (() => {
+      try {
+        registerTask(bad as unknown as AnyTaskPlugin);
+      } catch (e) {
+        return e as CeilingbenchError;
+      }
+      return undefined;
+    })();
+    expect(error?.code).toBe('CB_TASK_PLUGIN');
+    expect(error?.message).toMatch(
+      /id must be.*analysis must be one of retention, collapse, counting.*project must.*levels/,
+    );
+    expect(isTaskId('Bad Id')).toBe(false);
+  });
+
+  it('refuses a second plugin under a taken id, accepts the same object again', () => {
+    expect(() => registerTask({ ...base })).toThrow(/'d2': another plugin already has this id/);
+    const extra = { ...base, id: 'registry-test-extra', project: 'extra' } as AnyTaskPlugin;
+    registerTask(extra);
+    registerTask(extra);
+    expect(resolveTask('registry-test-extra').project).toBe('extra');
+    expect(availableTasks().at(-1)?.id).toBe('registry-test-extra');
+    expect(TASK_IDS).not.toContain('registry-test-extra');
   });
 });

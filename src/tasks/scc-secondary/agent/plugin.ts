@@ -119,7 +119,8 @@ export const agentPlugin: TaskPlugin<AgentInstance, JsonObject> = {
         : rng.randbelow(AGENT_TASK_SAMPLES);
     const agentSeed = typeof options.agentSeed === 'number' ? options.agentSeed : AGENT_SEED;
     const task = conditionHasTask(condition) ? buildAgentTask(agentSeed, taskIndex) : null;
-    return agentInstance(condition, task, level, options.seed, options.profile ?? 'default');
+    // a condition without markers still belongs to the cell it was generated for (its marker count is 0)
+    return { ...agentInstance(condition, task, level, options.seed, options.profile ?? 'default'), level };
   },
   instanceKey: (i) => `${i.data.condition}:${i.data.task?.taskIndex ?? '-'}:${i.data.markerCount}`,
   render: (i) => ({
