@@ -2,6 +2,7 @@ import { PyRandom } from '../../rng/index.js';
 import { resolveTask } from '../../tasks/registry.js';
 import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
 import { UsageError } from '../errors.js';
+import { choicesByTask, tasksWithAxis } from '../task-help.js';
 import type { RegisterCommand } from './index.js';
 
 /** Options shared by `generate` and `grade`, as cac hands them over (mri may turn digit strings into numbers). */
@@ -92,11 +93,11 @@ const section = (title: string, body: string): string => `--- ${title} ---\n${bo
 export const registerGenerate: RegisterCommand = (cli, io) => {
   cli
     .command('generate <task>', 'Generate one instance with its prompt and canonical (perfect) response')
-    .option('--depth <n>', 'Depth N (CCB tasks d1, d2, d3)')
-    .option('--level <n>', 'Level (puzzle families)')
+    .option('--depth <n>', `Depth N (tasks ${tasksWithAxis('depth')})`)
+    .option('--level <n>', `Level (tasks ${tasksWithAxis('level')}) or length (${tasksWithAxis('length')})`)
     .option('--seed <s>', 'Instance seed (CCB official: the release seed, depth*10000 + attempt)')
-    .option('--profile <name>', 'Generation profile (CCB: official | paper)')
-    .option('--variant <name>', 'Prompt variant (CCB: standard | verbose | A | B | C)')
+    .option('--profile <name>', `Generation profile (${choicesByTask('profiles')})`)
+    .option('--variant <name>', `Prompt variant (${choicesByTask('variants')})`)
     .option('--query', 'D3 paper profile: ask for the query pair instead of the full state')
     .option('--json', 'Print one JSON object')
     .example('ceilingbench generate d1 --depth 5 --seed 50000 --json')

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FinishReason } from '../../tasks/task.js';
 import { UsageError } from '../errors.js';
+import { choicesByTask, tasksWithAxis } from '../task-help.js';
 import { type InstanceArgs, resolveInstance } from './generate.js';
 import type { RegisterCommand } from './index.js';
 
@@ -33,10 +34,10 @@ function readResponse(value: unknown): string {
 export const registerGrade: RegisterCommand = (cli, io) => {
   cli
     .command('grade <task>', 'Grade a model response against one generated instance')
-    .option('--depth <n>', 'Depth N (CCB tasks d1, d2, d3)')
-    .option('--level <n>', 'Level (puzzle families)')
+    .option('--depth <n>', `Depth N (tasks ${tasksWithAxis('depth')})`)
+    .option('--level <n>', `Level (tasks ${tasksWithAxis('level')}) or length (${tasksWithAxis('length')})`)
     .option('--seed <s>', 'Instance seed (CCB official: the release seed)')
-    .option('--profile <name>', 'Generation profile (CCB: official | paper)')
+    .option('--profile <name>', `Generation profile (${choicesByTask('profiles')})`)
     .option('--query', 'D3 paper profile: the instance asks for the query pair')
     .option('--finish-reason <reason>', 'Why generation stopped: stop | length')
     .option('--response [file]', 'The response text: a file, or - for stdin')

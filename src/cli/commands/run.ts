@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { standardProjectList } from '../task-help.js';
 import type { RegisterCommand } from './index.js';
 
 interface RunFlags {
@@ -76,7 +77,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
   cli
     .command('run', 'Run the benchmark (all projects by default) and write reports')
     .option('--root <dir>', 'The repository to run in (default: the current directory)')
-    .option('--project <list>', 'Comma list of Vitest project names (d1, d2, d3, puzzles, scc, your own) or all', {
+    .option('--project <list>', `Comma list of Vitest project names (${standardProjectList()}, your own) or all`, {
       default: 'all',
     })
     .option('--subject <spec>', 'sim:<profile>[?k=v], oracle, openai:<model>, replay:<path>[#model]')
