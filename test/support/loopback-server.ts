@@ -77,6 +77,8 @@ export interface LoggedRequest {
   outcome: LoggedOutcome;
   /** True when this (trial, budget) call had already been answered successfully. */
   repeat: boolean;
+  /** The `usage` the server reported in its answer (answered requests only). */
+  usage?: { promptTokens: number; completionTokens: number };
 }
 
 export interface LoopbackServer {
@@ -126,8 +128,13 @@ function toRequest(body: unknown, req: IncomingMessage): LoopbackRequest | undef
   };
 }
 
-function completionJson(request: LoopbackRequest, reply: LoopbackReply): string {
+function usageOf(request: LoopbackRequest, reply: LoopbackReply) {
   const promptChars = request.messages.reduce((sum, m) => sum + m.content.length, 0);
+  return { promptTokens: Math.ceil(promptChars / 4), completionTokens: Math.ceil(reply.text.length / 4) };
+}
+
+function completionJson(request: LoopbackRequest, reply: LoopbackReply): string {
+  const { promptTokens, completionTokens } = usageOf(request, reply);
   return JSON.stringify({
     id: 'chatcmpl-loopback',
     object: 'chat.completion',
@@ -145,9 +152,9 @@ function completionJson(request: LoopbackRequest, reply: LoopbackReply): string 
       },
     ],
     usage: {
-      prompt_tokens: Math.ceil(promptChars / 4),
-      completion_tokens: Math.ceil(reply.text.length / 4),
-      total_tokens: Math.ceil(promptChars / 4) + Math.ceil(reply.text.length / 4),
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
       ...(reply.reasoningTokens !== undefined
         ? { completion_tokens_details: { reasoning_tokens: reply.reasoningTokens } }
         : {}),
@@ -248,6 +255,7 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     if (reply.finishReason === 'length') entry.outcome = 'length';
     answeredCalls.add(call);
+    entry.usage = usageOf(request, reply);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(completionJson(request, reply));
   }
