@@ -2,17 +2,12 @@ import type { ProjectGates } from '../config/schema.js';
 import type { CellResult } from '../schema/cell.js';
 import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit.js';
 import type { GateResult } from '../schema/gate.js';
-import type { Report } from '../schema/report.js';
-import type { SubjectIdentity } from '../subjects/subject.js';
-import type { CeilingbenchMeta, SccAssayMetaRecord, SccMetaRecord } from '../vitest/meta.js';
+import type { CeilingbenchMeta } from '../schema/meta.js';
+import type { PlainTest, Report, SccAssayRecord, SccRecord } from '../schema/report.js';
+import type { SubjectIdentity } from '../schema/subject.js';
 
-/** One finished test as the reporter saw it. */
-export interface TestEntry {
-  project: string;
-  name: string;
-  file: string;
-  state: 'passed' | 'failed' | 'skipped' | 'pending';
-  errors: string[];
+/** One finished test as the reporter saw it; a failed one without a record is kept in the report as it is here. */
+export interface TestEntry extends PlainTest {
   /** Wall-clock duration of the test (a timing field; JUnit only). */
   durationMs: number;
   meta?: CeilingbenchMeta;
@@ -81,8 +76,8 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
   const fits: RetentionFit[] = [];
   const collapse: CollapseFit[] = [];
   const ablations: Ablation[] = [];
-  const scc: SccMetaRecord[] = [];
-  const sccAssays: SccAssayMetaRecord[] = [];
+  const scc: SccRecord[] = [];
+  const sccAssays: SccAssayRecord[] = [];
   const gates: GateResult[] = [];
   const subjects = new Map<string, SubjectIdentity>();
   const seeds = new Set<number>();

@@ -4,6 +4,7 @@ import { ablationSchema, collapseFitSchema, retentionFitSchema } from './fit.js'
 import { gateResultSchema } from './gate.js';
 import { subjectIdentitySchema } from './subject.js';
 
+/** An SCC counting-capacity assay: the headline numbers, and the full result (src/assays/scc: sccResultSchema). */
 export const sccRecordSchema = z.object({
   kind: z.literal('scc'),
   project: z.string(),
@@ -16,15 +17,23 @@ export const sccRecordSchema = z.object({
   /** The full assay result (see src/assays/scc: sccResultSchema). */
   result: z.unknown(),
 });
+export type SccRecord = z.infer<typeof sccRecordSchema>;
 
+/** The secondary SCC assays (paper 003 Supplementary Notes 7–9). */
+export const SCC_ASSAYS = ['motif', 'dual-task', 'agent'] as const;
+export type SccAssayName = (typeof SCC_ASSAYS)[number];
+
+/** A secondary SCC assay: its own result shape, validated by its module (src/assays/scc-secondary/schema.ts). */
 export const sccAssayRecordSchema = z.object({
   kind: z.literal('sccAssay'),
-  assay: z.enum(['motif', 'dual-task', 'agent']),
+  assay: z.enum(SCC_ASSAYS),
   project: z.string(),
   task: z.string(),
+  /** Headline numbers for tables and JUnit properties. */
   summary: z.record(z.string(), z.union([z.number(), z.string(), z.null()])),
   result: z.unknown(),
 });
+export type SccAssayRecord = z.infer<typeof sccAssayRecordSchema>;
 
 /** A test that failed or errored without leaving a ceilingbench record (e.g. a crash in a spec). */
 export const plainTestSchema = z.object({
@@ -34,6 +43,7 @@ export const plainTestSchema = z.object({
   state: z.enum(['passed', 'failed', 'skipped', 'pending']),
   errors: z.array(z.string()),
 });
+export type PlainTest = z.infer<typeof plainTestSchema>;
 
 /** ceilingbench.json — the source of truth every other artifact is projected from. */
 export const reportSchema = z.object({

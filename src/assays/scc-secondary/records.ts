@@ -1,12 +1,12 @@
-import type { SccAssayMetaRecord } from '../../vitest/meta.js';
+import type { SccAssayRecord } from '../../schema/report.js';
 import type { AgentAssayResult, DualTaskResult, MotifAblationResult } from './schema.js';
 
 /** The meta records the SCC specs leave for the report (`sccAssays`), with headline numbers for tables/JUnit. */
-type Summary = SccAssayMetaRecord['summary'];
+type Summary = SccAssayRecord['summary'];
 
 const key = (text: string): string => text.replace(/[^a-z0-9]+/gi, '_');
 
-export function motifRecord(result: MotifAblationResult): SccAssayMetaRecord {
+export function motifRecord(result: MotifAblationResult): SccAssayRecord {
   const summary: Summary = { motifs: result.rows.length };
   const baseline = result.rows.find((r) => r.motif === result.baselineMotif);
   summary.baseline_cc = baseline?.cc ?? null;
@@ -25,7 +25,7 @@ export function motifRecord(result: MotifAblationResult): SccAssayMetaRecord {
   return { kind: 'sccAssay', assay: 'motif', project: 'scc', task: 'count', summary, result };
 }
 
-export function dualTaskRecord(result: DualTaskResult): SccAssayMetaRecord {
+export function dualTaskRecord(result: DualTaskResult): SccAssayRecord {
   const summary: Summary = { trials: result.trials.length };
   for (const c of result.conditions) {
     const name = key(c.condition);
@@ -37,7 +37,7 @@ export function dualTaskRecord(result: DualTaskResult): SccAssayMetaRecord {
   return { kind: 'sccAssay', assay: 'dual-task', project: 'scc', task: 'dual', summary, result };
 }
 
-export function agentRecord(result: AgentAssayResult): SccAssayMetaRecord {
+export function agentRecord(result: AgentAssayResult): SccAssayRecord {
   const summary: Summary = { trials: result.trials.length, ladder_model: result.ladderModel };
   for (const c of result.conditions) {
     summary[`parse_${c.condition}`] = c.parseRate;
