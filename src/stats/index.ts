@@ -42,7 +42,7 @@ export {
   PD_LOWER,
   PD_UPPER,
   profileLikelihoodCI,
-  type RetentionFit,
+  type RetentionMle,
 } from './retention.js';
 export { betaQuantile, erfc, logChoose, logGamma, normalCdf, normalQuantile, regularizedBeta } from './special.js';
 export { type KStarSummary, summarizeKStar, tfbcRate } from './trace.js';

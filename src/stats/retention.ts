@@ -14,7 +14,7 @@ export type BootstrapMethod = 'bca' | 'percentile';
 export const PD_LOWER = 0.5;
 export const PD_UPPER = 1;
 
-export interface RetentionFit {
+export interface RetentionMle {
   /** Maximum-likelihood p_d on [0.5, 1]. */
   pd: number;
   /** p_d sits at 0.5: no statistically identifiable step retention (includes "no data"). */
@@ -109,7 +109,7 @@ export function packCounts(counts: readonly DepthCount[], exponent: (depth: numb
 
 const X_LOWER = Math.log(PD_LOWER);
 
-function fitNormalized(counts: readonly DepthCount[]): RetentionFit {
+function fitNormalized(counts: readonly DepthCount[]): RetentionMle {
   if (counts.length === 0) return { pd: PD_LOWER, atLowerBound: true, logLik: 0, depthsUsed: 0 };
   const { exponents, correct, failed } = packCounts(counts);
   const x = maximizeConcaveRetention(exponents, correct, failed, X_LOWER);
@@ -122,7 +122,7 @@ function fitNormalized(counts: readonly DepthCount[]): RetentionFit {
  * release's 5,000-point grid. All correct → 1; no identifiable retention (score ≤ 0 at 0.5, e.g. nothing
  * correct, or no data) → 0.5 with atLowerBound. n = 0 depths are skipped; n may differ between depths.
  */
-export function fitRetention(counts: DepthCount[]): RetentionFit {
+export function fitRetention(counts: DepthCount[]): RetentionMle {
   return fitNormalized(normalizeCounts(counts));
 }
 

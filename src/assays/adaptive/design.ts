@@ -4,7 +4,7 @@ import {
   fitRetention,
   normalizeCounts,
   profileLikelihoodCI,
-  type RetentionFit,
+  type RetentionMle,
 } from '../../stats/index.js';
 import { mapLimit } from '../limit.js';
 import { asymptoticWidth, mostInformativeDepth } from './information.js';
@@ -59,7 +59,7 @@ export interface AdaptiveStep {
 export interface AdaptiveDesignResult {
   /** Counted trials per depth (missing answers excluded), depths ascending. */
   counts: DepthCount[];
-  fit: RetentionFit;
+  fit: RetentionMle;
   /** Seeded parametric-bootstrap BCa interval, exactly as the grid's estimate computes it. */
   ci95: [number, number];
   /** The profile-likelihood interval the stopping rule watched. */
