@@ -1,21 +1,18 @@
 import type { RetentionFit } from '../../../schema/fit.js';
 import type { Report } from '../../../schema/report.js';
+import type { ChartResult } from '../chart.js';
 import {
-  absent,
-  CHART_CONFIG,
-  type ChartResult,
+  ACCURACY_PERCENT,
   distinct,
-  drawn,
-  facetColumns,
-  ifRows,
-  layerFilter,
+  facetedSpec,
+  figure,
+  layerOf,
   round,
-  VEGA_LITE_SCHEMA,
   variantOrder,
-} from '../chart.js';
+  verticalInterval,
+} from './scaffold.js';
 
-const ID = 'accuracy-depth';
-const TITLE = 'Accuracy vs depth with the fitted geometric decay 100·p_d^N';
+const FIGURE = figure('accuracy-depth', 'Accuracy vs depth with the fitted geometric decay 100·p_d^N');
 
 /** The fit drawn for a (task, variant): the paper's missing-data rule when both were fitted. */
 export function chosenFits(fits: readonly RetentionFit[]): RetentionFit[] {
@@ -42,7 +39,7 @@ function curveDepths(depths: readonly number[]): number[] {
 /** Paper 000 Fig. 1: per task, cell accuracy with Clopper–Pearson bars and the fitted curve. */
 export function accuracyDepthChart(report: Report): ChartResult {
   const cells = report.cells.filter((c) => c.levelKind === 'depth' && c.accuracy !== null && c.ci95 !== null);
-  if (cells.length === 0) return absent(ID, TITLE, 'no CCB depth cells with answered trials in this report');
+  if (cells.length === 0) return FIGURE.absent('no CCB depth cells with answered trials in this report');
   const tasks = distinct(cells.map((c) => c.task));
   const rows: Record<string, string | number>[] = cells.map((c) => ({
     layer: 'observed',
@@ -79,7 +76,7 @@ export function accuracyDepthChart(report: Report): ChartResult {
     }
   }
   const x = { field: 'depth', type: 'quantitative' as const, title: 'Depth N', scale: { zero: false } };
-  const y = { field: 'accuracy', type: 'quantitative' as const, title: 'Accuracy (%)', scale: { domain: [0, 100] } };
+  const y = ACCURACY_PERCENT;
   const color = {
     field: 'variant',
     type: 'nominal' as const,
@@ -96,47 +93,33 @@ export function accuracyDepthChart(report: Report): ChartResult {
             '(under the paper rule, format and truncation failures are missing data).'
           : '')
       : ' No retention fit in this report, so no curve.');
-  return drawn({
-    id: ID,
-    title: TITLE,
+  return FIGURE.drawn(
     caption,
-    spec: {
-      $schema: VEGA_LITE_SCHEMA,
-      config: CHART_CONFIG,
-      data: { values: rows },
-      facet: { field: 'task', type: 'nominal', title: null, sort: tasks },
-      columns: facetColumns(tasks.length),
-      spec: {
+    facetedSpec(
+      rows,
+      { field: 'task', sort: tasks },
+      {
         width: 260,
         height: 190,
         layer: [
-          ...ifRows(rows, 'fit', {
-            transform: layerFilter('fit'),
+          ...layerOf(rows, 'fit', {
             mark: { type: 'line', strokeWidth: 1.5, clip: true },
             encoding: { x, y, color, order: { field: 'depth', type: 'quantitative' } },
           }),
-          {
-            transform: layerFilter('observed'),
+          ...layerOf(rows, 'observed', {
             mark: { type: 'rule', strokeWidth: 1 },
-            encoding: {
-              x,
-              y: { field: 'lo', type: 'quantitative', title: 'Accuracy (%)' },
-              y2: { field: 'hi' },
-              color,
-            },
-          },
-          {
-            transform: layerFilter('observed'),
+            encoding: { ...verticalInterval(x, 'lo', 'hi', 'Accuracy (%)'), color },
+          }),
+          ...layerOf(rows, 'observed', {
             mark: { type: 'point', filled: true, size: 36, opacity: 1 },
             encoding: { x, y, color },
-          },
-          ...ifRows(rows, 'fit-input', {
-            transform: layerFilter('fit-input'),
+          }),
+          ...layerOf(rows, 'fit-input', {
             mark: { type: 'point', filled: false, size: 36, strokeWidth: 1 },
             encoding: { x, y, color },
           }),
         ],
       },
-    },
-  });
+    ),
+  );
 }

@@ -1,19 +1,9 @@
 import type { Report } from '../../../schema/report.js';
-import {
-  absent,
-  CHART_CONFIG,
-  type ChartResult,
-  distinct,
-  drawn,
-  isDefaultVariant,
-  round,
-  VEGA_LITE_SCHEMA,
-  variantOrder,
-} from '../chart.js';
+import type { ChartResult } from '../chart.js';
 import { subjectLabel } from '../subject-label.js';
+import { distinct, figure, layeredSpec, panelLabel, round, variantOrder } from './scaffold.js';
 
-const ID = 'depth-heatmap';
-const TITLE = 'Accuracy by depth and subject';
+const FIGURE = figure('depth-heatmap', 'Accuracy by depth and subject');
 
 /**
  * Paper 000 Fig. 4: observed accuracy per depth (rows) and subject (columns; one per task and prompt variant).
@@ -21,15 +11,14 @@ const TITLE = 'Accuracy by depth and subject';
  */
 export function depthHeatmapChart(report: Report): ChartResult {
   const cells = report.cells.filter((c) => c.levelKind === 'depth' && c.accuracy !== null);
-  if (cells.length === 0) return absent(ID, TITLE, 'no CCB depth cells with answered trials in this report');
+  if (cells.length === 0) return FIGURE.absent('no CCB depth cells with answered trials in this report');
   const subject = subjectLabel(report.subjects);
   const tasks = distinct(cells.map((c) => c.task));
   const rows = cells.map((c) => {
     const accuracy = round(100 * (c.accuracy as number));
-    const column = isDefaultVariant(c.variant) ? c.task : `${c.task} · ${c.variant}`;
     return {
       task: c.task,
-      column,
+      column: panelLabel(c.task, c.variant),
       subject,
       variant: c.variant,
       depth: c.level,
@@ -40,9 +29,7 @@ export function depthHeatmapChart(report: Report): ChartResult {
   });
   // One column per (task, variant) of this report's subject, named in the axis title.
   const columns = tasks.flatMap((t) =>
-    variantOrder(rows.filter((r) => r.task === t).map((r) => r.variant)).map((v) =>
-      isDefaultVariant(v) ? t : `${t} · ${v}`,
-    ),
+    variantOrder(rows.filter((r) => r.task === t).map((r) => r.variant)).map((v) => panelLabel(t, v)),
   );
   const x = {
     field: 'column',
@@ -52,45 +39,35 @@ export function depthHeatmapChart(report: Report): ChartResult {
     axis: { orient: 'top' as const, labelAngle: 0, labelLimit: 200 },
   };
   const y = { field: 'depth', type: 'ordinal' as const, title: 'Depth N', sort: 'ascending' as const };
-  return drawn({
-    id: ID,
-    title: TITLE,
-    caption:
-      "Observed accuracy (%) over answered trials; darker = higher. Columns: this report's subject, one per CCB " +
+  return FIGURE.drawn(
+    "Observed accuracy (%) over answered trials; darker = higher. Columns: this report's subject, one per CCB " +
       'task and prompt variant' +
       (report.subjects.length > 1
         ? '; this run mixed subjects and its cells do not record which one answered.'
         : " (a report holds one subject; render each model's report to compare models)."),
-    spec: {
-      $schema: VEGA_LITE_SCHEMA,
-      config: CHART_CONFIG,
-      data: { values: rows },
-      width: { step: 110 },
-      height: { step: 20 },
-      layer: [
-        {
-          mark: { type: 'rect', stroke: 'white', strokeWidth: 1 },
-          encoding: {
-            x,
-            y,
-            color: {
-              field: 'accuracy',
-              type: 'quantitative',
-              title: 'Accuracy (%)',
-              scale: { domain: [0, 100], scheme: 'blues' },
-            },
+    layeredSpec(rows, { width: { step: 110 }, height: { step: 20 } }, [
+      {
+        mark: { type: 'rect', stroke: 'white', strokeWidth: 1 },
+        encoding: {
+          x,
+          y,
+          color: {
+            field: 'accuracy',
+            type: 'quantitative',
+            title: 'Accuracy (%)',
+            scale: { domain: [0, 100], scheme: 'blues' },
           },
         },
-        {
-          mark: { type: 'text', fontSize: 11 },
-          encoding: {
-            x,
-            y,
-            text: { field: 'label' },
-            color: { condition: { test: 'datum.accuracy >= 60', value: 'white' }, value: '#222' },
-          },
+      },
+      {
+        mark: { type: 'text', fontSize: 11 },
+        encoding: {
+          x,
+          y,
+          text: { field: 'label' },
+          color: { condition: { test: 'datum.accuracy >= 60', value: 'white' }, value: '#222' },
         },
-      ],
-    },
-  });
+      },
+    ]),
+  );
 }

@@ -1,20 +1,12 @@
 import type { Baseline } from '../../../schema/baseline.js';
 import type { Report } from '../../../schema/report.js';
-import {
-  absent,
-  CHART_CONFIG,
-  type ChartResult,
-  distinct,
-  drawn,
-  isDefaultVariant,
-  VEGA_LITE_SCHEMA,
-} from '../chart.js';
+import type { ChartResult } from '../chart.js';
 import { chosenFits } from './accuracy-depth.js';
+import { distinct, figure, type LayerItem, layeredSpec, panelLabel, verticalInterval } from './scaffold.js';
 
-const PD_ID = 'history-pd';
-const PD_TITLE = 'Per-release history of p_d';
-const CC_ID = 'history-cc';
-const CC_TITLE = 'Per-release history of counting capacity (CC)';
+const PD = figure('history-pd', 'Per-release history of p_d');
+const CC = figure('history-cc', 'Per-release history of counting capacity (CC)');
+const NO_BASELINES = 'no baselines given (ceilingbench report --baselines DIR)';
 
 /** A release on the history axis: saved baselines in run order, then this report unless it was saved. */
 interface Release {
@@ -51,20 +43,38 @@ export function releases(report: Report, baselines: readonly Baseline[]): Releas
 }
 
 const seriesLabel = (task: string, variant: string, missing: string, rules: number) =>
-  `${task}${isDefaultVariant(variant) ? '' : ` · ${variant}`}${rules > 1 ? ` (${missing})` : ''}`;
+  `${panelLabel(task, variant)}${rules > 1 ? ` (${missing})` : ''}`;
 
-const releaseAxis = (names: string[]) => ({
-  field: 'release',
-  type: 'ordinal' as const,
-  title: 'Release',
-  sort: names,
-  axis: { labelAngle: -30, labelLimit: 160 },
-});
+/**
+ * One series per value of the `series` field over the releases in `names` order: a line through the estimates,
+ * the interval from `lo` to `hi` as a bar, and a marker per release (`marker`: its mark and any encoding beyond
+ * x, y and colour).
+ */
+function releaseSeriesSpec(
+  rows: ReadonlyArray<Record<string, unknown>>,
+  names: string[],
+  series: string,
+  y: { field: string; type: 'quantitative'; title: string; scale?: { zero: boolean } },
+  marker: { mark: Extract<LayerItem, { mark: unknown }>['mark']; encoding?: Record<string, unknown> },
+) {
+  const x = {
+    field: 'release',
+    type: 'ordinal' as const,
+    title: 'Release',
+    sort: names,
+    axis: { labelAngle: -30, labelLimit: 160 },
+  };
+  const color = { field: series, type: 'nominal' as const, title: 'Task' };
+  return layeredSpec(rows, { width: { step: 90 }, height: 220 }, [
+    { mark: { type: 'line', strokeWidth: 1 }, encoding: { x, y, color } },
+    { mark: { type: 'rule' }, encoding: { ...verticalInterval(x), color } },
+    { mark: marker.mark, encoding: { x, y, color, ...marker.encoding } },
+  ]);
+}
 
 /** p_d with its bootstrap CI per release and task, from baselines/*.json and this report. */
 export function historyPdChart(report: Report, baselines: readonly Baseline[]): ChartResult {
-  if (baselines.length === 0)
-    return absent(PD_ID, PD_TITLE, 'no baselines given (ceilingbench report --baselines DIR)');
+  if (baselines.length === 0) return PD.absent(NO_BASELINES);
   const list = releases(report, baselines);
   const rules = distinct(list.flatMap((r) => r.fits.map((f) => f.missing))).length;
   const rows = list.flatMap((r) =>
@@ -76,39 +86,24 @@ export function historyPdChart(report: Report, baselines: readonly Baseline[]): 
       hi: f.ci95[1],
     })),
   );
-  if (rows.length === 0) return absent(PD_ID, PD_TITLE, 'the baselines hold no retention fit');
+  if (rows.length === 0) return PD.absent('the baselines hold no retention fit');
   const names = list.filter((r) => r.fits.length > 0).map((r) => r.name);
-  const x = releaseAxis(names);
-  const y = { field: 'pd', type: 'quantitative' as const, title: 'p_d', scale: { zero: false } };
-  const color = { field: 'series', type: 'nominal' as const, title: 'Task' };
-  return drawn({
-    id: PD_ID,
-    title: PD_TITLE,
-    caption:
-      'Per-step retention p_d with its 95% parametric-bootstrap interval, per saved baseline in run order' +
+  return PD.drawn(
+    'Per-step retention p_d with its 95% parametric-bootstrap interval, per saved baseline in run order' +
       (names.includes(THIS_RUN) ? `, then this report ("${THIS_RUN}").` : '.'),
-    spec: {
-      $schema: VEGA_LITE_SCHEMA,
-      config: CHART_CONFIG,
-      data: { values: rows },
-      width: { step: 90 },
-      height: 220,
-      layer: [
-        { mark: { type: 'line', strokeWidth: 1 }, encoding: { x, y, color } },
-        {
-          mark: { type: 'rule' },
-          encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color },
-        },
-        { mark: { type: 'point', filled: true, size: 40, opacity: 1 }, encoding: { x, y, color } },
-      ],
-    },
-  });
+    releaseSeriesSpec(
+      rows,
+      names,
+      'series',
+      { field: 'pd', type: 'quantitative', title: 'p_d', scale: { zero: false } },
+      { mark: { type: 'point', filled: true, size: 40, opacity: 1 } },
+    ),
+  );
 }
 
 /** CC per release with the ladder bounds [last pass, first fail]; open markers when no tier failed. */
 export function historyCcChart(report: Report, baselines: readonly Baseline[]): ChartResult {
-  if (baselines.length === 0)
-    return absent(CC_ID, CC_TITLE, 'no baselines given (ceilingbench report --baselines DIR)');
+  if (baselines.length === 0) return CC.absent(NO_BASELINES);
   const list = releases(report, baselines);
   const rows = list.flatMap((r) =>
     r.scc.map((s) => ({
@@ -120,9 +115,8 @@ export function historyCcChart(report: Report, baselines: readonly Baseline[]): 
       bound: s.bounded ? 'bounded' : 'no tier failed',
     })),
   );
-  if (rows.length === 0) return absent(CC_ID, CC_TITLE, 'the baselines hold no SCC result');
+  if (rows.length === 0) return CC.absent('the baselines hold no SCC result');
   const names = list.filter((r) => r.scc.length > 0).map((r) => r.name);
-  const x = releaseAxis(names);
   const fill = rows.every((r) => r.bound === 'bounded')
     ? { value: '#555' }
     : {
@@ -131,36 +125,15 @@ export function historyCcChart(report: Report, baselines: readonly Baseline[]): 
         title: 'Upper bound',
         scale: { domain: ['bounded', 'no tier failed'], range: ['#555', 'white'] },
       };
-  const y = { field: 'cc', type: 'quantitative' as const, title: 'CC' };
-  const color = { field: 'task', type: 'nominal' as const, title: 'Task' };
-  return drawn({
-    id: CC_ID,
-    title: CC_TITLE,
-    caption:
-      'Counting capacity per saved baseline in run order; bars span the ladder bounds (CC = last passing ' +
+  return CC.drawn(
+    'Counting capacity per saved baseline in run order; bars span the ladder bounds (CC = last passing ' +
       'length, up to the first failing length). Open markers: no tier failed, so CC is a lower bound.',
-    spec: {
-      $schema: VEGA_LITE_SCHEMA,
-      config: CHART_CONFIG,
-      data: { values: rows },
-      width: { step: 90 },
-      height: 220,
-      layer: [
-        { mark: { type: 'line', strokeWidth: 1 }, encoding: { x, y, color } },
-        {
-          mark: { type: 'rule' },
-          encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color },
-        },
-        {
-          mark: { type: 'point', size: 50, opacity: 1, strokeWidth: 1.5 },
-          encoding: {
-            x,
-            y,
-            color,
-            fill,
-          },
-        },
-      ],
-    },
-  });
+    releaseSeriesSpec(
+      rows,
+      names,
+      'task',
+      { field: 'cc', type: 'quantitative', title: 'CC' },
+      { mark: { type: 'point', size: 50, opacity: 1, strokeWidth: 1.5 }, encoding: { fill } },
+    ),
+  );
 }

@@ -1,19 +1,9 @@
 import type { Report } from '../../../schema/report.js';
-import {
-  absent,
-  CHART_CONFIG,
-  type ChartResult,
-  distinct,
-  drawn,
-  facetColumns,
-  panelLabel,
-  round,
-  VEGA_LITE_SCHEMA,
-} from '../chart.js';
+import type { ChartResult } from '../chart.js';
 import { chosenFits } from './accuracy-depth.js';
+import { distinct, facetedSpec, figure, layerOf, panelLabel, round } from './scaffold.js';
 
-const ID = 'kstar';
-const TITLE = 'Divergence step k* distribution';
+const FIGURE = figure('kstar', 'Divergence step k* distribution');
 
 interface Panel {
   panel: string;
@@ -68,28 +58,20 @@ export function kStarChart(report: Report): ChartResult {
     rows.push({ layer: 'mean', panel: name, k: round(sum / total), label: `mean ${(sum / total).toFixed(1)}` });
   }
   if (rows.length === 0) {
-    return absent(ID, TITLE, 'no divergent trace (Reasoning or Constraint trial with k* ≥ 1) in this report');
+    return FIGURE.absent('no divergent trace (Reasoning or Constraint trial with k* ≥ 1) in this report');
   }
   const ordered = distinct(names);
-  return drawn({
-    id: ID,
-    title: TITLE,
-    caption:
-      'Histogram of the first step at which the trace diverged from the canonical one, over Reasoning and ' +
+  return FIGURE.drawn(
+    'Histogram of the first step at which the trace diverged from the canonical one, over Reasoning and ' +
       'Constraint trials (n per panel); the dashed rule is the mean k*.',
-    spec: {
-      $schema: VEGA_LITE_SCHEMA,
-      config: CHART_CONFIG,
-      data: { values: rows },
-      facet: { field: 'panel', type: 'nominal', title: null, sort: ordered },
-      columns: facetColumns(ordered.length),
-      resolve: { scale: { y: 'independent' } },
-      spec: {
+    facetedSpec(
+      rows,
+      { field: 'panel', sort: ordered, independent: ['y'] },
+      {
         width: 260,
         height: 150,
         layer: [
-          {
-            transform: [{ filter: "datum.layer === 'bar'" }],
+          ...layerOf(rows, 'bar', {
             mark: { type: 'rect', color: '#4c78a8', stroke: 'white', strokeWidth: 0.5 },
             encoding: {
               x: { field: 'k0', type: 'quantitative', title: 'First divergent step k*', scale: { zero: false } },
@@ -97,14 +79,13 @@ export function kStarChart(report: Report): ChartResult {
               y: { field: 'count', type: 'quantitative', title: 'Trials' },
               y2: { datum: 0 },
             },
-          },
-          {
-            transform: [{ filter: "datum.layer === 'mean'" }],
+          }),
+          ...layerOf(rows, 'mean', {
             mark: { type: 'rule', color: '#d62728', strokeDash: [4, 3], strokeWidth: 1.5 },
             encoding: { x: { field: 'k', type: 'quantitative' } },
-          },
+          }),
         ],
       },
-    },
-  });
+    ),
+  );
 }

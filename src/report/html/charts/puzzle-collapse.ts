@@ -1,23 +1,13 @@
 import type { Report } from '../../../schema/report.js';
-import {
-  absent,
-  CHART_CONFIG,
-  type ChartResult,
-  drawn,
-  facetColumns,
-  ifRows,
-  layerFilter,
-  round,
-  VEGA_LITE_SCHEMA,
-} from '../chart.js';
+import type { ChartResult } from '../chart.js';
+import { ACCURACY_PERCENT, facetedSpec, figure, layerOf, round, verticalInterval } from './scaffold.js';
 
-const ID = 'puzzle-collapse';
-const TITLE = 'Puzzle accuracy vs complexity level, with the collapse threshold λ*';
+const FIGURE = figure('puzzle-collapse', 'Puzzle accuracy vs complexity level, with the collapse threshold λ*');
 
 /** Paper 001: accuracy per level with Clopper–Pearson bars; λ* = argmax |ΔAcc/Δλ| and its bootstrap interval. */
 export function puzzleCollapseChart(report: Report): ChartResult {
   const fits = report.collapse.filter((c) => c.levels.some((l) => l.accuracy !== null));
-  if (fits.length === 0) return absent(ID, TITLE, 'no puzzle level sweep (collapse record) in this report');
+  if (fits.length === 0) return FIGURE.absent('no puzzle level sweep (collapse record) in this report');
   const rows: Record<string, string | number>[] = [];
   for (const fit of fits) {
     for (const level of fit.levels) {
@@ -48,56 +38,44 @@ export function puzzleCollapseChart(report: Report): ChartResult {
   const tasks = fits.map((f) => f.task);
   const undefinedFor = fits.filter((f) => f.collapseThreshold.levelIndex === null).map((f) => f.task);
   const x = { field: 'level', type: 'quantitative' as const, title: 'Level', axis: { tickMinStep: 1, format: 'd' } };
-  const y = { field: 'accuracy', type: 'quantitative' as const, title: 'Accuracy (%)', scale: { domain: [0, 100] } };
-  return drawn({
-    id: ID,
-    title: TITLE,
-    caption:
-      'Accuracy (pass / answered) per level with Clopper–Pearson 95% intervals. Red dashed rule: λ*, the upper ' +
+  const y = ACCURACY_PERCENT;
+  return FIGURE.drawn(
+    'Accuracy (pass / answered) per level with Clopper–Pearson 95% intervals. Red dashed rule: λ*, the upper ' +
       'level of the steepest accuracy step; shaded: its 95% bootstrap interval over trial resamples.' +
       (undefinedFor.length > 0 ? ` λ* is undefined (flat curve) for ${undefinedFor.join(', ')}.` : ''),
-    spec: {
-      $schema: VEGA_LITE_SCHEMA,
-      config: CHART_CONFIG,
-      data: { values: rows },
-      facet: { field: 'task', type: 'nominal', title: null, sort: tasks },
-      columns: facetColumns(tasks.length),
-      spec: {
+    facetedSpec(
+      rows,
+      { field: 'task', sort: tasks },
+      {
         width: 240,
         height: 160,
         layer: [
-          ...ifRows(rows, 'lambda-ci', {
-            transform: layerFilter('lambda-ci'),
+          ...layerOf(rows, 'lambda-ci', {
             mark: { type: 'rect', color: '#d62728', opacity: 0.1 },
             encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } },
           }),
-          ...ifRows(rows, 'lambda', {
-            transform: layerFilter('lambda'),
+          ...layerOf(rows, 'lambda', {
             mark: { type: 'rule', color: '#d62728', strokeDash: [5, 3], strokeWidth: 1.5 },
             encoding: { x },
           }),
-          ...ifRows(rows, 'lambda', {
-            transform: layerFilter('lambda'),
+          ...layerOf(rows, 'lambda', {
             mark: { type: 'text', color: '#d62728', align: 'left', dx: 4, fontSize: 10 },
             encoding: { x, y: { datum: 95 }, text: { field: 'label' } },
           }),
-          {
-            transform: layerFilter('level'),
+          ...layerOf(rows, 'level', {
             mark: { type: 'line', color: '#4c78a8' },
             encoding: { x, y, order: { field: 'level', type: 'quantitative' } },
-          },
-          {
-            transform: layerFilter('level'),
+          }),
+          ...layerOf(rows, 'level', {
             mark: { type: 'rule', color: '#4c78a8' },
-            encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } },
-          },
-          {
-            transform: layerFilter('level'),
+            encoding: verticalInterval(x),
+          }),
+          ...layerOf(rows, 'level', {
             mark: { type: 'point', filled: true, size: 36, color: '#4c78a8', opacity: 1 },
             encoding: { x, y },
-          },
+          }),
         ],
       },
-    },
-  });
+    ),
+  );
 }

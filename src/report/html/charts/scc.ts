@@ -1,22 +1,10 @@
 import type { Report } from '../../../schema/report.js';
-import {
-  absent,
-  CHART_CONFIG,
-  type ChartResult,
-  distinct,
-  drawn,
-  facetColumns,
-  ifRows,
-  layerFilter,
-  round,
-  VEGA_LITE_SCHEMA,
-} from '../chart.js';
+import type { ChartResult } from '../chart.js';
 import { readSccRuns } from '../scc-view.js';
+import { distinct, facetedSpec, figure, layerOf, round, verdictColor, verticalInterval } from './scaffold.js';
 
-const LADDER_ID = 'scc-ladder';
-const LADDER_TITLE = 'SCC ladder trace: tier length and verdict';
-const SCATTER_ID = 'scc-scatter';
-const SCATTER_TITLE = 'SCC predicted vs true count, with attractor bands';
+const LADDER = figure('scc-ladder', 'SCC ladder trace: tier length and verdict');
+const SCATTER = figure('scc-scatter', 'SCC predicted vs true count, with attractor bands');
 
 function noRunsReason(report: Report, unreadable: string[]): string {
   if (report.scc.length === 0) return 'no SCC record in this report';
@@ -27,7 +15,7 @@ function noRunsReason(report: Report, unreadable: string[]): string {
 export function sccLadderChart(report: Report): ChartResult {
   const { runs, unreadable } = readSccRuns(report);
   const withTiers = runs.filter((r) => r.view.tiers.length > 0);
-  if (withTiers.length === 0) return absent(LADDER_ID, LADDER_TITLE, noRunsReason(report, unreadable));
+  if (withTiers.length === 0) return LADDER.absent(noRunsReason(report, unreadable));
   const rows: Record<string, string | number>[] = [];
   for (const { record, view } of withTiers) {
     for (const tier of [...view.tiers].sort((a, b) => a.evaluationIndex - b.evaluationIndex)) {
@@ -68,35 +56,26 @@ export function sccLadderChart(report: Report): ChartResult {
     title: 'Tier centre length',
     scale: { type: 'log' as const },
   };
-  return drawn({
-    id: LADDER_ID,
-    title: LADDER_TITLE,
-    caption:
-      'Each marker is one tier of the ladder (expansion doubles, refinement bisects), coloured by its verdict ' +
+  return LADDER.drawn(
+    'Each marker is one tier of the ladder (expansion doubles, refinement bisects), coloured by its verdict ' +
       '(pass = every trial parsed and mean relative error within tolerance); bars span the jittered lengths ' +
       'sampled in the tier. Horizontal rules: the counting capacity CC and the first failing length.',
-    spec: {
-      $schema: VEGA_LITE_SCHEMA,
-      config: CHART_CONFIG,
-      data: { values: rows },
-      facet: { field: 'task', type: 'nominal', title: null, sort: tasks },
-      columns: facetColumns(tasks.length),
-      resolve: { scale: { x: 'independent', y: 'independent' } },
-      spec: {
+    facetedSpec(
+      rows,
+      { field: 'task', sort: tasks, independent: ['x', 'y'] },
+      {
         width: 320,
         height: 220,
         layer: [
-          ...ifRows(rows, 'bound', {
-            transform: layerFilter('bound'),
+          ...layerOf(rows, 'bound', {
             mark: { type: 'rule', strokeDash: [4, 3], color: '#888' },
             encoding: { y: { field: 'value', type: 'quantitative' } },
           }),
           ...(['above', 'below'] as const).flatMap((side) =>
-            ifRows(
+            layerOf(
               rows,
               'bound',
               {
-                transform: layerFilter('bound', `datum.side === '${side}'`),
                 mark: {
                   type: 'text' as const,
                   align: 'left' as const,
@@ -110,38 +89,30 @@ export function sccLadderChart(report: Report): ChartResult {
                   text: { field: 'label' },
                 },
               },
-              (row) => row.side === side,
+              { field: 'side', equals: side },
             ),
           ),
-          {
-            transform: layerFilter('tier'),
+          ...layerOf(rows, 'tier', {
             mark: { type: 'line', color: '#bbb', strokeWidth: 1 },
             encoding: { x, y, order: { field: 'step', type: 'quantitative' } },
-          },
-          {
-            transform: layerFilter('tier'),
+          }),
+          ...layerOf(rows, 'tier', {
             mark: { type: 'rule', color: '#999' },
-            encoding: { x, y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' } },
-          },
-          {
-            transform: layerFilter('tier'),
+            encoding: verticalInterval(x, 'low', 'high'),
+          }),
+          ...layerOf(rows, 'tier', {
             mark: { type: 'point', filled: true, size: 60, opacity: 1 },
             encoding: {
               x,
               y,
-              color: {
-                field: 'verdict',
-                type: 'nominal',
-                title: 'Tier',
-                scale: { domain: ['pass', 'fail'], range: ['#2ca02c', '#d62728'] },
-              },
+              color: verdictColor('verdict', 'Tier', 'pass', 'fail'),
               shape: { field: 'phase', type: 'nominal', title: 'Phase' },
             },
-          },
+          }),
         ],
       },
-    },
-  });
+    ),
+  );
 }
 
 /**
@@ -187,7 +158,7 @@ export function sccScatterChart(report: Report): ChartResult {
   }
   if (rows.length === 0) {
     const reason = runs.length > 0 ? 'no SCC trial produced a parsed count' : noRunsReason(report, unreadable);
-    return absent(SCATTER_ID, SCATTER_TITLE, reason);
+    return SCATTER.absent(reason);
   }
   // Explicit domains: the layers that carry only one coordinate (CC rule, attractor bands) must not widen them.
   const xs = rows.flatMap((r) => (typeof r.target === 'number' ? [r.target] : []));
@@ -205,64 +176,47 @@ export function sccScatterChart(report: Report): ChartResult {
     title: 'Predicted count',
     scale: { type: 'log' as const, domain: domain([...ys, ...xs]), nice: false },
   };
-  return drawn({
-    id: SCATTER_ID,
-    title: SCATTER_TITLE,
-    caption:
-      'One point per parsed trial of every tier (unparsed trials cannot be placed). Grey line: perfect count. ' +
+  return SCATTER.drawn(
+    'One point per parsed trial of every tier (unparsed trials cannot be placed). Grey line: perfect count. ' +
       'Dashed vertical rule: CC. Orange bands: attractor values, the wrong answers past capacity that recur ' +
       '(width ∝ their share of the wrong answers past CC, in brackets). Log–log axes' +
       (nonPositive > 0 ? `; ${nonPositive} trials answering 0 or less are not drawn.` : '.'),
-    spec: {
-      $schema: VEGA_LITE_SCHEMA,
-      config: CHART_CONFIG,
-      data: { values: rows },
-      facet: { field: 'task', type: 'nominal', title: null, sort: tasks },
-      columns: facetColumns(tasks.length),
-      resolve: { scale: { x: 'independent', y: 'independent' } },
-      spec: {
+    facetedSpec(
+      rows,
+      { field: 'task', sort: tasks, independent: ['x', 'y'] },
+      {
         width: 400,
         height: 300,
         layer: [
-          ...ifRows(rows, 'attractor', {
-            transform: layerFilter('attractor'),
+          ...layerOf(rows, 'attractor', {
             mark: { type: 'rule', color: '#ff7f0e', opacity: 0.35 },
             encoding: {
               y,
               size: { field: 'share', type: 'quantitative', legend: null, scale: { range: [2, 10] } },
             },
           }),
-          ...ifRows(rows, 'attractor', {
-            transform: layerFilter('attractor'),
+          ...layerOf(rows, 'attractor', {
             mark: { type: 'text', align: 'left', dy: -6, fontSize: 10, color: '#b35900' },
             encoding: { y, x: { value: 4 }, text: { field: 'label' } },
           }),
-          {
-            transform: layerFilter('diagonal'),
+          ...layerOf(rows, 'diagonal', {
             mark: { type: 'line', color: '#999', strokeWidth: 1 },
             encoding: { x, y },
-          },
-          ...ifRows(rows, 'cc', {
-            transform: layerFilter('cc'),
+          }),
+          ...layerOf(rows, 'cc', {
             mark: { type: 'rule', strokeDash: [4, 3], color: '#555' },
             encoding: { x },
           }),
-          {
-            transform: layerFilter('trial'),
+          ...layerOf(rows, 'trial', {
             mark: { type: 'point', filled: true, size: 22, opacity: 0.7 },
             encoding: {
               x,
               y,
-              color: {
-                field: 'result',
-                type: 'nominal',
-                title: 'Answer',
-                scale: { domain: ['exact', 'wrong'], range: ['#2ca02c', '#d62728'] },
-              },
+              color: verdictColor('result', 'Answer', 'exact', 'wrong'),
             },
-          },
+          }),
         ],
       },
-    },
-  });
+    ),
+  );
 }
