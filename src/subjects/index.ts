@@ -48,10 +48,10 @@ export interface CreateSubjectOptions {
   env?: Env;
   /** Run-level seed for sim subjects whose spec has no `seed` parameter. */
   seed?: number;
-  /** Task plugins for sim/oracle (and the openai budget rule's parser); default the task registry. */
+  /** Task plugins for sim/oracle; default the task registry. */
   resolveTask?: TaskResolver;
   /** Provider, retry and limiter options of `openai:` subjects; they override the CEILINGBENCH_* env options. */
-  openai?: Omit<OpenAiSubjectOptions, 'model' | 'cache' | 'env' | 'specText' | 'resolveTask'>;
+  openai?: Omit<OpenAiSubjectOptions, 'model' | 'cache' | 'env' | 'specText'>;
   /** Receives cache and replay warnings (default process.emitWarning). */
   report?: CacheReporter;
 }
@@ -86,7 +86,6 @@ export async function createSubject(spec: string, options: CreateSubjectOptions 
         model: parsed.model,
         env,
         specText,
-        resolveTask,
         cache: mode === 'off' ? undefined : new ResponseCache(dir, mode, options.report),
       });
     }

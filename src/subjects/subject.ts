@@ -15,17 +15,13 @@ export interface TrialRequest {
   trialIndex: number;
   maxOutputTokens: number;
   signal?: AbortSignal;
-  /**
-   * Whether a cut-off text already holds an answer (usually `task.parse(text).ok`). The SCC budget rule
-   * doubles `maxOutputTokens` only while the output ends with finish_reason 'length' and this is false.
-   * When absent, an API subject asks the task registry for the parser and, failing that, never doubles.
-   */
-  hasAnswer?: (text: string) => boolean;
-  /** The budget rule's ceiling for this request (SCC: 32768); default: the subject's own. Part of the cache key. */
-  maxOutputTokensCeiling?: number;
 }
 
-/** The SCC output-token budget rule, as applied to one trial. */
+/**
+ * SCC's output-token budget rule (src/assays/scc/budget-rule.ts), as applied to one trial. A subject answers one
+ * request at one budget; only a subject that replays answers which are already final sets `budget` on its
+ * answer, and the rule then makes no further call.
+ */
 export interface BudgetRecord {
   /** Budget at request time. */
   requested: number;
@@ -50,9 +46,9 @@ export type TrialResponse =
       usage: Usage | null;
       latencyMs: number;
       cacheHit: boolean;
-      /** Requests sent for this answer, retries and budget doublings included; 0 for a cache hit. */
+      /** Requests sent for this answer, retries included; 0 for a cache hit. */
       attempts: number;
-      /** Present when an API subject applied the budget rule. */
+      /** Present when the answer is already the final one of the budget rule (a replay of such answers). */
       budget?: BudgetRecord;
       /** The trial's response-cache key (API subjects): links a record to its cache entry. */
       cacheKey?: string;

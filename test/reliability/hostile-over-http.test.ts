@@ -47,7 +47,6 @@ describe('hostile outputs over HTTP', () => {
       apiKey: SENTINEL_API_KEY,
       retry: FAST_RETRY,
       limiter: { concurrency: 1 },
-      resolveTask,
       cache: new ResponseCache(join(work.path, 'cache'), 'read-write', (message) => {
         throw new Error(message);
       }),

@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiSubject } from '../../src/subjects/openai/openai-subject.js';
-import { fakeResolve } from '../support/fake-tasks.js';
 import { FAST_RETRY, stepsRequest } from '../support/openai-harness.js';
 
 /**
@@ -36,7 +35,6 @@ async function errorFor(code: number): Promise<string> {
     apiKey: KEY,
     retry: FAST_RETRY,
     limiter: { concurrency: 1 },
-    resolveTask: fakeResolve,
   });
   const response = await subject.answer(stepsRequest(3, 1, 0));
   expect(response.kind).toBe('error');

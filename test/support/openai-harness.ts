@@ -7,7 +7,7 @@ import { createOpenAiSubject, type OpenAiSubjectOptions } from '../../src/subjec
 import type { RetryPolicy } from '../../src/subjects/openai/retry.js';
 import type { Subject, TrialRequest } from '../../src/subjects/subject.js';
 import type { AnyTaskPlugin } from '../../src/tasks/task.js';
-import { fakeResolve, fakeStepsPlugin } from './fake-tasks.js';
+import { fakeStepsPlugin } from './fake-tasks.js';
 
 /** A key that must never reach disk. */
 export const SENTINEL_API_KEY = 'sk-ceilingbench-SENTINEL-7f3a9c';
@@ -45,7 +45,6 @@ export function loopbackSubject(
     apiKey: SENTINEL_API_KEY,
     retry: FAST_RETRY,
     limiter: { concurrency: 16 },
-    resolveTask: fakeResolve,
     cache: cacheDir ? new ResponseCache(cacheDir, cacheMode ?? 'read-write', () => undefined) : undefined,
     ...rest,
   });

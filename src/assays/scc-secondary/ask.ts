@@ -1,11 +1,13 @@
 import type { Subject } from '../../subjects/subject.js';
 import type { FinishReason, Prompt, TaskInstance } from '../../tasks/task.js';
 import type { MapLimitOptions } from '../limit.js';
+import { answerWithBudgetRule, type BudgetRuleOptions, SCC_OUTPUT_TOKENS_CEILING } from '../scc/budget-rule.js';
 
 /**
- * One request of a secondary assay. The authors' runners double the output budget while the answer is cut at
- * the budget, whether or not it parses, so `hasAnswer` is always false (an API subject applies the doubling up
- * to its own ceiling). A transport failure is missing data, never a model answer.
+ * One request of a secondary assay, under SCC's budget rule (../scc/budget-rule.ts). The authors' runners double
+ * the output budget while the answer is cut at the budget, whether or not it parses (docs/spec/scc.md §12), so
+ * by default `hasAnswer` is always false; the ceiling defaults to SCC's 32768. The token counts are the final
+ * call's, as the authors record them. A transport failure is missing data, never a model answer.
  */
 export type Asked =
   | {
@@ -21,16 +23,22 @@ export async function ask(
   subject: Subject,
   request: { taskId: string; instance: TaskInstance; prompt: Prompt; trialIndex: number; maxOutputTokens: number },
   signal?: AbortSignal,
+  rule: Partial<BudgetRuleOptions> = {},
 ): Promise<Asked> {
   try {
-    const response = await subject.answer({ ...request, signal, hasAnswer: () => false });
+    const response = await answerWithBudgetRule(
+      subject,
+      { ...request, signal },
+      { hasAnswer: rule.hasAnswer ?? (() => false), ceiling: rule.ceiling ?? SCC_OUTPUT_TOKENS_CEILING },
+    );
     if (response.kind === 'error') return { kind: 'error', error: response.error.slice(0, 200) };
+    const usage = response.finalUsage;
     return {
       kind: 'answer',
       text: response.text,
       finishReason: response.finishReason,
-      inputTokens: response.usage ? response.usage.promptTokens : null,
-      outputTokens: response.usage ? response.usage.completionTokens : null,
+      inputTokens: usage ? usage.promptTokens : null,
+      outputTokens: usage ? usage.completionTokens : null,
     };
   } catch (error) {
     if (signal?.aborted) throw error;

@@ -1,15 +1,17 @@
 import { SccFatalError } from '../../errors.js';
-import type { Subject, TrialRequest, TrialResponse } from '../../subjects/subject.js';
+import type { Subject, TrialRequest } from '../../subjects/subject.js';
 import { auditResponse, type FormatCategory } from '../../tasks/count/audit.js';
 import { scanLastInteger, scoreCount } from '../../tasks/count/parse.js';
 import type { CountInstance } from '../../tasks/count/plugin.js';
 import type { Motif } from '../../tasks/count/stimulus.js';
 import { readResponse } from '../../tasks/response.js';
 import type { Prompt } from '../../tasks/task.js';
+import { applyBudgetRule, type BudgetedResponse } from './budget-rule.js';
 
 /**
- * One SCC trial (`run_trial`, docs/spec/scc.md §6): ask the subject, double the output budget while the answer is
- * cut at the budget without any integer (up to the retry ceiling), then score it as the authors do.
+ * One SCC trial (`run_trial`, docs/spec/scc.md §6): ask the subject under the budget rule (./budget-rule.ts: double
+ * the output budget while the answer is cut at the budget without any integer, up to the retry ceiling), then
+ * score it as the authors do.
  */
 export type TrialStatus = 'completed' | 'incomplete' | 'error';
 
@@ -44,17 +46,6 @@ export interface TrialSpec {
   retryMaxOutputTokens: number;
   signal: AbortSignal;
 }
-
-/** What an API subject reports when it applied the budget rule itself (src/subjects, optional field). */
-interface SubjectBudget {
-  requested: number;
-  final: number;
-  doublings: number;
-  ceilingReached: boolean;
-}
-
-const subjectBudget = (response: TrialResponse): SubjectBudget | undefined =>
-  response.kind === 'answer' ? (response as { budget?: SubjectBudget }).budget : undefined;
 
 /**
  * The count is read from the final answer only: reasoning blocks (`<think>…</think>`) are set aside first, so a
@@ -93,93 +84,73 @@ function finish(
 }
 
 /** Runs one trial; resolves to null when it was aborted (early tier decision or the caller's signal). */
-export async function runSccTrial(spec: TrialSpec): Promise<SccTrialRecord | null> {
-  let budget = spec.budget;
-  let retryCount = 0;
-  let previousText = '';
-  const hasAnswer = (text: string) => hasInteger(text);
-  for (;;) {
-    if (spec.signal.aborted) return null;
-    const request: TrialRequest = {
-      taskId: spec.taskId,
-      instance: spec.instance,
-      prompt: spec.prompt,
-      trialIndex: spec.trialIndex,
-      maxOutputTokens: budget,
-      // A subject that doubles the budget itself must stop at the assay's ceiling, not its own default.
-      maxOutputTokensCeiling: spec.retryMaxOutputTokens,
-      signal: spec.signal,
-      hasAnswer,
-    };
-    let response: TrialResponse;
-    try {
-      response = await spec.subject.answer(request);
-    } catch (error) {
-      if (spec.signal.aborted) return null;
-      if (error instanceof SccFatalError) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      const name = error instanceof Error ? error.name : 'Error';
-      const base = { text: `ERROR: ${message}`, status: 'error' as const, detail: name, retryCount: 0 };
-      return finish(
-        spec,
-        {
-          ...base,
-          requestedMaxOutputTokens: spec.budget,
-          finalMaxOutputTokens: spec.budget,
-          tokens: null,
-          inputTokens: null,
-        },
-        null,
-      );
-    }
-    if (spec.signal.aborted) return null;
-    const common = { requestedMaxOutputTokens: spec.budget, retryCount, finalMaxOutputTokens: budget };
-    if (response.kind === 'error') {
-      return finish(
-        spec,
-        {
-          ...common,
-          text: previousText,
-          status: 'error',
-          detail: response.error.slice(0, 200),
-          tokens: null,
-          inputTokens: null,
-        },
-        null,
-      );
-    }
-    const tokens = response.usage ? response.usage.completionTokens : null;
-    const inputTokens = response.usage ? response.usage.promptTokens : null;
-    const applied = subjectBudget(response);
-    const cut = response.finishReason === 'length';
-    if (applied) {
-      const detail = cut ? `max_output_tokens${applied.ceilingReached ? '|retry_limit_reached' : ''}` : null;
-      const fields = {
-        text: response.text,
-        status: cut ? ('incomplete' as const) : ('completed' as const),
-        detail,
-        retryCount: applied.doublings,
-        requestedMaxOutputTokens: applied.requested,
-        finalMaxOutputTokens: applied.final,
-        tokens,
-        inputTokens,
-      };
-      return finish(spec, fields, cut ? 'length' : null);
-    }
-    const blocked = response.finishReason === 'content_filter';
-    const status: TrialStatus = cut || blocked ? 'incomplete' : 'completed';
-    let detail: string | null = cut ? 'max_output_tokens' : blocked ? 'content_filter' : null;
-    if (cut && !hasInteger(response.text)) {
-      if (budget < spec.retryMaxOutputTokens) {
-        previousText = response.text;
-        budget *= 2;
-        retryCount++;
-        continue;
-      }
-      detail = 'max_output_tokens|retry_limit_reached';
-    }
-    return finish(spec, { ...common, text: response.text, status, detail, tokens, inputTokens }, cut ? 'length' : null);
+export function runSccTrial(spec: TrialSpec): Promise<SccTrialRecord | null> {
+  if (spec.signal.aborted) return Promise.resolve(null);
+  const request: TrialRequest = {
+    taskId: spec.taskId,
+    instance: spec.instance,
+    prompt: spec.prompt,
+    trialIndex: spec.trialIndex,
+    maxOutputTokens: spec.budget,
+    signal: spec.signal,
+  };
+  const rule = { hasAnswer: hasInteger, ceiling: spec.retryMaxOutputTokens };
+  return applyBudgetRule(
+    spec.subject,
+    request,
+    rule,
+    (response) => recordOf(spec, response),
+    (error) => thrownRecord(spec, error),
+  );
+}
+
+/** A subject that threw: an error trial at the requested budget (an SccFatalError stops the assay). */
+function thrownRecord(spec: TrialSpec, error: unknown): SccTrialRecord | null {
+  if (spec.signal.aborted) return null;
+  if (error instanceof SccFatalError) throw error;
+  const message = error instanceof Error ? error.message : String(error);
+  const name = error instanceof Error ? error.name : 'Error';
+  const base = { text: `ERROR: ${message}`, status: 'error' as const, detail: name, retryCount: 0 };
+  return finish(
+    spec,
+    {
+      ...base,
+      requestedMaxOutputTokens: spec.budget,
+      finalMaxOutputTokens: spec.budget,
+      tokens: null,
+      inputTokens: null,
+    },
+    null,
+  );
+}
+
+function recordOf(spec: TrialSpec, response: BudgetedResponse): SccTrialRecord | null {
+  if (spec.signal.aborted) return null;
+  const { budget } = response;
+  const common = {
+    requestedMaxOutputTokens: budget.requested,
+    retryCount: budget.doublings,
+    finalMaxOutputTokens: budget.final,
+  };
+  if (response.kind === 'error') {
+    // the authors keep the text of the attempt before the failing call (docs/spec/scc.md §6.3)
+    const detail = response.error.slice(0, 200);
+    const fields = { ...common, text: response.previousText, status: 'error' as const, detail };
+    return finish(spec, { ...fields, tokens: null, inputTokens: null }, null);
   }
+  // The record keeps the final call's usage, as the authors' logs do (`output_tokens`).
+  const usage = response.finalUsage;
+  const tokens = usage ? usage.completionTokens : null;
+  const inputTokens = usage ? usage.promptTokens : null;
+  const cut = response.finishReason === 'length';
+  const blocked = response.finishReason === 'content_filter';
+  const status: TrialStatus = cut || blocked ? 'incomplete' : 'completed';
+  const detail = cut
+    ? `max_output_tokens${budget.ceilingReached ? '|retry_limit_reached' : ''}`
+    : blocked
+      ? 'content_filter'
+      : null;
+  return finish(spec, { ...common, text: response.text, status, detail, tokens, inputTokens }, cut ? 'length' : null);
 }
 
 /** `should_promote`: a longer final budget that produced something usable becomes the learned budget. */

@@ -6,8 +6,7 @@ import { CACHE_FORMAT, type CacheEntry } from '../cache/entry.js';
 import { cacheKey, promptSha256 } from '../cache/key.js';
 import type { ResponseCache } from '../cache/store.js';
 import { type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter.js';
-import type { TaskResolver } from '../sim/sim-subject.js';
-import type { BudgetRecord, Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject.js';
+import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject.js';
 import { estimateTokens } from '../usage-estimate.js';
 import { type Completion, readCompletion } from './completion.js';
 import { type Env, resolveEndpoint } from './endpoint.js';
@@ -22,9 +21,6 @@ import {
 } from './request-body.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY_POLICY, type RetryPolicy, sleep } from './retry.js';
 
-/** SCC's budget ceiling: 4096 → 8192 → 16384 → 32768. */
-export const DEFAULT_MAX_OUTPUT_TOKENS_CEILING = 32_768;
-
 const FATAL_CODE: ErrorCode = 'CB_PROVIDER_FATAL';
 
 /** Header carrying the trial's cache key, so a server (or a proxy log) can tell repeated trials apart. */
@@ -38,12 +34,6 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
   apiKey?: string;
   env?: Env;
   retry?: Partial<RetryPolicy>;
-  /** The budget rule doubles while the budget is below this (default 32768, SCC's: 4096 → … → 32768). */
-  maxOutputTokensCeiling?: number;
-  /** Default predicate for the budget rule when a request brings none (see TrialRequest.hasAnswer). */
-  hasAnswer?: (text: string) => boolean;
-  /** Used for the default `hasAnswer` (the task's parser). */
-  resolveTask?: TaskResolver;
   /** A limiter instance, or the config of the process-wide limiter of this endpoint. */
   limiter?: RateLimiter | LimiterConfig;
   /** No cache when absent. */
@@ -88,16 +78,16 @@ const errorResponse = (error: string, start: number, attempts: number, stopsRun 
 });
 
 /**
- * A chat-completions subject for any OpenAI-compatible endpoint. Per trial: cache lookup (key includes the
- * trial index) → request with our retry loop under the process-wide limiter → SCC budget doubling while
- * the output is cut off without an answer → cache write of the final answer. Errors are returned as
+ * A chat-completions subject for any OpenAI-compatible endpoint: one request at the request's budget. Per trial:
+ * cache lookup (key includes the trial index and the budget) → request with our retry loop under the
+ * process-wide limiter → cache write of the answer. It applies no budget rule (that is SCC's protocol, in
+ * src/assays/scc/budget-rule.ts) and knows no task: a cut answer is returned as cut. Errors are returned as
  * `kind: 'error'` (outcome `api`, missing data) and never cached. `latencyMs` is the wall time of the whole
  * answer (retries included); for a cache hit it is the lookup time and `attempts` is 0.
  */
 export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   const endpoint = resolveEndpoint(options);
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-  const ceiling = options.maxOutputTokensCeiling ?? DEFAULT_MAX_OUTPUT_TOKENS_CEILING;
   const limiter =
     options.limiter instanceof RateLimiter ? options.limiter : sharedLimiter(endpoint.identity, options.limiter);
   const client = new OpenAI({
@@ -120,22 +110,8 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     kind: 'openai',
     model: options.model,
     endpoint: endpoint.identity,
-    parameters: identityParameters(options, endpoint.identity, ceiling),
+    parameters: identityParameters(options, endpoint.identity),
   };
-
-  function hasAnswerFor(request: TrialRequest): (text: string) => boolean {
-    if (request.hasAnswer) return request.hasAnswer;
-    if (options.hasAnswer) return options.hasAnswer;
-    if (options.resolveTask) {
-      try {
-        const task = options.resolveTask(request.taskId);
-        return (text) => task.parse(text).ok;
-      } catch {
-        // an unregistered task: no parser, so no doubling
-      }
-    }
-    return () => true;
-  }
 
   async function call(messages: ChatMessage[], budget: number, trial: TrialContext): Promise<CallResult> {
     const estimate = messages.reduce((sum, m) => sum + estimateTokens(m.content), 0) + budget;
@@ -212,10 +188,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   async function answer(request: TrialRequest): Promise<TrialResponse> {
     const start = performance.now();
     const messages = buildMessages(request.prompt, options.systemRole);
-    const firstParams = buildParams(options, endpoint.identity, request.maxOutputTokens);
-    const trialCeiling = request.maxOutputTokensCeiling ?? ceiling;
-    // the ceiling changes the final answer when the budget rule applies, so it is part of the key
-    const keyParams = { ...firstParams, budget_ceiling: trialCeiling };
+    const keyParams = buildParams(options, endpoint.identity, request.maxOutputTokens);
     const { instance } = request;
     const key = cacheKey({
       endpoint: endpoint.identity,
@@ -230,7 +203,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     });
     const cached = await options.cache?.get(key);
     if (cached) {
-      const { text, reasoning, refusal, servedModel, finishReason, usage, budget } = cached.response;
+      const { text, reasoning, refusal, servedModel, finishReason, usage } = cached.response;
       const hit: TrialResponse = {
         kind: 'answer',
         text,
@@ -243,7 +216,6 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         cacheHit: true,
         attempts: 0,
         cacheKey: key,
-        ...(budget ? { budget } : {}),
       };
       return hit;
     }
@@ -255,44 +227,16 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       deadline: start + policy.maxTotalMs,
       signal: request.signal,
     };
-    const hasAnswer = hasAnswerFor(request);
-    let budget = request.maxOutputTokens;
-    let doublings = 0;
-    let attempts = 0;
-    for (;;) {
-      const result = await call(messages, budget, trial);
-      attempts += result.attempts;
-      if (!result.ok) {
-        if (result.stopsRun) return errorResponse(result.error, start, attempts, true);
-        return errorResponse(redact(result.error, secrets), start, attempts);
-      }
-      const { completion } = result;
-      const cutWithoutAnswer = completion.finishReason === 'length' && !hasAnswer(completion.text);
-      // SCC's rule exactly: double while below the ceiling, so final = requested · 2^doublings
-      if (cutWithoutAnswer && budget < trialCeiling) {
-        budget *= 2;
-        doublings++;
-        continue;
-      }
-      const budgetRecord: BudgetRecord = {
-        requested: request.maxOutputTokens,
-        final: budget,
-        doublings,
-        ceilingReached: cutWithoutAnswer,
-      };
-      const latencyMs = performance.now() - start;
-      const response = { ...completion, latencyMs, attempts, budget: budgetRecord };
-      await options.cache?.put(entryOf(key, request, endpoint.identity, options.model, keyParams, response));
-      return {
-        kind: 'answer',
-        ...completion,
-        latencyMs,
-        cacheHit: false,
-        attempts,
-        budget: budgetRecord,
-        cacheKey: key,
-      };
+    const result = await call(messages, request.maxOutputTokens, trial);
+    if (!result.ok) {
+      if (result.stopsRun) return errorResponse(result.error, start, result.attempts, true);
+      return errorResponse(redact(result.error, secrets), start, result.attempts);
     }
+    const { completion, attempts } = result;
+    const latencyMs = performance.now() - start;
+    const response = { ...completion, latencyMs, attempts };
+    await options.cache?.put(entryOf(key, request, endpoint.identity, options.model, keyParams, response));
+    return { kind: 'answer', ...completion, latencyMs, cacheHit: false, attempts, cacheKey: key };
   }
 
   return { identity, answer };
@@ -306,7 +250,6 @@ const redact = (text: string, secrets: readonly string[]): string =>
 function identityParameters(
   options: OpenAiSubjectOptions,
   endpoint: string,
-  ceiling: number,
 ): Record<string, string | number | boolean> {
   const parameters: Record<string, string | number | boolean> = {};
   for (const [name, value] of Object.entries(buildParams(options, endpoint, 0))) {
@@ -315,7 +258,6 @@ function identityParameters(
     else parameters[name] = value;
   }
   parameters.systemRole = options.systemRole ?? 'system';
-  parameters.maxOutputTokensCeiling = ceiling;
   return parameters;
 }
 

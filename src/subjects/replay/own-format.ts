@@ -9,8 +9,12 @@ import type { Subject, TrialRequest, TrialResponse } from '../subject.js';
 /**
  * Replays ceilingbench's own records: a cache directory (`<dir>/<xx>/<key>.json`) or a JSONL file with one
  * cache entry per line. A trial is looked up by (task, level, instance seed and profile, trial index, prompt
- * digest), so the endpoint parameters of the recording need not be known. A trial with no record is a
- * `kind: 'error'` response (outcome `api`, missing data), never a guessed answer.
+ * digest) and the output budget of the call, so the other endpoint parameters of the recording need not be known.
+ * The budget tells apart the calls of one trial under SCC's budget rule (4096, then 8192, …, each its own
+ * entry); an entry that records no budget serves its trial at any budget. An entry written before the rule
+ * moved into the assay holds the rule's final answer and its `budget` record, which is passed on, so the rule
+ * asks no further. A trial with no record is a `kind: 'error'` response (outcome `api`, missing data), never a
+ * guessed answer.
  */
 export async function createOwnReplaySubject(
   path: string,
@@ -30,18 +34,22 @@ export async function createOwnReplaySubject(
     );
   }
   const model = options.model ?? models[0];
-  const byTrial = new Map<string, CacheEntry>();
+  /** Per trial, its entries by recorded budget (null: the entry records none). */
+  const byTrial = new Map<string, Map<number | null, CacheEntry>>();
   for (const entry of all) {
     if (entry.meta.model !== model) continue;
     const key = lookupKey(entry.meta);
-    const previous = byTrial.get(key);
+    const budget = recordedBudget(entry.meta.params);
+    const calls = byTrial.get(key) ?? new Map<number | null, CacheEntry>();
+    byTrial.set(key, calls);
+    const previous = calls.get(budget);
     if (previous && previous.response.text !== entry.response.text) {
       throw new UsageError(
-        `replay: ${path} holds different answers for one trial (${key}), recorded with different parameters; ` +
-          'replay one recording at a time',
+        `replay: ${path} holds different answers for one trial (${key}${budget === null ? '' : ` at budget ${budget}`}), ` +
+          'recorded with different parameters; replay one recording at a time',
       );
     }
-    byTrial.set(key, entry);
+    calls.set(budget, entry);
   }
   return {
     identity: {
@@ -52,7 +60,7 @@ export async function createOwnReplaySubject(
     },
     async answer(request: TrialRequest): Promise<TrialResponse> {
       const { instance } = request;
-      const entry = byTrial.get(
+      const calls = byTrial.get(
         lookupKey({
           taskId: request.taskId,
           level: instance.level,
@@ -62,10 +70,12 @@ export async function createOwnReplaySubject(
           promptSha256: promptSha256(request.prompt),
         }),
       );
+      const entry = calls?.get(request.maxOutputTokens) ?? calls?.get(null);
       if (!entry) {
+        const at = calls ? ` at budget ${request.maxOutputTokens}` : '';
         return {
           kind: 'error',
-          error: `replay: no recorded answer for ${request.taskId} level ${instance.level} seed ${instance.seed} trial ${request.trialIndex}`,
+          error: `replay: no recorded answer for ${request.taskId} level ${instance.level} seed ${instance.seed} trial ${request.trialIndex}${at}`,
           latencyMs: 0,
           attempts: 0,
         };
@@ -90,6 +100,15 @@ type LookupFields = Pick<
   CacheEntry['meta'],
   'taskId' | 'level' | 'seed' | 'instanceProfile' | 'trialIndex' | 'promptSha256'
 >;
+
+/** The output budget a recorded call was sent with (either budget field of the chat API); null if none. */
+function recordedBudget(params: CacheEntry['meta']['params']): number | null {
+  for (const field of ['max_completion_tokens', 'max_tokens']) {
+    const value = params[field];
+    if (typeof value === 'number') return value;
+  }
+  return null;
+}
 
 const lookupKey = (m: LookupFields): string =>
   JSON.stringify([m.taskId, m.level, m.seed, m.instanceProfile, m.trialIndex, m.promptSha256]);

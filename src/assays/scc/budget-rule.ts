@@ -1,0 +1,144 @@
+import type { Usage } from '../../schema/trial.js';
+import type { BudgetRecord, Subject, TrialRequest, TrialResponse } from '../../subjects/subject.js';
+
+/**
+ * SCC's output-budget rule (docs/spec/scc.md §6.3), a protocol of the SCC assays and never of a transport: ask
+ * at the requested budget, and while the answer is cut at the budget (finish_reason 'length') without an answer
+ * and the budget is below the ceiling, ask again at twice the budget (4096 → 8192 → 16384 → 32768). CCB and the
+ * puzzles do not use it: they ask once at the task's fixed budget, and a cut answer is graded as it stands.
+ *
+ * Every call is its own request to the subject, so an API subject caches each under its own max-tokens key and a
+ * resumed run replays the whole chain from the cache without a request.
+ */
+
+/** SCC's `retry_max_output_tokens`. */
+export const SCC_OUTPUT_TOKENS_CEILING = 32_768;
+
+export interface BudgetRuleOptions {
+  /** Whether a cut-off text already holds an answer (usually the task's parser); if so, no doubling. */
+  hasAnswer: (text: string) => boolean;
+  /** Doubling stops once the budget is at or above this. */
+  ceiling: number;
+}
+
+type AnswerResponse = Extract<TrialResponse, { kind: 'answer' }>;
+type ErrorResponse = Extract<TrialResponse, { kind: 'error' }>;
+
+/** What the chain of calls adds to the last response. */
+interface ChainFields {
+  budget: BudgetRecord;
+  /** Calls made to the subject (1 + doublings, unless the subject applied the rule itself). */
+  calls: number;
+}
+
+/**
+ * The final answer of the chain. `usage` is the sum over every call (each one is billed; null when any call's
+ * usage is unknown), `finalUsage` the last call's alone (what the SCC record keeps, as the authors' logs do);
+ * `attempts` and `latencyMs` are summed over the calls; `cacheHit` is true only when every call was a hit.
+ */
+export type BudgetedAnswer = AnswerResponse & ChainFields & { finalUsage: Usage | null };
+
+/**
+ * A call of the chain failed (missing data). `budget.final` is the budget of the failing call and
+ * `previousText` the text of the call before it ('' when the first call failed), which SCC records.
+ */
+export type BudgetedError = ErrorResponse & ChainFields & { previousText: string };
+
+export type BudgetedResponse = BudgetedAnswer | BudgetedError;
+
+/** Sum of two usages; unknown (null) if either is. Reasoning tokens count as 0 in a call that reported none. */
+export function addUsage(a: Usage | null, b: Usage | null): Usage | null {
+  if (a === null || b === null) return null;
+  const reasoning =
+    a.reasoningTokens === undefined && b.reasoningTokens === undefined
+      ? {}
+      : { reasoningTokens: (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0) };
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    ...reasoning,
+  };
+}
+
+/**
+ * Answers `request` under the budget rule. A subject whose answer already carries a `budget` record applied the
+ * rule itself (a replay of final answers): that answer is final, with its doublings added to ours. Error
+ * responses end the chain as errors; exceptions thrown by the subject propagate unchanged. When
+ * `request.signal` aborts, no further call is made and the last answer is returned.
+ */
+export function answerWithBudgetRule(
+  subject: Subject,
+  request: TrialRequest,
+  rule: BudgetRuleOptions,
+): Promise<BudgetedResponse> {
+  return applyBudgetRule(subject, request, rule, (response) => response);
+}
+
+/**
+ * `answerWithBudgetRule` with the caller's continuation: `then` maps the final response (and `onThrow`, when
+ * given, an exception the subject threw) inside the rule's own last step, not one promise tick later. The SCC
+ * trial scores through it, so a trial settles in as many ticks as when the rule was inline in the trial: under
+ * the early tier decision the trials of a tier in flight together then finish in the same order, and the
+ * replay of the released logs (calls and output tokens saved, docs/scc.md) stays identical.
+ */
+export async function applyBudgetRule<T>(
+  subject: Subject,
+  request: TrialRequest,
+  rule: BudgetRuleOptions,
+  then: (response: BudgetedResponse) => T,
+  onThrow?: (error: unknown) => T,
+): Promise<T> {
+  const requested = request.maxOutputTokens;
+  let budget = requested;
+  let doublings = 0;
+  let calls = 0;
+  let attempts = 0;
+  let latencyMs = 0;
+  let usage: Usage | null | undefined;
+  let allHits = true;
+  let previousText = '';
+  for (;;) {
+    let response: TrialResponse;
+    try {
+      response = await subject.answer({ ...request, maxOutputTokens: budget });
+    } catch (error) {
+      if (onThrow) return onThrow(error);
+      throw error;
+    }
+    calls++;
+    attempts += response.attempts;
+    latencyMs += response.latencyMs;
+    if (response.kind === 'error') {
+      const record: BudgetRecord = { requested, final: budget, doublings, ceilingReached: false };
+      return then({ ...response, attempts, latencyMs, budget: record, calls, previousText });
+    }
+    usage = usage === undefined ? response.usage : addUsage(usage, response.usage);
+    allHits &&= response.cacheHit;
+    const chain = { usage, finalUsage: response.usage, attempts, latencyMs, cacheHit: allHits, calls };
+    if (response.budget) {
+      const applied = response.budget;
+      const record: BudgetRecord = {
+        requested,
+        final: applied.final,
+        doublings: doublings + applied.doublings,
+        ceilingReached: applied.ceilingReached,
+      };
+      return then({ ...response, ...chain, budget: record });
+    }
+    const cutWithoutAnswer = response.finishReason === 'length' && !rule.hasAnswer(response.text);
+    // SCC's rule exactly: double while below the ceiling, so final = requested · 2^doublings
+    if (cutWithoutAnswer && budget < rule.ceiling && !request.signal?.aborted) {
+      previousText = response.text;
+      budget *= 2;
+      doublings++;
+      continue;
+    }
+    const record: BudgetRecord = {
+      requested,
+      final: budget,
+      doublings,
+      ceilingReached: cutWithoutAnswer && budget >= rule.ceiling,
+    };
+    return then({ ...response, ...chain, budget: record });
+  }
+}
