@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import { GATE_MODES } from '../schema/gate.js';
+import { MISSING_RULES } from '../tasks/outcome.js';
+
+/** What a retention gate compares with its threshold: the point estimate or the CI lower bound. */
+export const GATE_EVIDENCE = ['point', 'lower'] as const;
+export type GateEvidence = (typeof GATE_EVIDENCE)[number];
 
 /** A threshold: a bare number is a hard gate; the object form can make it advisory. */
 export const gateValueSchema = z.union([
@@ -6,9 +12,9 @@ export const gateValueSchema = z.union([
   z
     .object({
       value: z.number(),
-      mode: z.enum(['hard', 'advisory']).default('hard'),
+      mode: z.enum(GATE_MODES).default('hard'),
       /** For retention: compare the point estimate (default) or the CI lower bound. */
-      evidence: z.enum(['point', 'lower']).default('point'),
+      evidence: z.enum(GATE_EVIDENCE).default('point'),
     })
     .strict(),
 ]);
@@ -49,7 +55,7 @@ export const configSchema = z
     /** Where reports are written. */
     out: z.string().min(1).default('reports'),
     /** Which trials count toward p_d (see docs): 'paper' or 'release'. */
-    missing: z.enum(['paper', 'release']).default('paper'),
+    missing: z.enum(MISSING_RULES).default('paper'),
     /** A cell with more than this fraction of API (missing) trials is 'insufficient', never passed. */
     maxMissingFraction: z.number().min(0).max(1).default(0.2),
     gates: gatesSchema.default({}),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MISSING_RULES } from '../tasks/outcome.js';
 import { interval } from './cell.js';
 import { subjectIdentitySchema } from './subject.js';
 
@@ -20,7 +21,7 @@ export const baselineSchema = z.object({
       project: z.string(),
       task: z.string(),
       variant: z.string(),
-      missing: z.enum(['paper', 'release']),
+      missing: z.enum(MISSING_RULES),
       pd: z.number(),
       ci95: interval,
       counts: z.array(z.object({ depth: z.number(), correct: z.number().int(), n: z.number().int() })),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { OUTCOME_FAMILIES } from '../tasks/outcome.js';
+import { LEVEL_KINDS } from '../tasks/task.js';
 import { trialRecordSchema } from './trial.js';
 
 export const interval = z.tuple([z.number(), z.number()]);
@@ -27,8 +29,8 @@ export const cellResultSchema = z.object({
   kind: z.literal('cell'),
   project: z.string(),
   task: z.string(),
-  family: z.enum(['ccb', 'puzzle', 'count']),
-  levelKind: z.enum(['depth', 'level', 'length']),
+  family: z.enum(OUTCOME_FAMILIES),
+  levelKind: z.enum(LEVEL_KINDS),
   level: z.number(),
   /** Raw knob value behind the level, where scalar (puzzles). */
   knob: z.number().nullable(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MISSING_RULES } from '../tasks/outcome.js';
 import { interval, kStarSummarySchema } from './cell.js';
 
 const depthCountSchema = z.object({ depth: z.number(), correct: z.number().int(), n: z.number().int() });
@@ -26,7 +27,7 @@ export const retentionFitSchema = z.object({
   profile: z.string(),
   variant: z.string(),
   /** Which trials count toward p_d: 'paper' (Correct, Reasoning, Constraint) or 'release' (all but API). */
-  missing: z.enum(['paper', 'release']),
+  missing: z.enum(MISSING_RULES),
   status: z.enum(['ok', 'insufficient']),
   /** Why the fit is insufficient (absent when ok): too many missing trials, or no trial counted at all. */
   insufficientReason: z.string().optional(),

@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { interval } from './cell.js';
 
+/** A hard gate decides the exit code; an advisory one is recorded only. */
+export const GATE_MODES = ['hard', 'advisory'] as const;
+export type GateMode = (typeof GATE_MODES)[number];
+
 /** One evaluated threshold. Hard gates decide the exit code; advisory ones are recorded only. */
 export const gateResultSchema = z.object({
   project: z.string(),
   task: z.string(),
   gate: z.string(),
-  mode: z.enum(['hard', 'advisory']),
+  mode: z.enum(GATE_MODES),
   threshold: z.number(),
   estimate: z.number().nullable(),
   ci95: interval.nullable(),

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 
+/** The subject kinds of the subject grammar (src/subjects/spec.ts): `sim:…`, `oracle`, `openai:…`, `replay:…`. */
+export const SUBJECT_KINDS = ['sim', 'oracle', 'openai', 'replay'] as const;
+
 /** What a report may say about who answered: never keys or headers. */
 export const subjectIdentitySchema = z.object({
   spec: z.string(),
-  kind: z.enum(['sim', 'oracle', 'openai', 'replay']),
+  kind: z.enum(SUBJECT_KINDS),
   model: z.string().optional(),
   endpoint: z.string().optional(),
   parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),

@@ -6,9 +6,12 @@ import type { TrialOutcome } from './outcome.js';
  * A family is one folder in src/tasks exporting plugins; the registry resolves them by id.
  */
 
+/** What a level is: a CCB depth N, a puzzle level 1–6, a counting length. */
+export const LEVEL_KINDS = ['depth', 'level', 'length'] as const;
+
 /** The complexity axis a family sweeps: depths N for CCB, levels 1–6 for puzzles, lengths for counting. */
 export interface LevelAxis {
-  kind: 'depth' | 'level' | 'length';
+  kind: (typeof LEVEL_KINDS)[number];
   /** The default sweep, ascending. */
   values: readonly number[];
   /** The raw knob behind each level where it is scalar (e.g. Hanoi disks), for λ* on the raw axis. */
