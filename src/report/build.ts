@@ -35,6 +35,14 @@ const byKey =
     return 0;
   };
 
+/** Report order of the records: by project, then task, then the given keys. */
+const byProjectTask = <T extends { project: string; task: string }>(...then: Array<(x: T) => string | number>) =>
+  byKey<T>(
+    (x) => x.project,
+    (x) => x.task,
+    ...then,
+  );
+
 /**
  * A configured hard gate of a project that ran, with no result: it fails, naming why, so that a gate can
  * never pass on data it did not check (e.g. a name filter that skipped the fit, or a gate of the wrong kind).
@@ -97,39 +105,15 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     else scc.push(record);
   }
   cells.sort(
-    byKey(
-      (c) => c.project,
-      (c) => c.task,
+    byProjectTask(
       (c) => c.variant,
       (c) => c.level,
     ),
   );
-  fits.sort(
-    byKey(
-      (f) => f.project,
-      (f) => f.task,
-      (f) => f.variant,
-    ),
-  );
-  collapse.sort(
-    byKey(
-      (f) => f.project,
-      (f) => f.task,
-    ),
-  );
-  ablations.sort(
-    byKey(
-      (a) => a.project,
-      (a) => a.task,
-      (a) => a.level,
-    ),
-  );
-  scc.sort(
-    byKey(
-      (s) => s.project,
-      (s) => s.task,
-    ),
-  );
+  fits.sort(byProjectTask((f) => f.variant));
+  collapse.sort(byProjectTask());
+  ablations.sort(byProjectTask((a) => a.level));
+  scc.sort(byProjectTask());
   sccAssays.sort(
     byKey(
       (s) => s.assay,
@@ -137,13 +121,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     ),
   );
   gates.push(...unevaluatedGates(run.gates ?? {}, entries, gates));
-  gates.sort(
-    byKey(
-      (g) => g.project,
-      (g) => g.task,
-      (g) => g.gate,
-    ),
-  );
+  gates.sort(byProjectTask((g) => g.gate));
   const tests = entries
     .filter((e) => !e.meta && e.state === 'failed')
     .map((e) => ({ project: e.project, name: e.name, file: e.file, state: e.state, errors: e.errors }))

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { MISSING_RULES } from '../tasks/outcome.js';
-import { interval } from './cell.js';
+import { interval } from './common.js';
+import { retentionFitSchema } from './fit.js';
+import { sccRecordSchema } from './report.js';
 import { subjectIdentitySchema } from './subject.js';
 
 /**
@@ -16,18 +17,19 @@ export const baselineSchema = z.object({
   gitSha: z.string().nullable(),
   seed: z.number().int().nullable(),
   subjects: z.array(subjectIdentitySchema),
+  /** Of each retention fit, what a comparison needs; the mask's order is the key order of the file. */
   fits: z.array(
-    z.object({
-      project: z.string(),
-      task: z.string(),
-      variant: z.string(),
-      missing: z.enum(MISSING_RULES),
-      pd: z.number(),
-      ci95: interval,
-      counts: z.array(z.object({ depth: z.number(), correct: z.number().int(), n: z.number().int() })),
-      tfbc: z.number().int(),
-      correct: z.number().int(),
-      tfbcRate: z.number().nullable(),
+    retentionFitSchema.pick({
+      project: true,
+      task: true,
+      variant: true,
+      missing: true,
+      pd: true,
+      ci95: true,
+      counts: true,
+      tfbc: true,
+      correct: true,
+      tfbcRate: true,
     }),
   ),
   cells: z.array(
@@ -43,15 +45,9 @@ export const baselineSchema = z.object({
   collapse: z.array(
     z.object({ project: z.string(), task: z.string(), levelIndex: z.number().nullable(), ci95: interval.nullable() }),
   ),
+  /** Of each SCC record, its counting capacity and bounds. */
   scc: z.array(
-    z.object({
-      project: z.string(),
-      task: z.string(),
-      cc: z.number(),
-      ccLower: z.number(),
-      ccUpper: z.number().nullable(),
-      bounded: z.boolean(),
-    }),
+    sccRecordSchema.pick({ project: true, task: true, cc: true, ccLower: true, ccUpper: true, bounded: true }),
   ),
 });
 export type Baseline = z.infer<typeof baselineSchema>;

@@ -1,24 +1,19 @@
 import { z } from 'zod';
 import { OUTCOME_FAMILIES } from '../tasks/outcome.js';
 import { LEVEL_KINDS } from '../tasks/task.js';
+import { count, estimateStatusSchema, interval, recordKey } from './common.js';
 import { trialRecordSchema } from './trial.js';
 
-export const interval = z.tuple([z.number(), z.number()]);
-
-export const tokenTotalsSchema = z.object({
-  prompt: z.number().int().nonnegative(),
-  completion: z.number().int().nonnegative(),
-  reasoning: z.number().int().nonnegative(),
-});
+export const tokenTotalsSchema = z.object({ prompt: count, completion: count, reasoning: count });
 
 export const kStarSummarySchema = z.object({
-  n: z.number().int().nonnegative(),
+  n: count,
   mean: z.number().nullable(),
   median: z.number().nullable(),
-  early: z.number().int().nonnegative(),
-  mid: z.number().int().nonnegative(),
-  late: z.number().int().nonnegative(),
-  histogram: z.record(z.string(), z.number().int().nonnegative()),
+  early: count,
+  mid: count,
+  late: count,
+  histogram: z.record(z.string(), count),
 });
 
 /**
@@ -26,9 +21,7 @@ export const kStarSummarySchema = z.object({
  * in a denominator. `status: 'insufficient'` when too many trials are missing to say anything.
  */
 export const cellResultSchema = z.object({
-  kind: z.literal('cell'),
-  project: z.string(),
-  task: z.string(),
+  ...recordKey('cell'),
   family: z.enum(OUTCOME_FAMILIES),
   levelKind: z.enum(LEVEL_KINDS),
   level: z.number(),
@@ -37,19 +30,19 @@ export const cellResultSchema = z.object({
   profile: z.string(),
   variant: z.string(),
   seedOffset: z.number().int(),
-  n: z.number().int().nonnegative(),
-  outcomes: z.record(z.string(), z.number().int().nonnegative()),
-  successes: z.number().int().nonnegative(),
-  missing: z.number().int().nonnegative(),
+  n: count,
+  outcomes: z.record(z.string(), count),
+  successes: count,
+  missing: count,
   accuracy: z.number().nullable(),
   /** Clopper–Pearson 95% interval of `accuracy`. */
   ci95: interval.nullable(),
-  status: z.enum(['ok', 'insufficient']),
+  status: estimateStatusSchema,
   kStar: kStarSummarySchema,
-  tfbc: z.number().int().nonnegative(),
+  tfbc: count,
   tokens: tokenTotalsSchema,
-  cacheHits: z.number().int().nonnegative(),
-  calls: z.number().int().nonnegative(),
+  cacheHits: count,
+  calls: count,
   trials: z.array(trialRecordSchema),
 });
 export type CellResult = z.infer<typeof cellResultSchema>;

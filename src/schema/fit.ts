@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { MISSING_RULES } from '../tasks/outcome.js';
-import { interval, kStarSummarySchema } from './cell.js';
+import { kStarSummarySchema } from './cell.js';
+import { count, estimateStatusSchema, interval, recordKey } from './common.js';
 
-const depthCountSchema = z.object({ depth: z.number(), correct: z.number().int(), n: z.number().int() });
-
-const count = z.number().int().nonnegative();
+/** Correct answers out of n counted trials at one depth N. */
+export const depthCountSchema = z.object({ depth: z.number(), correct: z.number().int(), n: z.number().int() });
 
 /** Format and Truncation trials (missing data under the 'paper' rule) by what their final answer says. */
 export const setAsideSchema = z.object({
@@ -21,14 +21,12 @@ export type SetAside = z.infer<typeof setAsideSchema>;
 
 /** A CCB sweep's geometric-decay fit: P(correct | N) = p_d^N (paper 000 §3). */
 export const retentionFitSchema = z.object({
-  kind: z.literal('retention'),
-  project: z.string(),
-  task: z.string(),
+  ...recordKey('retention'),
   profile: z.string(),
   variant: z.string(),
   /** Which trials count toward p_d: 'paper' (Correct, Reasoning, Constraint) or 'release' (all but API). */
   missing: z.enum(MISSING_RULES),
-  status: z.enum(['ok', 'insufficient']),
+  status: estimateStatusSchema,
   /** Why the fit is insufficient (absent when ok): too many missing trials, or no trial counted at all. */
   insufficientReason: z.string().optional(),
   counts: z.array(depthCountSchema),
@@ -62,10 +60,8 @@ export type RetentionFit = z.infer<typeof retentionFitSchema>;
 
 /** A puzzle level sweep: accuracy per level and the collapse threshold λ* (paper 001 §1.2). */
 export const collapseFitSchema = z.object({
-  kind: z.literal('collapse'),
-  project: z.string(),
-  task: z.string(),
-  status: z.enum(['ok', 'insufficient']),
+  ...recordKey('collapse'),
+  status: estimateStatusSchema,
   levels: z.array(
     z.object({
       level: z.number(),
@@ -89,9 +85,7 @@ export type CollapseFit = z.infer<typeof collapseFitSchema>;
 
 /** Paired prompt-variant ablation on the same instances: exact McNemar against the standard prompt. */
 export const ablationSchema = z.object({
-  kind: z.literal('ablation'),
-  project: z.string(),
-  task: z.string(),
+  ...recordKey('ablation'),
   level: z.number(),
   baseline: z.string(),
   comparisons: z.array(

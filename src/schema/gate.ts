@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { interval } from './cell.js';
+import { interval } from './common.js';
 
 /** A hard gate decides the exit code; an advisory one is recorded only. */
 export const GATE_MODES = ['hard', 'advisory'] as const;

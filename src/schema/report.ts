@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { cellResultSchema } from './cell.js';
+import { recordKey } from './common.js';
 import { ablationSchema, collapseFitSchema, retentionFitSchema } from './fit.js';
 import { gateResultSchema } from './gate.js';
 import { subjectIdentitySchema } from './subject.js';
 
 /** An SCC counting-capacity assay: the headline numbers, and the full result (src/assays/scc: sccResultSchema). */
 export const sccRecordSchema = z.object({
-  kind: z.literal('scc'),
-  project: z.string(),
-  task: z.string(),
+  ...recordKey('scc'),
   cc: z.number(),
   ccLower: z.number(),
   ccUpper: z.number().nullable(),

@@ -1,10 +1,28 @@
 import { z } from 'zod';
 import { AGENT_CONDITIONS } from '../../tasks/scc-secondary/agent/prompts.js';
 import { DUAL_CONDITIONS } from '../../tasks/scc-secondary/dual/conditions.js';
+import { capacityShape } from '../scc/schema.js';
 
 /** Zod schemas of the three secondary assays' results (they travel on task.meta into ceilingbench.json). */
 
 const rateSchema = z.number().min(0).max(1).nullable();
+
+/** Whether a trial's answer could be read: `answered` false means the request failed (missing data, in no rate). */
+const answerShape = { answered: z.boolean(), parseable: z.boolean(), strictJson: z.boolean() };
+
+/** A trial's reported token usage (null without usage) and the text it answered: each trial record's last keys. */
+const responseShape = {
+  inputTokens: z.number().int().nullable(),
+  outputTokens: z.number().int().nullable(),
+  text: z.string(),
+};
+
+/** A condition's trials, the missing ones among them, and the share of answered trials that could be parsed. */
+const conditionTallyShape = {
+  trials: z.number().int().nonnegative(),
+  missing: z.number().int().nonnegative(),
+  parseRate: rateSchema,
+};
 
 // ── Motif / delimiter ablation ──────────────────────────────────────────────────────────────────────────
 export const motifRowSchema = z.object({
@@ -13,11 +31,7 @@ export const motifRowSchema = z.object({
   delimiter: z.string(),
   seed: z.number().int(),
   skipped: z.boolean(),
-  cc: z.number().int().nonnegative(),
-  ccLower: z.number().int().nonnegative(),
-  ccUpper: z.number().int().positive().nullable(),
-  bounded: z.boolean(),
-  errorBar: z.object({ lower: z.number().int().nonnegative(), upper: z.number().int().positive() }),
+  ...capacityShape,
   /** cc / baseline cc; null when the baseline cc is 0. */
   relativeCc: z.number().nonnegative().nullable(),
   /** OLS slope of reported input tokens on the true count over the ladder's trials; null without usage. */
@@ -42,19 +56,14 @@ export const dualTrialSchema = z.object({
   itemId: z.string().nullable(),
   matchedTokens: z.number().int().nullable(),
   secondaryCount: z.number().int().nullable(),
-  /** false: the request failed (missing data, excluded from every rate). */
-  answered: z.boolean(),
-  parseable: z.boolean(),
-  strictJson: z.boolean(),
+  ...answerShape,
   parsedCount: z.number().int().nullable(),
   countError: z.number().int().nullable(),
   countCorrect: z.boolean(),
   parsedSecondaryCount: z.number().int().nullable(),
   secondaryCorrect: z.boolean().nullable(),
   taskCorrect: z.boolean().nullable(),
-  inputTokens: z.number().int().nullable(),
-  outputTokens: z.number().int().nullable(),
-  text: z.string(),
+  ...responseShape,
 });
 export const dualPointSchema = z.object({
   count: z.number().int(),
@@ -67,9 +76,7 @@ export const dualPointSchema = z.object({
 });
 export const dualConditionSchema = z.object({
   condition: z.enum(DUAL_CONDITIONS),
-  trials: z.number().int().nonnegative(),
-  missing: z.number().int().nonnegative(),
-  parseRate: rateSchema,
+  ...conditionTallyShape,
   countAccuracy: rateSchema,
   meanAbsError: z.number().nullable(),
   meanSignedError: z.number().nullable(),
@@ -96,9 +103,7 @@ export const agentTrialSchema = z.object({
   condition: z.enum(AGENT_CONDITIONS),
   taskIndex: z.number().int().nullable(),
   markerCount: z.number().int().nonnegative(),
-  answered: z.boolean(),
-  parseable: z.boolean(),
-  strictJson: z.boolean(),
+  ...answerShape,
   formatContract: z.boolean(),
   parsedMarkerCount: z.number().int().nullable(),
   markerCountCorrect: z.boolean().nullable(),
@@ -111,15 +116,11 @@ export const agentTrialSchema = z.object({
   nextActionCorrect: z.boolean().nullable(),
   taskCorrect: z.boolean().nullable(),
   countOrCopyCorrect: z.boolean().nullable(),
-  inputTokens: z.number().int().nullable(),
-  outputTokens: z.number().int().nullable(),
-  text: z.string(),
+  ...responseShape,
 });
 export const agentConditionSchema = z.object({
   condition: z.enum(AGENT_CONDITIONS),
-  trials: z.number().int().nonnegative(),
-  missing: z.number().int().nonnegative(),
-  parseRate: rateSchema,
+  ...conditionTallyShape,
   strictJsonRate: rateSchema,
   formatContractRate: rateSchema,
   /** Table S9 "Count/copy": exact count (agent_count_insert) or exact externalization (copy conditions). */

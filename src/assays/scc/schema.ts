@@ -3,6 +3,17 @@ import { FORMAT_CATEGORIES } from '../../tasks/count/audit.js';
 import { DRAW_MODES, SCHEDULES, sccConfigSchema } from './config.js';
 
 /** Zod schemas of the SCC assay's result (it crosses into reports, caches and the CLI's --json). */
+
+/** The ladder's counting capacity and its bounds: of an SCC run, and of each motif of the stimulus ablation. */
+export const capacityShape = {
+  cc: z.number().int().nonnegative(),
+  ccLower: z.number().int().nonnegative(),
+  ccUpper: z.number().int().positive().nullable(),
+  /** Absent in the authors' skipped record; false here when skipped. */
+  bounded: z.boolean(),
+  errorBar: z.object({ lower: z.number().int().nonnegative(), upper: z.number().int().positive() }),
+};
+
 export const sccTrialSchema = z.object({
   trialIndex: z.number().int().nonnegative(),
   target: z.number().int(),
@@ -73,12 +84,7 @@ export const sccResultSchema = z.object({
   earlyDecision: z.boolean(),
   skipped: z.boolean(),
   skipReason: z.string().nullable(),
-  cc: z.number().int().nonnegative(),
-  ccLower: z.number().int().nonnegative(),
-  ccUpper: z.number().int().positive().nullable(),
-  /** Absent in the authors' skipped record; false here when skipped. */
-  bounded: z.boolean(),
-  errorBar: z.object({ lower: z.number().int().nonnegative(), upper: z.number().int().positive() }),
+  ...capacityShape,
   preflight: sccTrialSchema,
   tiers: z.array(sccTierSchema),
   /** Requests issued, the preflight included (aborted ones included). */
