@@ -29,73 +29,38 @@ function toResult(project: string, task: string, gate: string, g: GateValue, che
   };
 }
 
+type GateRecord = RetentionFit | CollapseFit | (CountingCapacity & { kind: 'scc'; task: string });
+type Threshold = ReturnType<typeof normalize>;
+
+interface Gate {
+  name: keyof ProjectGates;
+  /** The kind of record the gate's check reads. */
+  kind: GateRecord['kind'];
+  check(record: GateRecord, threshold: Threshold): CheckResult;
+}
+
+/** A gate on one kind of record; evaluateGates calls its check on records of that kind only. */
+const gate = <K extends GateRecord['kind']>(
+  name: keyof ProjectGates,
+  kind: K,
+  check: (record: Extract<GateRecord, { kind: K }>, threshold: Threshold) => CheckResult,
+): Gate => ({ name, kind, check: check as Gate['check'] });
+
+/** Every gate, in the order its results are reported. */
+const GATES: readonly Gate[] = [
+  gate('minRetention', 'retention', (fit, t) => checkRetentionAtLeast(fit, t.value, t.evidence)),
+  gate('minHorizon', 'retention', (fit, t) => checkHorizonAtLeast(fit, t.value)),
+  gate('maxTfbcRate', 'retention', (fit, t) => checkTfbcRateAtMost(fit, t.value)),
+  gate('collapseNoEarlierThan', 'collapse', (fit, t) => checkCollapseNoEarlierThan(fit, t.value)),
+  gate('minCountingCapacity', 'scc', (result, t) => checkCountingCapacityAtLeast(result, t.value)),
+];
+
 /** Evaluates the configured gates of a project that apply to one fit record. */
-export function evaluateGates(
-  project: string,
-  record: RetentionFit | CollapseFit | (CountingCapacity & { kind: 'scc'; task: string }),
-  gates: ProjectGates | undefined,
-): GateResult[] {
+export function evaluateGates(project: string, record: GateRecord, gates: ProjectGates | undefined): GateResult[] {
   if (!gates) return [];
-  const results: GateResult[] = [];
-  if (record.kind === 'retention') {
-    if (gates.minRetention !== undefined) {
-      const g = normalize(gates.minRetention);
-      results.push(
-        toResult(
-          project,
-          record.task,
-          'minRetention',
-          gates.minRetention,
-          checkRetentionAtLeast(record, g.value, g.evidence),
-        ),
-      );
-    }
-    if (gates.minHorizon !== undefined) {
-      results.push(
-        toResult(
-          project,
-          record.task,
-          'minHorizon',
-          gates.minHorizon,
-          checkHorizonAtLeast(record, normalize(gates.minHorizon).value),
-        ),
-      );
-    }
-    if (gates.maxTfbcRate !== undefined) {
-      results.push(
-        toResult(
-          project,
-          record.task,
-          'maxTfbcRate',
-          gates.maxTfbcRate,
-          checkTfbcRateAtMost(record, normalize(gates.maxTfbcRate).value),
-        ),
-      );
-    }
-  } else if (record.kind === 'collapse') {
-    if (gates.collapseNoEarlierThan !== undefined) {
-      const level = normalize(gates.collapseNoEarlierThan).value;
-      results.push(
-        toResult(
-          project,
-          record.task,
-          'collapseNoEarlierThan',
-          gates.collapseNoEarlierThan,
-          checkCollapseNoEarlierThan(record, level),
-        ),
-      );
-    }
-  } else if (gates.minCountingCapacity !== undefined) {
-    const n = normalize(gates.minCountingCapacity).value;
-    results.push(
-      toResult(
-        project,
-        record.task,
-        'minCountingCapacity',
-        gates.minCountingCapacity,
-        checkCountingCapacityAtLeast(record, n),
-      ),
-    );
-  }
-  return results;
+  return GATES.flatMap(({ name, kind, check }) => {
+    const configured = gates[name];
+    if (configured === undefined || kind !== record.kind) return [];
+    return [toResult(project, record.task, name, configured, check(record, normalize(configured)))];
+  });
 }

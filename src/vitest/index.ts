@@ -7,15 +7,8 @@ import { installMatchers } from './matchers.js';
 installMatchers();
 
 export type { RunConfig } from '../config/resolve.js';
-export {
-  type CheckResult,
-  type CountingCapacity,
-  checkCollapseNoEarlierThan,
-  checkCountingCapacityAtLeast,
-  checkHorizonAtLeast,
-  checkRetentionAtLeast,
-  checkTfbcRateAtMost,
-} from './checks.js';
+// The threshold checks behind the matchers and the gates, all of them public.
+export * from './checks.js';
 export { type RunContext, runConfig, runContext } from './context.js';
 export { evaluateGates } from './gates.js';
 export { ceilingbenchMatchers, installMatchers } from './matchers.js';

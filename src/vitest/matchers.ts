@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { CollapseFit, RetentionFit } from '../schema/fit.js';
+import type { RetentionFit } from '../schema/fit.js';
 import type { Subject } from '../subjects/subject.js';
 import { isSuccess } from '../tasks/outcome.js';
 import { resolveTask } from '../tasks/registry.js';
@@ -19,17 +19,27 @@ interface MatcherOutcome {
   message: () => string;
 }
 
+interface MatcherThis {
+  isNot: boolean;
+}
+
 const fromCheck = (check: CheckResult, isNot: boolean): MatcherOutcome => ({
   pass: check.pass,
   message: () => (isNot ? `expected not: ${check.message}` : check.message),
 });
+
+/** A matcher that is one threshold check of the received record: passes when the check passes. */
+const checkMatcher = <Received, Args extends unknown[]>(check: (received: Received, ...args: Args) => CheckResult) =>
+  function (this: MatcherThis, received: Received, ...args: Args): MatcherOutcome {
+    return fromCheck(check(received, ...args), this.isNot);
+  };
 
 const isSubject = (x: unknown): x is Subject =>
   typeof x === 'object' && x !== null && 'answer' in x && typeof (x as Subject).answer === 'function';
 
 export const ceilingbenchMatchers = {
   toBeValidTrajectory(
-    this: { isNot: boolean },
+    this: MatcherThis,
     received: string,
     instance: TaskInstance,
     context: { finishReason?: FinishReason } = {},
@@ -49,30 +59,17 @@ export const ceilingbenchMatchers = {
           : `${instance.task} response graded ${outcome.kind}${lucky} (${where}); issues: ${outcome.issues.join('; ') || 'none'}`,
     };
   },
-  toHaveRetentionAtLeast(
-    this: { isNot: boolean },
-    received: RetentionFit,
-    p: number,
-    options: { evidence?: 'point' | 'lower' } = {},
-  ): MatcherOutcome {
-    return fromCheck(checkRetentionAtLeast(received, p, options.evidence ?? 'point'), this.isNot);
-  },
-  toHaveHorizonAtLeast(
-    this: { isNot: boolean },
-    received: RetentionFit,
-    steps: number,
-    options: { success?: number } = {},
-  ): MatcherOutcome {
-    return fromCheck(checkHorizonAtLeast(received, steps, options.success ?? 0.5), this.isNot);
-  },
-  toHaveTfbcRateAtMost(this: { isNot: boolean }, received: RetentionFit, rate: number): MatcherOutcome {
-    return fromCheck(checkTfbcRateAtMost(received, rate), this.isNot);
-  },
-  toCollapseNoEarlierThan(this: { isNot: boolean }, received: CollapseFit, level: number): MatcherOutcome {
-    return fromCheck(checkCollapseNoEarlierThan(received, level), this.isNot);
-  },
+  toHaveRetentionAtLeast: checkMatcher(
+    (received: RetentionFit, p: number, options: { evidence?: 'point' | 'lower' } = {}) =>
+      checkRetentionAtLeast(received, p, options.evidence ?? 'point'),
+  ),
+  toHaveHorizonAtLeast: checkMatcher((received: RetentionFit, steps: number, options: { success?: number } = {}) =>
+    checkHorizonAtLeast(received, steps, options.success ?? 0.5),
+  ),
+  toHaveTfbcRateAtMost: checkMatcher(checkTfbcRateAtMost),
+  toCollapseNoEarlierThan: checkMatcher(checkCollapseNoEarlierThan),
   async toHaveCountingCapacityAtLeast(
-    this: { isNot: boolean },
+    this: MatcherThis,
     received: CountingCapacity | Subject,
     n: number,
     options: { seed?: number } = {},

@@ -8,6 +8,7 @@ import {
   runDualTaskAssay,
   runMotifAblation,
 } from '../assays/scc-secondary/index.js';
+import type { RunConfig } from '../config/resolve.js';
 import type { Subject } from '../subjects/subject.js';
 import { type RunContext, runContext, vitestProjectOf } from './context.js';
 import { evaluateGates } from './gates.js';
@@ -69,14 +70,29 @@ export function testCountingCapacity(options: AssayTestOptions = {}): void {
   );
 }
 
+/**
+ * A secondary SCC assay (paper Supplementary Notes): run with the test's seed, the run's concurrency and the
+ * test's abort signal, plus the sizes it scales with the configured trials; its result becomes the record.
+ */
+function secondaryAssay<Result, Sizes>(
+  run: (
+    subject: Subject,
+    options: { seed: number } & Sizes & { concurrency: number; signal: AbortSignal },
+  ) => Promise<Result>,
+  toRecord: (result: Result) => CeilingbenchRecord,
+  sizes: (config: RunConfig) => Sizes,
+): Assay {
+  return async ({ config, subject }, signal, seed) => ({
+    record: toRecord(await run(subject, { seed, ...sizes(config), concurrency: config.concurrency, signal })),
+  });
+}
+
 /** Stimulus ablation: the SCC ladder for each of the 11 motifs, CC relative to the baseline `a, `. */
 export function testMotifAblation(options: AssayTestOptions = {}): void {
   assayTest(
     'scc · motif ablation',
     7,
-    async ({ config, subject }, signal, seed) => ({
-      record: motifRecord(await runMotifAblation(subject, { seed, concurrency: config.concurrency, signal })),
-    }),
+    secondaryAssay(runMotifAblation, motifRecord, () => ({})),
     options,
   );
 }
@@ -89,16 +105,9 @@ export function testDualTask(options: AssayTestOptions = {}): void {
   assayTest(
     'scc · dual-task interference',
     23,
-    async ({ config, subject }, signal, seed) => ({
-      record: dualTaskRecord(
-        await runDualTaskAssay(subject, {
-          seed,
-          samplesPerCount: Math.max(1, Math.round(config.trials / 40)),
-          concurrency: config.concurrency,
-          signal,
-        }),
-      ),
-    }),
+    secondaryAssay(runDualTaskAssay, dualTaskRecord, ({ trials }) => ({
+      samplesPerCount: Math.max(1, Math.round(trials / 40)),
+    })),
     options,
   );
 }
@@ -111,16 +120,9 @@ export function testAgentOperation(options: AssayTestOptions = {}): void {
   assayTest(
     'scc · agent operation',
     17,
-    async ({ config, subject }, signal, seed) => ({
-      record: agentRecord(
-        await runAgentAssay(subject, {
-          seed,
-          taskSamples: Math.min(6, Math.max(1, Math.round((6 * config.trials) / 40))),
-          concurrency: config.concurrency,
-          signal,
-        }),
-      ),
-    }),
+    secondaryAssay(runAgentAssay, agentRecord, ({ trials }) => ({
+      taskSamples: Math.min(6, Math.max(1, Math.round((6 * trials) / 40))),
+    })),
     options,
   );
 }
