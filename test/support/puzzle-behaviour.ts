@@ -85,7 +85,9 @@ export function puzzleBehaviour(plugin: AnyTaskPlugin, seeds: readonly number[])
       grade('half', half, 'stop');
       grade('half cut by the limit', half, 'length');
       grade('last character dropped', canonical.slice(0, -1), 'stop');
-      nearMisses(canonical).forEach((text, i) => grade(`near miss ${i + 1}`, text, 'stop'));
+      nearMisses(canonical).forEach((text, i) => {
+        grade(`near miss ${i + 1}`, text, 'stop');
+      });
       for (const retention of RETENTIONS) {
         for (const draw of [0, 1]) {
           const text = plugin.simulate(instance, new PyRandom(1000 * seed + 10 * level + draw), {

@@ -9,8 +9,10 @@ import { rubikTask } from './rubik/index.js';
 import { satTask } from './sat/index.js';
 import { sudokuTask } from './sudoku/index.js';
 
-/** The nine puzzle families of paper 001, in the paper's order. */
-export const puzzleTasks: AnyTaskPlugin[] = [
+export { definePuzzle, type PuzzleDeclaration, type PuzzleTask } from './common/index.js';
+
+/** The nine puzzle families of docs/spec/puzzles.md, in its order. */
+export const puzzleTasks: readonly AnyTaskPlugin[] = [
   hanoiTask,
   checkersTask,
   riverTask,
@@ -20,4 +22,4 @@ export const puzzleTasks: AnyTaskPlugin[] = [
   jugTask,
   sudokuTask,
   rubikTask,
-].filter((task): task is AnyTaskPlugin => task !== null);
+];

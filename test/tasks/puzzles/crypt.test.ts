@@ -1,23 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng/index.js';
-import { resolveTask } from '../../../src/tasks/index.js';
-import {
-  CRYPT_LEVELS,
-  type CryptInstance,
-  countSolutions,
-  cryptTask,
-  formatCryptAnswer,
-  validateCrypt,
-} from '../../../src/tasks/puzzles/crypt/index.js';
-import { puzzleTasks } from '../../../src/tasks/puzzles/index.js';
-import { puzzleSelfCheck } from '../../support/puzzle-self-check.js';
-import { expectGarbageClassified, simulatedPassRate } from './contract.js';
+import { countSolutions } from '../../../src/tasks/puzzles/crypt/counter.js';
+import { CRYPT_LEVELS, type CryptInstance } from '../../../src/tasks/puzzles/crypt/generate.js';
+import { cryptTask } from '../../../src/tasks/puzzles/crypt/index.js';
+import { writeMapping } from '../../../src/tasks/puzzles/crypt/render.js';
+import { validateCrypt } from '../../../src/tasks/puzzles/crypt/validate.js';
+import { assertGarbageClassified, simulatedPassRate } from '../../support/puzzle-contract.js';
 
 const LEVELS = [1, 2, 3, 4, 5, 6];
 const SEEDS = [1, 2, 3, 4];
 const make = (level: number, seed: number): CryptInstance =>
   cryptTask.generate(new PyRandom(seed), level, { seed }) as CryptInstance;
+const mappingLine = (mapping: Record<string, number>) => `mapping = ${writeMapping(mapping)}`;
 const SEND = { addends: ['SEND', 'MORE'], result: 'MONEY' };
 const SEND_SOLUTION = { S: 9, E: 5, N: 6, D: 7, M: 1, O: 0, R: 8, Y: 2 };
 
@@ -94,30 +88,12 @@ describe('crypt counter and generator', () => {
 });
 
 describe('crypt grading', () => {
-  it('is registered among the puzzle tasks', () => {
-    expect(puzzleTasks.map((t) => t.id)).toContain('crypt');
-  });
-
-  it('honours the shared puzzle self-check on every level', () => {
-    for (const level of LEVELS) {
-      for (const seed of SEEDS) {
-        expect(puzzleSelfCheck(cryptTask, level, seed, { halfAnswerWithoutLimitCollapses: true })).toEqual([]);
-      }
-    }
-  });
-
-  it('grades the canonical response pass; empty, impossible and truncated answers collapse', () => {
+  it('collapses the ways a model declares a cryptarithm unsolvable', () => {
     for (const level of LEVELS) {
       for (const seed of SEEDS) {
         const instance = make(level, seed);
-        const canonical = cryptTask.canonicalResponse(instance);
-        expect(cryptTask.grade(instance, canonical).kind).toBe('pass');
-        expect(cryptTask.grade(instance, '').kind).toBe('collapse');
         expect(cryptTask.grade(instance, 'This cryptarithm has no solution.').kind).toBe('collapse');
         expect(cryptTask.grade(instance, 'It is impossible.\nmapping = {}').kind).toBe('collapse');
-        const half = canonical.slice(0, Math.floor(canonical.length / 2));
-        expect(cryptTask.grade(instance, half, { finishReason: 'length' }).kind).toBe('collapse');
-        expect(cryptTask.grade(instance, half).kind).toBe('collapse');
       }
     }
   });
@@ -158,9 +134,9 @@ describe('crypt grading', () => {
       const [a, b] = instance.data.letters;
       const swapped = { ...instance.answer, [a]: instance.answer[b], [b]: instance.answer[a] };
       // the solution is unique, so any swap of two letters' digits breaks the sum or a leading digit
-      expect(cryptTask.grade(instance, formatCryptAnswer(swapped)).kind).toBe('fail');
+      expect(cryptTask.grade(instance, mappingLine(swapped)).kind).toBe('fail');
       const dup = { ...instance.answer, [a]: instance.answer[b] };
-      const outcome = cryptTask.grade(instance, formatCryptAnswer(dup));
+      const outcome = cryptTask.grade(instance, mappingLine(dup));
       expect(outcome.kind).toBe('fail');
       expect(outcome.issues.some((issue) => issue.startsWith(`repeated digit ${instance.answer[b]}`))).toBe(true);
     }
@@ -168,7 +144,7 @@ describe('crypt grading', () => {
 
   it('never throws on garbage and always classifies it', () => {
     const instance = make(5, 1);
-    expectGarbageClassified(cryptTask, instance, [
+    assertGarbageClassified(cryptTask, instance, [
       'mapping = ',
       'mapping',
       '=',
@@ -186,7 +162,7 @@ describe('crypt grading', () => {
 
   it('simulate: retention 1 passes; with retention 0.95 the pass rate falls from L1 to L6', () => {
     const rate = (level: number, retention: number) =>
-      simulatedPassRate(cryptTask, make, level, retention, { samples: 60, rngSeedBase: 5 });
+      simulatedPassRate(cryptTask, level, retention, { samples: 60, rngSeedBase: 5 });
     expect(rate(2, 1)).toBe(1);
     expect(rate(1, 0.95)).toBeGreaterThan(rate(6, 0.95));
   });
@@ -196,27 +172,5 @@ describe('crypt grading', () => {
     for (let i = 1; i < budgets.length; i++) expect(budgets[i]).toBeGreaterThan(budgets[i - 1]);
     const instance = make(3, 2);
     expect(cryptTask.render(instance).user).toContain(`Puzzle: ${instance.data.equation}`);
-  });
-});
-
-describe('crypt golden fixtures', () => {
-  it('reproduces fixtures/puzzles/crypt byte for byte (instance, prompt, canonical response)', () => {
-    const plugin = resolveTask('crypt');
-    expect(() => plugin.generate(new PyRandom(1), 0, { seed: 1 })).toThrow(/level 0 is not defined/);
-    for (const level of [1, 3, 6]) {
-      const seed = level * 10000;
-      const url = new URL(`../../../fixtures/puzzles/crypt/L${level}-seed${seed}.json`, import.meta.url);
-      const instance = plugin.generate(new PyRandom(seed), level, { seed });
-      const golden = {
-        task: 'crypt',
-        level,
-        seed,
-        instance,
-        prompt: plugin.render(instance),
-        canonical: plugin.canonicalResponse(instance),
-      };
-      expect(`${JSON.stringify(golden, null, 2)}\n`).toBe(readFileSync(url, 'utf8'));
-      expect(plugin.grade(instance, golden.canonical, { finishReason: 'stop' }).kind).toBe('pass');
-    }
   });
 });

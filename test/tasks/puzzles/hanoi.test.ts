@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng/index.js';
-import { HANOI_DISKS, type HanoiInstance, hanoiPlugin } from '../../../src/tasks/puzzles/hanoi/index.js';
-import { solveHanoi, validateHanoi } from '../../../src/tasks/puzzles/hanoi/rules.js';
-import { puzzleSelfCheck } from '../../support/puzzle-self-check.js';
+import { HANOI_DISKS, type HanoiInstance } from '../../../src/tasks/puzzles/hanoi/generate.js';
+import { hanoiTask } from '../../../src/tasks/puzzles/hanoi/index.js';
+import { solveHanoi } from '../../../src/tasks/puzzles/hanoi/rules.js';
+import { validateHanoi } from '../../../src/tasks/puzzles/hanoi/validate.js';
 
-const instanceAt = (level: number, seed = 1): HanoiInstance =>
-  hanoiPlugin.generate(new PyRandom(seed), level, { seed });
-const grade = (level: number, text: string) => hanoiPlugin.grade(instanceAt(level), text, { finishReason: 'stop' });
+const instanceAt = (level: number, seed = 1): HanoiInstance => hanoiTask.generate(new PyRandom(seed), level, { seed });
+const grade = (level: number, text: string) => hanoiTask.grade(instanceAt(level), text, { finishReason: 'stop' });
 
 describe('hanoi facts (puzzles.md §2, §11)', () => {
   it('the reference solution has 2^n − 1 moves and is legal for n = 1…10', () => {
@@ -30,21 +30,13 @@ describe('hanoi facts (puzzles.md §2, §11)', () => {
         [],
         Array.from({ length: HANOI_DISKS[level - 1] }, (_, i) => HANOI_DISKS[level - 1] - i),
       ]);
-      expect(hanoiPlugin.levels.knob?.(level)).toBe(HANOI_DISKS[level - 1]);
+      expect(hanoiTask.levels.knob?.(level)).toBe(HANOI_DISKS[level - 1]);
     }
     expect(() => instanceAt(7)).toThrow(/level 7/);
   });
 });
 
 describe('hanoi grading', () => {
-  it('canonical passes; empty, impossible and truncated answers collapse (levels 1–6, several seeds)', () => {
-    for (let level = 1; level <= 6; level++) {
-      for (const seed of [1, 2, 3]) {
-        expect(puzzleSelfCheck(hanoiPlugin, level, seed, { halfAnswerWithoutLimitCollapses: true })).toEqual([]);
-      }
-    }
-  });
-
   it('a legal but non-minimal solution still passes', () => {
     const detour = [[1, 'A', 'B'], [1, 'B', 'A'], ...solveHanoi(3)];
     expect(grade(1, `moves = ${JSON.stringify(detour)}`).kind).toBe('pass');
@@ -80,29 +72,29 @@ describe('hanoi grading', () => {
 
   it('the prompt is complexity-invariant: only the disk count changes', () => {
     const strip = (level: number) => {
-      const { system, user } = hanoiPlugin.render(instanceAt(level));
+      const { system, user } = hanoiTask.render(instanceAt(level));
       return system + user.replaceAll(String(HANOI_DISKS[level - 1]), 'N');
     };
     for (let level = 2; level <= 6; level++) expect(strip(level)).toBe(strip(1));
-    expect(hanoiPlugin.render(instanceAt(1)).user).toContain('moves = [[1, "A", "B"]');
+    expect(hanoiTask.render(instanceAt(1)).user).toContain('moves = [[1, "A", "B"]');
   });
 
   it('simulate is deterministic, exact at retention 1 and loses accuracy with the level', () => {
     const knobs = { retention: 1, recover: 0, capacity: 0 };
     for (let level = 1; level <= 6; level++) {
-      const text = hanoiPlugin.simulate(instanceAt(level), new PyRandom(5), knobs);
+      const text = hanoiTask.simulate(instanceAt(level), new PyRandom(5), knobs);
       expect(grade(level, text).kind).toBe('pass');
     }
     const passRate = (level: number) => {
       let pass = 0;
       for (let seed = 0; seed < 200; seed++) {
-        const text = hanoiPlugin.simulate(instanceAt(level), new PyRandom(seed), { ...knobs, retention: 0.99 });
+        const text = hanoiTask.simulate(instanceAt(level), new PyRandom(seed), { ...knobs, retention: 0.99 });
         if (grade(level, text).kind === 'pass') pass++;
       }
       return pass / 200;
     };
-    const first = hanoiPlugin.simulate(instanceAt(3), new PyRandom(9), { ...knobs, retention: 0.9 });
-    expect(hanoiPlugin.simulate(instanceAt(3), new PyRandom(9), { ...knobs, retention: 0.9 })).toBe(first);
+    const first = hanoiTask.simulate(instanceAt(3), new PyRandom(9), { ...knobs, retention: 0.9 });
+    expect(hanoiTask.simulate(instanceAt(3), new PyRandom(9), { ...knobs, retention: 0.9 })).toBe(first);
     const rates = [1, 3, 5, 6].map(passRate);
     expect(rates[0]).toBeGreaterThan(rates[1]);
     expect(rates[1]).toBeGreaterThan(rates[2]);
@@ -110,9 +102,8 @@ describe('hanoi grading', () => {
     expect(grade(3, first).kind).not.toBe('collapse');
   });
 
-  it('budgets grow with the level', () => {
-    const budgets = [1, 2, 3, 4, 5, 6].map((l) => hanoiPlugin.maxOutputTokens(l));
-    expect(budgets).toEqual([...budgets].sort((a, b) => a - b));
+  it('budgets are the per-level table (≥ 4× the canonical answer plus room to reason)', () => {
+    expect([1, 2, 3, 4, 5, 6].map((l) => hanoiTask.maxOutputTokens(l))).toEqual([4096, 4096, 8192, 8192, 16384, 32768]);
   });
 
   it('random garbage never throws and is always classified', () => {
@@ -134,7 +125,7 @@ describe('hanoi grading', () => {
         ),
         fc.constantFrom('stop', 'length', null),
         (text, finishReason) => {
-          const outcome = hanoiPlugin.grade(instance, text, { finishReason });
+          const outcome = hanoiTask.grade(instance, text, { finishReason });
           expect(['pass', 'fail', 'collapse']).toContain(outcome.kind);
           if (outcome.kind !== 'pass') expect(outcome.issues.length).toBeGreaterThan(0);
         },

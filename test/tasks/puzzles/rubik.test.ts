@@ -1,22 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng/index.js';
-import { resolveTask } from '../../../src/tasks/index.js';
-import { puzzleTasks } from '../../../src/tasks/puzzles/index.js';
-import {
-  applyPermutation,
-  canFollow,
-  exactDistanceUpTo,
-  faceletIssues,
-  invertSequence,
-  parseMoveToken,
-  type RubikInstance,
-  rubikTask,
-  SOLVED,
-  sequencePermutation,
-} from '../../../src/tasks/puzzles/rubik/index.js';
-import { puzzleSelfCheck } from '../../support/puzzle-self-check.js';
-import { expectGarbageClassified, simulatedPassRate } from './contract.js';
+import { applyPermutation, faceletIssues, SOLVED } from '../../../src/tasks/puzzles/rubik/cube.js';
+import { canFollow, exactDistanceUpTo } from '../../../src/tasks/puzzles/rubik/distance.js';
+import type { RubikInstance } from '../../../src/tasks/puzzles/rubik/generate.js';
+import { rubikTask } from '../../../src/tasks/puzzles/rubik/index.js';
+import { invertSequence, parseMoveToken, sequencePermutation } from '../../../src/tasks/puzzles/rubik/notation.js';
+import { assertGarbageClassified, simulatedPassRate } from '../../support/puzzle-contract.js';
 
 const LEVELS = [1, 2, 3, 4, 5, 6];
 const SEEDS = [1, 2, 3];
@@ -127,30 +116,12 @@ describe('rubik generator', () => {
 });
 
 describe('rubik grading', () => {
-  it('is registered among the puzzle tasks', () => {
-    expect(puzzleTasks.map((t) => t.id)).toContain('rubik');
-  });
-
-  it('honours the shared puzzle self-check on every level', () => {
-    for (const level of LEVELS) {
-      for (const seed of SEEDS) {
-        expect(puzzleSelfCheck(rubikTask, level, seed, { halfAnswerWithoutLimitCollapses: true })).toEqual([]);
-      }
-    }
-  });
-
-  it('grades the canonical response pass; empty, impossible and truncated answers collapse', () => {
+  it('collapses the ways a model declares a cube unsolvable', () => {
     for (const level of LEVELS) {
       for (const seed of SEEDS) {
         const instance = make(level, seed);
-        const canonical = rubikTask.canonicalResponse(instance);
-        expect(rubikTask.grade(instance, canonical).kind).toBe('pass');
-        expect(rubikTask.grade(instance, '').kind).toBe('collapse');
         expect(rubikTask.grade(instance, 'This cube state is impossible to solve.').kind).toBe('collapse');
         expect(rubikTask.grade(instance, 'No solution exists.\nmoves = []').kind).toBe('collapse');
-        const half = canonical.slice(0, Math.floor(canonical.length / 2));
-        expect(rubikTask.grade(instance, half, { finishReason: 'length' }).kind).toBe('collapse');
-        expect(rubikTask.grade(instance, half).kind).toBe('collapse');
       }
     }
   });
@@ -195,7 +166,7 @@ describe('rubik grading', () => {
 
   it('never throws on garbage and always classifies it', () => {
     const instance = make(5, 1);
-    expectGarbageClassified(rubikTask, instance, [
+    assertGarbageClassified(rubikTask, instance, [
       'moves = ',
       'moves',
       '=',
@@ -214,7 +185,7 @@ describe('rubik grading', () => {
 
   it('simulate: retention 1 passes; with retention 0.9 the pass rate falls from L1 to L6', () => {
     const rate = (level: number, retention: number) =>
-      simulatedPassRate(rubikTask, make, level, retention, { samples: 60, rngSeedBase: 77 });
+      simulatedPassRate(rubikTask, level, retention, { samples: 60, rngSeedBase: 77 });
     expect(rate(6, 1)).toBe(1);
     expect(rate(1, 0.9)).toBeGreaterThan(rate(6, 0.9));
   });
@@ -222,27 +193,5 @@ describe('rubik grading', () => {
   it('budgets grow with the level', () => {
     const budgets = LEVELS.map((level) => rubikTask.maxOutputTokens(level));
     for (let i = 1; i < budgets.length; i++) expect(budgets[i]).toBeGreaterThan(budgets[i - 1]);
-  });
-});
-
-describe('rubik golden fixtures', () => {
-  it('reproduces fixtures/puzzles/rubik byte for byte (instance, prompt, canonical response)', () => {
-    const plugin = resolveTask('rubik');
-    expect(() => plugin.generate(new PyRandom(1), 0, { seed: 1 })).toThrow(/level 0 is not defined/);
-    for (const level of [1, 3, 6]) {
-      const seed = level * 10000;
-      const url = new URL(`../../../fixtures/puzzles/rubik/L${level}-seed${seed}.json`, import.meta.url);
-      const instance = plugin.generate(new PyRandom(seed), level, { seed });
-      const golden = {
-        task: 'rubik',
-        level,
-        seed,
-        instance,
-        prompt: plugin.render(instance),
-        canonical: plugin.canonicalResponse(instance),
-      };
-      expect(`${JSON.stringify(golden, null, 2)}\n`).toBe(readFileSync(url, 'utf8'));
-      expect(plugin.grade(instance, golden.canonical, { finishReason: 'stop' }).kind).toBe('pass');
-    }
   });
 });

@@ -1,25 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng/index.js';
-import { resolveTask } from '../../../src/tasks/index.js';
-import { puzzleTasks } from '../../../src/tasks/puzzles/index.js';
-import {
-  dpll,
-  formatSatAnswer,
-  Q_HIDDEN,
-  type SatInstance,
-  satTask,
-  trueLiterals,
-  validateSat,
-} from '../../../src/tasks/puzzles/sat/index.js';
-import { puzzleSelfCheck } from '../../support/puzzle-self-check.js';
-import { expectGarbageClassified, simulatedPassRate } from './contract.js';
+import { dpll } from '../../../src/tasks/puzzles/sat/dpll.js';
+import { Q_HIDDEN, type SatInstance, trueLiterals } from '../../../src/tasks/puzzles/sat/generate.js';
+import { satTask } from '../../../src/tasks/puzzles/sat/index.js';
+import { writeAssignment } from '../../../src/tasks/puzzles/sat/render.js';
+import { validateSat } from '../../../src/tasks/puzzles/sat/validate.js';
+import { assertGarbageClassified, simulatedPassRate } from '../../support/puzzle-contract.js';
 
 const LEVELS = [1, 2, 3, 4, 5, 6];
 const SEEDS = [1, 2, 3, 4];
 const make = (level: number, seed: number): SatInstance =>
   satTask.generate(new PyRandom(seed), level, { seed }) as SatInstance;
-const answer = (values: boolean[]) => `Reasoning…\nassignment = ${formatSatAnswer(values)}`;
+const answer = (values: boolean[]) =>
+  `Reasoning…\nassignment = ${writeAssignment(Object.fromEntries(values.map((v, i) => [String(i + 1), v])))}`;
 
 describe('sat generator', () => {
   it('follows the level table: n, m = round(4.26 n), 3 distinct variables per clause, no duplicate clauses', () => {
@@ -117,36 +110,15 @@ describe('sat generator', () => {
 });
 
 describe('sat grading', () => {
-  it('is registered among the puzzle tasks', () => {
-    expect(puzzleTasks.map((t) => t.id)).toContain('sat');
-  });
-
-  it('honours the shared puzzle self-check on every level', () => {
-    for (const level of LEVELS) {
-      for (const seed of SEEDS) {
-        expect(puzzleSelfCheck(satTask, level, seed, { halfAnswerWithoutLimitCollapses: true })).toEqual([]);
-      }
-    }
-  });
-
-  it('grades the canonical response pass; empty, impossible and truncated answers collapse', () => {
+  it('collapses the ways a model declares a formula unsatisfiable', () => {
     for (const level of LEVELS) {
       for (const seed of SEEDS) {
         const instance = make(level, seed);
-        const canonical = satTask.canonicalResponse(instance);
-        expect(satTask.grade(instance, canonical).kind).toBe('pass');
-        expect(satTask.parse(canonical).ok).toBe(true);
-        expect(satTask.grade(instance, '').kind).toBe('collapse');
-        expect(satTask.grade(instance, '   \n').kind).toBe('collapse');
         const impossible = satTask.grade(instance, 'After checking, this formula is unsatisfiable.');
         expect(impossible.kind).toBe('collapse');
         expect(impossible.issues[0]).toMatch(/impossible/);
         expect(satTask.grade(instance, 'The formula is UNSAT.\nassignment = UNSAT').kind).toBe('collapse');
         expect(satTask.grade(instance, 'No solution exists.\nassignment = {}').kind).toBe('collapse');
-        const half = canonical.slice(0, Math.floor(canonical.length / 2));
-        expect(satTask.grade(instance, half, { finishReason: 'length' }).kind).toBe('collapse');
-        expect(satTask.grade(instance, canonical, { finishReason: 'length' }).kind).toBe('collapse');
-        expect(satTask.grade(instance, half).kind).toBe('collapse');
       }
     }
   });
@@ -166,7 +138,7 @@ describe('sat grading', () => {
     }
   });
 
-  it('fails a missing variable and a non-boolean value (Algorithm 4 completeness)', () => {
+  it('fails a missing variable and a non-boolean value (every literal read must have a boolean value)', () => {
     const instance = make(3, 2);
     const clause = instance.data.clauses[4];
     const variable = Math.abs(clause[0]);
@@ -209,7 +181,7 @@ describe('sat grading', () => {
 
   it('never throws on garbage and always classifies it', () => {
     const instance = make(4, 1);
-    expectGarbageClassified(satTask, instance, [
+    assertGarbageClassified(satTask, instance, [
       'assignment = ',
       'assignment',
       '=',
@@ -227,7 +199,7 @@ describe('sat grading', () => {
 
   it('simulate: retention 1 passes; with retention 0.97 the pass rate falls from L1 to L6', () => {
     const rate = (level: number, retention: number) =>
-      simulatedPassRate(satTask, make, level, retention, { samples: 60, rngSeedBase: 1000 });
+      simulatedPassRate(satTask, level, retention, { samples: 60, rngSeedBase: 1000 });
     expect(rate(3, 1)).toBe(1);
     expect(rate(1, 0.97)).toBeGreaterThan(rate(6, 0.97));
   });
@@ -236,27 +208,5 @@ describe('sat grading', () => {
     const budgets = LEVELS.map((level) => satTask.maxOutputTokens(level));
     for (let i = 1; i < budgets.length; i++) expect(budgets[i]).toBeGreaterThan(budgets[i - 1]);
     expect(satTask.render(make(6, 1)).user).toContain('assignment = {"1": true');
-  });
-});
-
-describe('sat golden fixtures', () => {
-  it('reproduces fixtures/puzzles/sat byte for byte (instance, prompt, canonical response)', () => {
-    const plugin = resolveTask('sat');
-    expect(() => plugin.generate(new PyRandom(1), 0, { seed: 1 })).toThrow(/level 0 is not defined/);
-    for (const level of [1, 3, 6]) {
-      const seed = level * 10000;
-      const url = new URL(`../../../fixtures/puzzles/sat/L${level}-seed${seed}.json`, import.meta.url);
-      const instance = plugin.generate(new PyRandom(seed), level, { seed });
-      const golden = {
-        task: 'sat',
-        level,
-        seed,
-        instance,
-        prompt: plugin.render(instance),
-        canonical: plugin.canonicalResponse(instance),
-      };
-      expect(`${JSON.stringify(golden, null, 2)}\n`).toBe(readFileSync(url, 'utf8'));
-      expect(plugin.grade(instance, golden.canonical, { finishReason: 'stop' }).kind).toBe('pass');
-    }
   });
 });

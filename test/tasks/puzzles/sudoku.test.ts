@@ -1,26 +1,19 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../../src/rng/index.js';
-import { resolveTask } from '../../../src/tasks/index.js';
-import { puzzleTasks } from '../../../src/tasks/puzzles/index.js';
-import {
-  boxRegions,
-  formatSudokuAnswer,
-  regionConnected,
-  regionIssues,
-  SUDOKU_LEVELS,
-  type SudokuInstance,
-  searchSudoku,
-  sudokuTask,
-  validateSudoku,
-} from '../../../src/tasks/puzzles/sudoku/index.js';
-import { puzzleSelfCheck } from '../../support/puzzle-self-check.js';
-import { expectGarbageClassified, simulatedPassRate } from './contract.js';
+import { SUDOKU_LEVELS, type SudokuInstance } from '../../../src/tasks/puzzles/sudoku/generate.js';
+import { sudokuTask } from '../../../src/tasks/puzzles/sudoku/index.js';
+import { boxRegions, regionConnected, regionIssues } from '../../../src/tasks/puzzles/sudoku/regions.js';
+import { searchSudoku } from '../../../src/tasks/puzzles/sudoku/solver.js';
+import { validateSudoku } from '../../../src/tasks/puzzles/sudoku/validate.js';
+import { assertGarbageClassified, simulatedPassRate } from '../../support/puzzle-contract.js';
 
 const LEVELS = [1, 2, 3, 4, 5, 6];
 const SEEDS = [1, 2, 3];
 const make = (level: number, seed: number): SudokuInstance =>
   sudokuTask.generate(new PyRandom(seed), level, { seed }) as SudokuInstance;
+/** The `grid = [...]` answer line for `cells` (row-major) on `instance`'s grid. */
+const gridLine = (instance: SudokuInstance, cells: number[]) =>
+  sudokuTask.canonicalResponse({ ...instance, answer: cells });
 const digits = (s: string) => [...s].map(Number);
 
 const GRID1 = '003020600900305001001806400008102900700000008006708200002609500800203009005010300';
@@ -84,30 +77,12 @@ describe('sudoku solver and generator', () => {
 });
 
 describe('sudoku grading', () => {
-  it('is registered among the puzzle tasks', () => {
-    expect(puzzleTasks.map((t) => t.id)).toContain('sudoku');
-  });
-
-  it('honours the shared puzzle self-check on every level', () => {
-    for (const level of LEVELS) {
-      for (const seed of SEEDS) {
-        expect(puzzleSelfCheck(sudokuTask, level, seed, { halfAnswerWithoutLimitCollapses: true })).toEqual([]);
-      }
-    }
-  });
-
-  it('grades the canonical response pass; empty, impossible and truncated answers collapse', () => {
+  it('collapses the ways a model declares a Sudoku unsolvable', () => {
     for (const level of LEVELS) {
       for (const seed of SEEDS) {
         const instance = make(level, seed);
-        const canonical = sudokuTask.canonicalResponse(instance);
-        expect(sudokuTask.grade(instance, canonical).kind).toBe('pass');
-        expect(sudokuTask.grade(instance, '').kind).toBe('collapse');
         expect(sudokuTask.grade(instance, 'This Sudoku is unsolvable.').kind).toBe('collapse');
         expect(sudokuTask.grade(instance, 'No valid solution.\ngrid = []').kind).toBe('collapse');
-        const half = canonical.slice(0, Math.floor(canonical.length / 2));
-        expect(sudokuTask.grade(instance, half, { finishReason: 'length' }).kind).toBe('collapse');
-        expect(sudokuTask.grade(instance, half).kind).toBe('collapse');
       }
     }
   });
@@ -119,7 +94,7 @@ describe('sudoku grading', () => {
       const given = puzzle.findIndex((v) => v !== 0);
       const cells = [...instance.answer];
       cells[given] = (cells[given] % n) + 1;
-      const outcome = sudokuTask.grade(instance, formatSudokuAnswer(cells, n));
+      const outcome = sudokuTask.grade(instance, gridLine(instance, cells));
       expect(outcome.kind).toBe('fail');
       const where = `(row ${Math.floor(given / n) + 1}, column ${(given % n) + 1})`;
       expect(outcome.issues[0]).toBe(`clue changed at ${where}: given ${puzzle[given]}, answer ${cells[given]}`);
@@ -157,16 +132,13 @@ describe('sudoku grading', () => {
 
   it('fails blanks and out-of-range digits; collapses malformed shapes', () => {
     const instance = make(3, 1);
-    const { n } = instance.data;
     const blank = instance.answer.map((v, i) => (i === 7 && instance.data.puzzle[i] === 0 ? 0 : v));
     if (instance.data.puzzle[7] === 0) {
-      expect(sudokuTask.grade(instance, formatSudokuAnswer(blank, n)).issues).toContain(
-        'cell (row 2, column 2) is blank',
-      );
+      expect(sudokuTask.grade(instance, gridLine(instance, blank)).issues).toContain('cell (row 2, column 2) is blank');
     }
     const seven = instance.answer.map((v, i) => (i === 0 ? 7 : v));
-    expect(sudokuTask.grade(instance, formatSudokuAnswer(seven, n)).issues.join('\n')).toMatch(/holds 7, outside 1–6/);
-    const rows = JSON.parse(formatSudokuAnswer(instance.answer, n).slice('grid = '.length)) as string[];
+    expect(sudokuTask.grade(instance, gridLine(instance, seven)).issues.join('\n')).toMatch(/holds 7, outside 1–6/);
+    const rows = JSON.parse(gridLine(instance, instance.answer).slice('grid = '.length)) as string[];
     expect(sudokuTask.grade(instance, `grid = ${JSON.stringify(rows.slice(1))}`).kind).toBe('collapse');
     expect(sudokuTask.grade(instance, `grid = ${JSON.stringify([rows[0].slice(1), ...rows.slice(1)])}`).kind).toBe(
       'collapse',
@@ -184,7 +156,7 @@ describe('sudoku grading', () => {
 
   it('never throws on garbage and always classifies it', () => {
     const instance = make(6, 1);
-    expectGarbageClassified(sudokuTask, instance, [
+    assertGarbageClassified(sudokuTask, instance, [
       'grid = ',
       'grid',
       '=',
@@ -202,7 +174,7 @@ describe('sudoku grading', () => {
 
   it('simulate: retention 1 passes; with retention 0.97 the pass rate falls from L1 to L6', () => {
     const rate = (level: number, retention: number) =>
-      simulatedPassRate(sudokuTask, make, level, retention, { samples: 30, rngSeedBase: 3 });
+      simulatedPassRate(sudokuTask, level, retention, { samples: 30, rngSeedBase: 3 });
     expect(rate(5, 1)).toBe(1);
     expect(rate(1, 0.97)).toBeGreaterThan(rate(6, 0.97));
   });
@@ -215,27 +187,5 @@ describe('sudoku grading', () => {
     const user = sudokuTask.render(make(6, 1)).user;
     expect(user).toContain('Region map (9 rows of 9 letters):');
     expect(user).toContain('grid = [');
-  });
-});
-
-describe('sudoku golden fixtures', () => {
-  it('reproduces fixtures/puzzles/sudoku byte for byte (instance, prompt, canonical response)', () => {
-    const plugin = resolveTask('sudoku');
-    expect(() => plugin.generate(new PyRandom(1), 0, { seed: 1 })).toThrow(/level 0 is not defined/);
-    for (const level of [1, 3, 6]) {
-      const seed = level * 10000;
-      const url = new URL(`../../../fixtures/puzzles/sudoku/L${level}-seed${seed}.json`, import.meta.url);
-      const instance = plugin.generate(new PyRandom(seed), level, { seed });
-      const golden = {
-        task: 'sudoku',
-        level,
-        seed,
-        instance,
-        prompt: plugin.render(instance),
-        canonical: plugin.canonicalResponse(instance),
-      };
-      expect(`${JSON.stringify(golden, null, 2)}\n`).toBe(readFileSync(url, 'utf8'));
-      expect(plugin.grade(instance, golden.canonical, { finishReason: 'stop' }).kind).toBe('pass');
-    }
   });
 });

@@ -9,7 +9,7 @@ const listed = (items: readonly string[]): string =>
     : `${items.slice(0, LIST_LIMIT).join(', ')} and ${items.length - LIST_LIMIT} more`;
 
 /**
- * Algorithm 6, collecting every issue: missing vertices, unknown vertices (keys other than "1"…"n"), colours
+ * The validator of docs/spec/puzzles.md §7, collecting every issue: missing vertices, unknown vertices (keys other than "1"…"n"), colours
  * outside the palette 1…k (ceilingbench's addition; integers only), more than k distinct colours (k_max = k),
  * then every edge in instance order for a shared colour. kStar = 1-based index, in the instance's edge list, of
  * the first edge that is violated or has an endpoint without a valid colour; −1 when only vertex-level issues

@@ -1,6 +1,6 @@
 import type { PuzzleOutcome } from '../../outcome.js';
-import type { GradeContext, ParseResult } from '../../task.js';
-import { extractAssignedJson } from './answer-block.js';
+import type { GradeContext } from '../../task.js';
+import type { AnswerFormat } from './answer-format.js';
 import { claimsImpossible, preParseCollapse } from './collapse.js';
 import { collapseOutcome } from './outcome.js';
 
@@ -13,38 +13,18 @@ const IMPOSSIBLE_CLAIM = 'declares the instance impossible, but every generated 
  * 3. an answer that is empty (e.g. `moves = []`) next to an impossibility claim → collapse;
  * 4. otherwise the family's validator decides pass or fail.
  */
-export function gradeSolvable<T>(
+export function gradeSolvable<Answer>(
   text: string,
   context: GradeContext | undefined,
-  parse: (text: string) => ParseResult<T>,
-  validate: (answer: T) => PuzzleOutcome,
-  isEmptyAnswer: (answer: T) => boolean,
+  format: AnswerFormat<Answer>,
+  validate: (answer: Answer) => PuzzleOutcome,
 ): PuzzleOutcome {
   const early = preParseCollapse(text, context?.finishReason);
   if (early !== null) return collapseOutcome([early]);
-  const parsed = parse(text);
+  const parsed = format.parse(text);
   if (!parsed.ok) {
     return collapseOutcome(claimsImpossible(text) ? [IMPOSSIBLE_CLAIM, parsed.reason] : [parsed.reason]);
   }
-  if (isEmptyAnswer(parsed.value) && claimsImpossible(text)) return collapseOutcome([IMPOSSIBLE_CLAIM]);
+  if (format.isEmpty(parsed.value) && claimsImpossible(text)) return collapseOutcome([IMPOSSIBLE_CLAIM]);
   return validate(parsed.value);
-}
-
-/** Parse `name = [ ... ]` into the list of raw entries; entries are checked one by one by the validator. */
-export function parseJsonList(text: string, name: string): ParseResult<unknown[]> {
-  const block = extractAssignedJson(text, name);
-  if (!block.ok) return block;
-  if (!Array.isArray(block.value)) return { ok: false, reason: `malformed answer: \`${name}\` must be a JSON list` };
-  return { ok: true, value: block.value };
-}
-
-/** Parse `name = { ... }` into a plain JSON object (keys are strings; values are checked by the validator). */
-export function parseJsonObject(text: string, name: string): ParseResult<Record<string, unknown>> {
-  const block = extractAssignedJson(text, name);
-  if (!block.ok) return block;
-  const value = block.value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, reason: `malformed answer: \`${name}\` must be a JSON object` };
-  }
-  return { ok: true, value: value as Record<string, unknown> };
 }

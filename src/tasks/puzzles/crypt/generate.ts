@@ -1,6 +1,26 @@
 import type { PyRandom } from '../../../rng/index.js';
+import type { TaskInstance } from '../../task.js';
+import type { PerLevel, PuzzleContent } from '../common/index.js';
 import { countSolutions } from './counter.js';
-import type { CryptLevel } from './levels.js';
+
+/** A cryptarithm level: addends, word length, distinct letters; unique solution only. */
+export interface CryptLevel {
+  /** Candidate numbers of addends; one is drawn per instance (L6: 3 or 4). */
+  addendCounts: readonly number[];
+  wordLength: number;
+  minLetters: number;
+  maxLetters: number;
+}
+
+/** Cryptarithm levels (docs/spec/puzzles.md §1.2). */
+export const CRYPT_LEVELS: PerLevel<CryptLevel> = [
+  { addendCounts: [2], wordLength: 3, minLetters: 1, maxLetters: 6 },
+  { addendCounts: [2], wordLength: 4, minLetters: 6, maxLetters: 7 },
+  { addendCounts: [2], wordLength: 5, minLetters: 7, maxLetters: 8 },
+  { addendCounts: [2], wordLength: 6, minLetters: 8, maxLetters: 9 },
+  { addendCounts: [3], wordLength: 5, minLetters: 8, maxLetters: 9 },
+  { addendCounts: [3, 4], wordLength: 6, minLetters: 10, maxLetters: 10 },
+];
 
 export interface CryptData {
   addends: string[];
@@ -18,6 +38,9 @@ export interface CryptData {
   attempts: number;
 }
 
+/** `answer`: the unique solution (letter → digit). */
+export type CryptInstance = TaskInstance<CryptData, never, Record<string, number>>;
+
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('');
 const MAX_ATTEMPTS = 50_000;
 
@@ -26,7 +49,10 @@ const MAX_ATTEMPTS = 50_000;
  * distinct letters (in order of first appearance), keep the puzzle iff the distinct-letter count fits the
  * level and the exact counter finds exactly one solution (limit 2).
  */
-export function generateCrypt(rng: PyRandom, spec: CryptLevel): CryptData {
+export function generateCrypt(
+  spec: CryptLevel,
+  rng: PyRandom,
+): PuzzleContent<CryptData, never, Record<string, number>> {
   for (let attempts = 1; attempts <= MAX_ATTEMPTS; attempts++) {
     const addendCount = rng.choice(spec.addendCounts);
     const low = 10 ** (spec.wordLength - 1);
@@ -42,7 +68,7 @@ export function generateCrypt(rng: PyRandom, spec: CryptLevel): CryptData {
     const result = words[words.length - 1];
     const counted = countSolutions({ addends, result }, 2);
     if (counted.count !== 1 || counted.first === null) continue;
-    return {
+    const data: CryptData = {
       addends,
       result,
       equation: `${addends.join(' + ')} = ${result}`,
@@ -53,6 +79,7 @@ export function generateCrypt(rng: PyRandom, spec: CryptLevel): CryptData {
       distinctLetters: digits.length,
       attempts,
     };
+    return { data, answer: data.solution };
   }
   throw new Error(
     `crypt: no unique puzzle with ${spec.minLetters}–${spec.maxLetters} letters in ${MAX_ATTEMPTS} draws`,

@@ -1,10 +1,8 @@
-import type { Prompt } from '../../task.js';
-import { PUZZLE_SYSTEM_PROMPT } from '../common/index.js';
-import type { CryptData } from './generate.js';
+import type { CryptInstance } from './generate.js';
 
 /** One template for every level (complexity-invariant); only the equation changes. */
-export function renderCrypt(data: CryptData): Prompt {
-  const user = [
+export function renderCrypt({ data }: CryptInstance): string {
+  return [
     'Solve the cryptarithm below: replace every letter by a digit so that the addition is correct.',
     '',
     'Rules:',
@@ -21,11 +19,11 @@ export function renderCrypt(data: CryptData): Prompt {
     'a strict JSON object mapping every letter of the puzzle (upper case, as a string key) to its digit (a JSON ' +
       'integer). Only the last `mapping =` line is graded.',
   ].join('\n');
-  return { system: PUZZLE_SYSTEM_PROMPT, user };
 }
 
-export const formatCryptAnswer = (mapping: Record<string, number>): string =>
-  `mapping = {${Object.keys(mapping)
+/** The mapping on one line, letters in alphabetical order: `{"A": 1, "B": 2, …}`. */
+export const writeMapping = (mapping: Readonly<Record<string, number>>): string =>
+  `{${Object.keys(mapping)
     .sort()
     .map((letter) => `"${letter}": ${mapping[letter]}`)
     .join(', ')}}`;

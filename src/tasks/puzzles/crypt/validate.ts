@@ -1,30 +1,27 @@
 import type { PuzzleOutcome } from '../../outcome.js';
 import type { ParseResult } from '../../task.js';
-import { failOutcome, parseJsonObject, passOutcome } from '../common/index.js';
+import { failOutcome, passOutcome } from '../common/index.js';
 
-/** The answer line the template asks for: `mapping = {"S": 9, "E": 5, …}`. */
-export const CRYPT_ANSWER_NAME = 'mapping';
-
-/** The raw mapping: keys as written, values as parsed JSON (checked by the validator, Algorithm 5 step 1). */
+/** The raw mapping: keys as written, values as parsed JSON (both checked by the validator). */
 export interface CryptAnswer {
   entries: [string, unknown][];
 }
 
-export function parseCrypt(text: string): ParseResult<CryptAnswer> {
-  const object = parseJsonObject(text, CRYPT_ANSWER_NAME);
-  if (!object.ok) return object;
-  return { ok: true, value: { entries: Object.entries(object.value) } };
-}
+/** The `mapping = {...}` object as its entries; never fails once the object parsed. */
+export const readMapping = (object: Record<string, unknown>): ParseResult<CryptAnswer> => ({
+  ok: true,
+  value: { entries: Object.entries(object) },
+});
 
 const shorten = (text: string): string => (text.length > 24 ? `${text.slice(0, 21)}...` : text);
 const isDigit = (value: unknown): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 9;
 
 /**
- * Paper Algorithm 5, collecting every issue instead of returning at the first: (1) keys are letters and
+ * The validator of docs/spec/puzzles.md §6, collecting every issue instead of returning at the first: (1) keys are letters and
  * values integers 0–9; (2) every letter of the equation is mapped; (3) no digit is used twice (over the
  * whole mapping, extra letters included); (4) no word starts with 0; (5) the decoded sum is exact (checked
- * only when every letter has a valid digit). Extra letters are tolerated, as in the paper. kStar is −1:
+ * only when every letter has a valid digit). Extra letters are tolerated. kStar is −1:
  * a mapping has no order.
  */
 export function validateCrypt(addends: readonly string[], result: string, answer: CryptAnswer): PuzzleOutcome {

@@ -1,5 +1,5 @@
 /**
- * River crossing / jealous husbands (docs/spec/puzzles.md §4, paper §3.1.3 and Algorithm 3). Pair i (1-based) is agent
+ * River crossing / jealous husbands (docs/spec/puzzles.md §4). Pair i (1-based) is agent
  * `A_i` and actor `a_i`. A group is unsafe iff it holds an actor without her own agent while holding any agent;
  * the rule applies to both banks and to the boat. Groups are bitmasks: agent i is bit i−1, actor i bit n+i−1.
  */

@@ -8,7 +8,7 @@ const namesOf = (mask: number, n: number): string =>
     .join(', ') || 'nobody';
 
 /**
- * Algorithm 3 with the boat check, first failure wins; kStar = offending trip (T+1 when people remain on the
+ * The validator of docs/spec/puzzles.md §4 with the boat check, first failure wins; kStar = offending trip (T+1 when people remain on the
  * left bank after the last trip). Per trip: a list of distinct known names (checked here, not at parse time,
  * so the index is kept), capacity 1…k, membership on the departure bank, boat safety, then both banks.
  */

@@ -107,7 +107,7 @@ export function isSolved(state: string): boolean {
   return true;
 }
 
-/** Facelet-string sanity (paper Algorithm 9, steps 0–2): 54 characters over U R F D L B, 9 of each. */
+/** Facelet-string sanity (docs/spec/puzzles.md §10.2, steps 0–2): 54 characters over U R F D L B, 9 of each. */
 export function faceletIssues(state: string): string[] {
   if (state.length !== 54) return [`the facelet string has ${state.length} characters, not 54`];
   const issues: string[] = [];

@@ -6,7 +6,7 @@ import { compose, type Face, faceAxis, type Permutation, power, quarterTurn } fr
  * - wide turns Uw … Bw and the lower-case forms u r f d l b (SiGN: lower case means wide, not a face turn);
  * - slices M E S and whole-cube rotations x y z, with the same suffixes.
  * Prime variants ’ ‘ ′ ´ ` are read as "'". Suffixes 1 and 3 (and anything else, e.g. "X", "R3") are
- * illegal tokens, as in the paper's Algorithm 9. Wide, slice and rotation moves can move centres, so
+ * illegal tokens (docs/spec/puzzles.md §10.2). Wide, slice and rotation moves can move centres, so
  * the goal test compares each facelet with its face's current centre.
  */
 export interface Move {

@@ -1,10 +1,8 @@
-import type { Prompt } from '../../task.js';
-import { PUZZLE_SYSTEM_PROMPT } from '../common/index.js';
-import type { RubikData } from './generate.js';
+import type { RubikInstance } from './generate.js';
 
 /** One template for every level (complexity-invariant); only the scramble and the facelet string change. */
-export function renderRubik(data: RubikData): Prompt {
-  const user = [
+export function renderRubik({ data }: RubikInstance): string {
+  return [
     "A solved 3×3×3 Rubik's Cube was scrambled. Find a sequence of moves that returns it to the solved state.",
     '',
     'Rules and notation (WCA):',
@@ -25,7 +23,7 @@ export function renderRubik(data: RubikData): Prompt {
     `moves = ["R", "U'", "F2"]`,
     'a strict JSON list of move strings, applied in order. Only the last `moves =` line is graded.',
   ].join('\n');
-  return { system: PUZZLE_SYSTEM_PROMPT, user };
 }
 
-export const formatRubikAnswer = (tokens: readonly string[]): string => `moves = ${JSON.stringify(tokens)}`;
+/** The moves as one JSON list of move strings, `["R", "U'", …]`. */
+export const writeMoves = (tokens: readonly string[]): string => JSON.stringify(tokens);

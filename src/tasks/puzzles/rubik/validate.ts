@@ -1,11 +1,8 @@
 import type { PuzzleOutcome } from '../../outcome.js';
 import type { ParseResult } from '../../task.js';
-import { failOutcome, parseJsonList, passOutcome } from '../common/index.js';
+import { failOutcome, passOutcome } from '../common/index.js';
 import { applyPermutation, isSolved } from './cube.js';
 import { parseMoveToken } from './notation.js';
-
-/** The answer line the template asks for: `moves = ["R", "U'", "F2"]`. */
-export const RUBIK_ANSWER_NAME = 'moves';
 
 /** One whitespace-separated token of the answer, or a list entry that is not a string at all. */
 export type RubikToken = { kind: 'text'; text: string } | { kind: 'not-a-string'; shown: string };
@@ -17,15 +14,13 @@ export interface RubikAnswer {
 const shorten = (text: string): string => (text.length > 24 ? `${text.slice(0, 21)}...` : text);
 
 /**
- * Parse `moves = [...]`. Every list entry must be a string; entries are joined and split on whitespace
- * (and commas), so both `["R", "U'"]` and `["R U'"]` give the tokens R, U' (the paper's validator splits a
- * move string on whitespace).
+ * The `moves = [...]` list read into tokens. Every list entry should be a string; entries are split on
+ * whitespace (and commas), so both `["R", "U'"]` and `["R U'"]` give the tokens R, U' (docs/spec/puzzles.md
+ * §10.2). A non-string entry is kept as such for the validator to name; reading never fails.
  */
-export function parseRubik(text: string): ParseResult<RubikAnswer> {
-  const list = parseJsonList(text, RUBIK_ANSWER_NAME);
-  if (!list.ok) return list;
+export function readMoves(list: unknown[]): ParseResult<RubikAnswer> {
   const tokens: RubikToken[] = [];
-  for (const entry of list.value) {
+  for (const entry of list) {
     if (typeof entry !== 'string') {
       tokens.push({ kind: 'not-a-string', shown: shorten(JSON.stringify(entry) ?? String(entry)) });
       continue;
@@ -36,7 +31,7 @@ export function parseRubik(text: string): ParseResult<RubikAnswer> {
 }
 
 /**
- * Paper Algorithm 9: every token must be legal notation (all illegal tokens are listed; kStar is the first,
+ * The validator of docs/spec/puzzles.md §10.2: every token must be legal notation (all illegal tokens are listed; kStar is the first,
  * 1-based); then the moves are simulated on the facelet string and the cube must end solved.
  */
 export function validateRubik(start: string, answer: RubikAnswer): PuzzleOutcome {

@@ -1,7 +1,26 @@
 import type { PyRandom } from '../../../rng/index.js';
+import type { TaskInstance } from '../../task.js';
+import type { PerLevel, PuzzleContent } from '../common/index.js';
+
+export interface SatLevel {
+  /** Variables. */
+  n: number;
+  /** Clauses, round(4.26 n): the satisfiability threshold of random 3-SAT. */
+  m: number;
+}
+
+/** 3-SAT levels (docs/spec/puzzles.md §1.2). */
+export const SAT_LEVELS: PerLevel<SatLevel> = [
+  { n: 5, m: 21 },
+  { n: 8, m: 34 },
+  { n: 12, m: 51 },
+  { n: 16, m: 68 },
+  { n: 20, m: 85 },
+  { n: 30, m: 128 },
+];
 
 /**
- * q-hidden planted 3-SAT (Jia, Moore, Strain 2005; docs/spec/puzzles.md §5). A hidden assignment A is drawn; each
+ * q-hidden planted 3-SAT (docs/spec/puzzles.md §5). A hidden assignment A is drawn; each
  * candidate clause takes 3 distinct variables (sampled without replacement) and independent signs, is
  * rejected when no literal is true under A, and otherwise accepted with probability q^(t−1), t = the
  * number of true literals. q = (√5 − 1)/2 makes the expected number of true literals per clause 3/2, so
@@ -23,11 +42,14 @@ export interface SatData {
   clauseDraws: number;
 }
 
+/** `answer`: the planted assignment as the JSON object the prompt asks for, keys "1"…"n". */
+export type SatInstance = TaskInstance<SatData, never, Record<string, boolean>>;
+
 /** True literals of a clause under an assignment (index v−1). */
 export const trueLiterals = (clause: readonly number[], assignment: readonly boolean[]): number =>
   clause.reduce((count, lit) => count + (assignment[Math.abs(lit) - 1] === lit > 0 ? 1 : 0), 0);
 
-export function generateSat(rng: PyRandom, n: number, m: number): SatData {
+export function generateSat({ n, m }: SatLevel, rng: PyRandom): PuzzleContent<SatData, never, Record<string, boolean>> {
   const planted = Array.from({ length: n }, () => rng.getrandbits(1) === 1);
   const variables = Array.from({ length: n }, (_, i) => i + 1);
   const clauses: number[][] = [];
@@ -48,5 +70,15 @@ export function generateSat(rng: PyRandom, n: number, m: number): SatData {
     seen.add(key);
     clauses.push(clause);
   }
-  return { n, m, clauses, planted, generator: 'q-hidden', q: Q_HIDDEN, duplicateClauses: false, clauseDraws };
+  const data: SatData = {
+    n,
+    m,
+    clauses,
+    planted,
+    generator: 'q-hidden',
+    q: Q_HIDDEN,
+    duplicateClauses: false,
+    clauseDraws,
+  };
+  return { data, answer: Object.fromEntries(planted.map((value, i) => [String(i + 1), value])) };
 }

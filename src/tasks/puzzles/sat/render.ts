@@ -1,10 +1,8 @@
-import type { Prompt } from '../../task.js';
-import { PUZZLE_SYSTEM_PROMPT } from '../common/index.js';
-import type { SatData } from './generate.js';
+import type { SatInstance } from './generate.js';
 
 /** One template for every level (complexity-invariant); only n, m and the clause list change. */
-export function renderSat(data: SatData): Prompt {
-  const user = [
+export function renderSat({ data }: SatInstance): string {
+  return [
     `Find an assignment of true/false values to the Boolean variables x1 … x${data.n} that satisfies the CNF ` +
       'formula below.',
     '',
@@ -25,8 +23,10 @@ export function renderSat(data: SatData): Prompt {
     'a strict JSON object mapping every variable number (as a string key) to true or false. Only the last ' +
       '`assignment =` line is graded.',
   ].join('\n');
-  return { system: PUZZLE_SYSTEM_PROMPT, user };
 }
 
-export const formatSatAnswer = (values: readonly boolean[]): string =>
-  `{${values.map((value, i) => `"${i + 1}": ${value}`).join(', ')}}`;
+/** The assignment on one line, `{"1": true, "2": false, …}`. */
+export const writeAssignment = (assignment: Readonly<Record<string, boolean>>): string =>
+  `{${Object.entries(assignment)
+    .map(([variable, value]) => `"${variable}": ${value}`)
+    .join(', ')}}`;

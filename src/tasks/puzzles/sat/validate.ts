@@ -1,11 +1,11 @@
 import type { PuzzleOutcome } from '../../outcome.js';
 import type { ParseResult } from '../../task.js';
-import { failOutcome, parseJsonObject, passOutcome } from '../common/index.js';
+import { failOutcome, passOutcome } from '../common/index.js';
 
 /**
  * A parsed SAT answer: variable index → value. Keys are "1", "2", … (the template's spelling); "x1" is
- * tolerated. An empty object parses (and fails validation). A value that is not a JSON boolean is kept as 'invalid' so the validator can name it.
- * Keys that name no variable are ignored, as in the paper's Algorithm 4.
+ * tolerated. An empty object parses (and fails validation). A value that is not a JSON boolean is kept as
+ * 'invalid' so the validator can name it. Keys that name no variable are ignored (docs/spec/puzzles.md §5).
  */
 export interface SatAnswer {
   values: Map<number, boolean | 'invalid'>;
@@ -13,14 +13,10 @@ export interface SatAnswer {
 
 const VARIABLE_KEY = /^[xX]?(\d{1,6})$/;
 
-/** The answer block name the template asks for: `assignment = {"1": true, …}`. */
-export const SAT_ANSWER_NAME = 'assignment';
-
-export function parseSat(text: string): ParseResult<SatAnswer> {
-  const object = parseJsonObject(text, SAT_ANSWER_NAME);
-  if (!object.ok) return object;
+/** The `assignment = {...}` object read into variable values; never fails once the object parsed. */
+export function readAssignment(object: Record<string, unknown>): ParseResult<SatAnswer> {
   const values = new Map<number, boolean | 'invalid'>();
-  for (const [key, value] of Object.entries(object.value)) {
+  for (const [key, value] of Object.entries(object)) {
     const match = VARIABLE_KEY.exec(key.trim());
     if (match === null) continue;
     values.set(Number(match[1]), typeof value === 'boolean' ? value : 'invalid');
@@ -32,9 +28,9 @@ export const formatClause = (clause: readonly number[]): string =>
   `(${clause.map((lit) => (lit > 0 ? `x${lit}` : `¬x${-lit}`)).join(' ∨ ')})`;
 
 /**
- * Paper Algorithm 4, clauses in order and literals in order within a clause: an unassigned (or
- * non-boolean) variable met before a true literal fails the clause; a clause with no true literal fails.
- * Unlike the paper's early return, every failing clause is listed; kStar is the first (1-based).
+ * The validator of docs/spec/puzzles.md §5, clauses in order and literals in order within a clause: an
+ * unassigned (or non-boolean) variable met before a true literal fails the clause; a clause with no true
+ * literal fails. Every failing clause is listed, not only the first; kStar is the first (1-based).
  */
 export function validateSat(clauses: readonly (readonly number[])[], answer: SatAnswer): PuzzleOutcome {
   const issues: string[] = [];

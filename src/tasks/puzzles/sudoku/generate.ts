@@ -1,8 +1,10 @@
 import type { PyRandom } from '../../../rng/index.js';
+import type { TaskInstance } from '../../task.js';
+import type { PerLevel, PuzzleContent } from '../common/index.js';
 import { boxRegions, jigsawRegions } from './regions.js';
 import { searchSudoku } from './solver.js';
 
-/** docs/spec/puzzles.md §1.2: Sudoku levels (size, box shape or jigsaw, givens), unique solution only. */
+/** A Sudoku level: size, box shape or jigsaw, givens; unique solution only. */
 export interface SudokuLevel {
   n: number;
   boxRows: number;
@@ -11,7 +13,8 @@ export interface SudokuLevel {
   givens: number;
 }
 
-export const SUDOKU_LEVELS: readonly SudokuLevel[] = [
+/** Sudoku levels (docs/spec/puzzles.md §1.2). */
+export const SUDOKU_LEVELS: PerLevel<SudokuLevel> = [
   { n: 4, boxRows: 2, boxCols: 2, layout: 'boxes', givens: 10 },
   { n: 4, boxRows: 2, boxCols: 2, layout: 'boxes', givens: 6 },
   { n: 6, boxRows: 2, boxCols: 3, layout: 'boxes', givens: 20 },
@@ -19,14 +22,6 @@ export const SUDOKU_LEVELS: readonly SudokuLevel[] = [
   { n: 9, boxRows: 3, boxCols: 3, layout: 'boxes', givens: 36 },
   { n: 9, boxRows: 3, boxCols: 3, layout: 'jigsaw', givens: 30 },
 ];
-
-export function sudokuLevel(level: number): SudokuLevel {
-  const row = SUDOKU_LEVELS[level - 1];
-  if (!Number.isInteger(level) || row === undefined) {
-    throw new RangeError(`sudoku: level ${level} is not defined; use an integer level 1–6`);
-  }
-  return row;
-}
 
 export interface SudokuData {
   n: number;
@@ -48,6 +43,9 @@ export interface SudokuData {
   regionLayouts?: number;
   swaps?: number;
 }
+
+/** `answer`: the unique solution, row-major. */
+export type SudokuInstance = TaskInstance<SudokuData, never, number[]>;
 
 const MAX_ATTEMPTS = 500;
 const FILL_NODE_LIMIT = 200;
@@ -76,7 +74,7 @@ const UNIT_BRANCHING_FOR_COUNT = false;
  * order, keeping a removal only if the solution stays unique (count with limit 2), until the target
  * number of givens is reached; if greedy removal stalls above the target, start over with a new grid.
  */
-export function generateSudoku(rng: PyRandom, spec: SudokuLevel): SudokuData {
+export function generateSudoku(spec: SudokuLevel, rng: PyRandom): PuzzleContent<SudokuData, never, number[]> {
   const { n } = spec;
   let regionLayouts = 0;
   for (let attempts = 1; attempts <= MAX_ATTEMPTS; attempts++) {
@@ -114,7 +112,7 @@ export function generateSudoku(rng: PyRandom, spec: SudokuLevel): SudokuData {
       givens: puzzle.filter((v) => v !== 0).length,
       attempts,
     };
-    return spec.layout === 'jigsaw' ? { ...data, regionLayouts, swaps } : data;
+    return { data: spec.layout === 'jigsaw' ? { ...data, regionLayouts, swaps } : data, answer: solution };
   }
   throw new Error(`sudoku: no unique ${n}×${n} puzzle with ${spec.givens} givens in ${MAX_ATTEMPTS} attempts`);
 }

@@ -41,7 +41,7 @@ export function regionConnected(regions: readonly number[], n: number, id: numbe
 }
 
 /**
- * Paper Algorithm 8 steps 1–2 on an explicit region map: exactly N regions (ids 0…N−1), N cells each.
+ * Steps 1–2 of the validator (docs/spec/puzzles.md §9) on an explicit region map: exactly N regions (ids 0…N−1), N cells each.
  * Connectivity is not a Sudoku rule and is not required here; the jigsaw generator guarantees it.
  */
 export function regionIssues(regions: readonly number[], n: number): string[] {

@@ -1,6 +1,4 @@
-import type { Prompt } from '../../task.js';
-import { PUZZLE_SYSTEM_PROMPT } from '../common/index.js';
-import type { SudokuData } from './generate.js';
+import type { SudokuInstance } from './generate.js';
 import { regionLabel } from './regions.js';
 
 const rowsOf = <T>(cells: readonly T[], n: number): T[][] =>
@@ -10,12 +8,12 @@ const rowsOf = <T>(cells: readonly T[], n: number): T[][] =>
  * One template for every level (complexity-invariant): the region map is always given explicitly, for
  * box layouts as well as jigsaws, so only N, the puzzle and the map change between levels.
  */
-export function renderSudoku(data: SudokuData): Prompt {
+export function renderSudoku({ data }: SudokuInstance): string {
   const { n } = data;
   const example = Array.from({ length: 2 }, (_, r) =>
     Array.from({ length: n }, (_, c) => ((c + r * 2) % n) + 1).join(''),
   );
-  const user = [
+  return [
     `Complete the ${n}×${n} Sudoku below.`,
     '',
     'Rules:',
@@ -37,8 +35,8 @@ export function renderSudoku(data: SudokuData): Prompt {
     `a strict JSON list of the ${n} completed rows, top to bottom, each a string of ${n} digits. Only the last ` +
       '`grid =` line is graded.',
   ].join('\n');
-  return { system: PUZZLE_SYSTEM_PROMPT, user };
 }
 
-export const formatSudokuAnswer = (cells: readonly number[], n: number): string =>
-  `grid = ${JSON.stringify(rowsOf(cells, n).map((row) => row.join('')))}`;
+/** The grid as one JSON list of row strings, `["1234", "3412", …]`. */
+export const writeGrid = (cells: readonly number[], { data }: SudokuInstance): string =>
+  JSON.stringify(rowsOf(cells, data.n).map((row) => row.join('')));

@@ -1,10 +1,7 @@
 import type { PuzzleOutcome } from '../../outcome.js';
 import type { ParseResult } from '../../task.js';
-import { collapseOutcome, failOutcome, parseJsonList, passOutcome } from '../common/index.js';
+import { collapseOutcome, failOutcome, passOutcome } from '../common/index.js';
 import { regionIssues, regionLabel } from './regions.js';
-
-/** The answer line the template asks for: `grid = ["1234", "3412", "2143", "4321"]`. */
-export const SUDOKU_ANSWER_NAME = 'grid';
 
 /** Rows as written: each a list of cell values, −1 for a character or entry that is not a digit. */
 export interface SudokuAnswer {
@@ -15,14 +12,13 @@ const cellValue = (entry: unknown): number =>
   typeof entry === 'number' && Number.isInteger(entry) && entry >= 0 && entry <= 99 ? entry : -1;
 
 /**
- * Parse `grid = [...]`: each row is a string of digits (spaces ignored) or a list of integers. A list with
- * one string of N² digits (the paper's row-major string) is also accepted; the validator splits it.
+ * The `grid = [...]` list read into rows: each row is a string of digits (spaces ignored) or a list of
+ * integers. A list with one string of N² digits (the whole grid row-major) is also accepted; the validator
+ * splits it.
  */
-export function parseSudoku(text: string): ParseResult<SudokuAnswer> {
-  const list = parseJsonList(text, SUDOKU_ANSWER_NAME);
-  if (!list.ok) return list;
+export function readGrid(list: unknown[]): ParseResult<SudokuAnswer> {
   const rows: number[][] = [];
-  for (const row of list.value) {
+  for (const row of list) {
     if (typeof row === 'string') {
       rows.push([...row.replace(/\s+/g, '')].map((ch) => (ch >= '0' && ch <= '9' ? Number(ch) : -1)));
     } else if (Array.isArray(row)) {
@@ -61,7 +57,7 @@ function shape(answer: SudokuAnswer, n: number): { cells: number[] } | { problem
 }
 
 /**
- * Paper Algorithm 8 / Table 2 for any N and any region system, collecting every issue: (0) shape — an
+ * The validator of docs/spec/puzzles.md §9 for any N and any region system, collecting every issue: (0) shape — an
  * answer that is not N×N digits is a malformed structure (collapse); (1–2) the instance's region map
  * must be N regions of N cells; (3) every value in 1…N (a blank 0 is an issue: the grid must be complete);
  * (4) every given preserved; (5–7) no repeated digit in any row, column or region. kStar is the 1-based
