@@ -1,0 +1,196 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layering of src/, checked on the import specifiers of every module (type-only imports included: a type
+ * import from a higher layer is the same dependency as a value import, and the same cycle).
+ *
+ *   rng < tasks < stats, schema   pure layers: no Node API, nothing above them
+ *   subjects                      uses the pure layers; never assays, vitest, report or cli
+ *   assays, report                never the Vitest glue or the CLI
+ *   vitest, cli                   the glue on top
+ *
+ * src/config and src/compare are not ranked here (today they import only the pure layers and src/errors.ts).
+ *
+ * stats and schema sit side by side above tasks: neither imports the other (stats are numbers over counts, schema
+ * the records that cross a process or file boundary). Today stats imports rng only and schema tasks only.
+ */
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+
+interface Import {
+  /** The importing module, relative to the repository root (src/…). */
+  from: string;
+  line: number;
+  specifier: string;
+  typeOnly: boolean;
+  /** The imported module under src/ (relative to the root), or null for a package / Node builtin. */
+  target: string | null;
+}
+
+// Statement-level specifiers only, so prompt text such as `[disk, "from", "to"]` never reads as an import:
+// `import … from '…'` / `export … from '…'` (the clause is names, braces, commas and `*`), a side-effect
+// `import '…'`, and `import('…')` (dynamic imports and `typeof import('…')` types).
+const STATIC = /^[ \t]*(import|export)\s+(type\s+)?[\w$\s{},*]*?\bfrom\s*['"]([^'"]+)['"]/gm;
+const SIDE_EFFECT = /^[ \t]*import\s*['"]([^'"]+)['"]/gm;
+const DYNAMIC = /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function sourceFiles(): string[] {
+  return (readdirSync(SRC, { recursive: true }) as string[])
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => join('src', name.split('\\').join('/')))
+    .sort();
+}
+
+const root = resolve(SRC, '..');
+
+/** `./x.js` → src/…/x.ts (NodeNext: specifiers name the emitted .js file). */
+function resolveTarget(file: string, specifier: string): string | null {
+  if (!specifier.startsWith('.')) return null;
+  const absolute = resolve(root, dirname(file), specifier);
+  const candidates = [absolute.replace(/\.js$/, '.ts'), absolute, `${absolute}.ts`, join(absolute, 'index.ts')];
+  const found = candidates.find((c) => c.endsWith('.ts') && existsSync(c)) ?? candidates[0];
+  return relative(root, found).split('\\').join('/');
+}
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const lineAt = (index: number) => text.slice(0, index).split('\n').length;
+  const found: Import[] = [];
+  const add = (index: number, specifier: string, typeOnly: boolean) =>
+    found.push({ from: file, line: lineAt(index), specifier, typeOnly, target: resolveTarget(file, specifier) });
+  for (const m of text.matchAll(STATIC)) add(m.index, m[3], m[2] !== undefined);
+  for (const m of text.matchAll(SIDE_EFFECT)) add(m.index, m[1], false);
+  for (const m of text.matchAll(DYNAMIC)) add(m.index, m[1], false);
+  return found.sort((a, b) => a.line - b.line);
+}
+
+const FILES = sourceFiles();
+const IMPORTS = FILES.flatMap(importsOf);
+
+/** The top folder under src/ (`schema`, `vitest`, …), or the file name for a top-level module (`errors`, `index`). */
+const layerOf = (path: string): string => path.split('/')[1].replace(/\.ts$/, '');
+
+const show = (i: Import): string =>
+  `${i.from}:${i.line} → '${i.specifier}'${i.target ? ` (${i.target})` : ''}${i.typeOnly ? ' [type-only]' : ''}`;
+
+const NODE_BUILTINS = new Set(builtinModules);
+const isNodeBuiltin = (specifier: string): boolean =>
+  specifier.startsWith('node:') || NODE_BUILTINS.has(specifier.split('/')[0]);
+
+/** Pure layers by rank: a pure module may import its own layer and pure layers of a lower rank only. */
+const PURE_RANK: Readonly<Record<string, number>> = { rng: 0, tasks: 1, stats: 2, schema: 2 };
+
+/**
+ * src/errors.ts: the one error module; it imports nothing, so every layer, the pure ones included, may import it.
+ * src/specs/**: the benchmark spec files shipped to users (dist/specs). They are Vitest spec files and import
+ * src/vitest by design, so no layer rule below speaks of them; in return nothing may import them (checked).
+ * src/index.ts: the package entry, a barrel over the layers; no layer rule speaks of it, and nothing may
+ * import it (a barrel import from inside src would make every layer depend on every other).
+ */
+const LEAF_MODULES = ['src/errors.ts'];
+const UNIMPORTABLE = (target: string) => target === 'src/index.ts' || target.startsWith('src/specs/');
+
+function violations(
+  layers: readonly string[],
+  forbidden: (i: Import, fromLayer: string, toLayer: string | null) => boolean,
+): string[] {
+  return IMPORTS.filter((i) => layers.includes(layerOf(i.from)))
+    .filter((i) => forbidden(i, layerOf(i.from), i.target ? layerOf(i.target) : null))
+    .map(show);
+}
+
+describe('architecture: the import graph of src/', () => {
+  it('reads the modules and their imports (the checks below are not vacuous)', () => {
+    expect(FILES.length).toBeGreaterThan(100);
+    expect(IMPORTS.some((i) => i.from === 'src/schema/trial.ts' && i.target === 'src/tasks/outcome.ts')).toBe(true);
+    expect(IMPORTS.some((i) => i.typeOnly)).toBe(true);
+    expect(IMPORTS.some((i) => i.specifier === '../report/html/index.js')).toBe(true); // a dynamic import
+    // Prompt text that looks like an import clause is not one.
+    expect(IMPORTS.filter((i) => !/^(\.{1,2}\/|node:|[@\w])/.test(i.specifier)).map(show)).toEqual([]);
+  });
+
+  it('every import statement is read (none is missed by the specifier patterns above)', () => {
+    const missed = FILES.flatMap((file) => {
+      const read = new Set(IMPORTS.filter((i) => i.from === file).map((i) => i.line));
+      return readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .flatMap((text, index) =>
+          /^import[\s{*'"]/.test(text) && !read.has(index + 1) ? [`${file}:${index + 1}`] : [],
+        );
+    });
+    expect(missed, 'import statements the patterns did not read').toEqual([]);
+  });
+
+  it('every relative import resolves to a module under src/', () => {
+    const unresolved = IMPORTS.filter((i) => i.target !== null && !existsSync(join(root, i.target)));
+    expect(unresolved.map(show), 'imports that name no .ts module').toEqual([]);
+    const outside = IMPORTS.filter((i) => i.target !== null && !i.target.startsWith('src/'));
+    expect(outside.map(show), 'imports that leave src/').toEqual([]);
+  });
+
+  it('the pure layers (rng, tasks, stats, schema) use no Node API', () => {
+    const found = violations(Object.keys(PURE_RANK), (i) => isNodeBuiltin(i.specifier));
+    expect(found, 'pure module → Node builtin').toEqual([]);
+  });
+
+  it('the pure layers import nothing above them: rng < tasks < stats, schema', () => {
+    const found = violations(Object.keys(PURE_RANK), (i, from, to) => {
+      if (i.target === null || to === null || to === from || LEAF_MODULES.includes(i.target)) return false;
+      return !(to in PURE_RANK) || PURE_RANK[to] >= PURE_RANK[from];
+    });
+    expect(found, 'pure module → a layer that is not below it').toEqual([]);
+  });
+
+  it('src/errors.ts imports nothing', () => {
+    expect(IMPORTS.filter((i) => LEAF_MODULES.includes(i.from)).map(show)).toEqual([]);
+  });
+
+  it('src/subjects imports nothing from assays, vitest, report or cli', () => {
+    const above = ['assays', 'vitest', 'report', 'cli'];
+    const found = violations(['subjects'], (_i, _from, to) => to !== null && above.includes(to));
+    expect(found, 'subjects → a layer above it').toEqual([]);
+  });
+
+  it('src/assays and src/report import nothing from the Vitest glue or the CLI', () => {
+    const above = ['vitest', 'cli'];
+    const found = violations(['assays', 'report'], (_i, _from, to) => to !== null && above.includes(to));
+    expect(found, 'assays/report → vitest or cli').toEqual([]);
+  });
+
+  it('nothing imports a spec file or the package entry', () => {
+    const found = IMPORTS.filter((i) => i.target !== null && UNIMPORTABLE(i.target)).map(show);
+    expect(found, 'imports of src/specs/** or src/index.ts').toEqual([]);
+  });
+
+  it('there is no import cycle among the modules of src/', () => {
+    const graph = new Map<string, Import[]>(FILES.map((f) => [f, []]));
+    for (const i of IMPORTS) if (i.target !== null && graph.has(i.target)) graph.get(i.from)?.push(i);
+    const state = new Map<string, 'open' | 'done'>();
+    const path: Import[] = [];
+    const cycles: string[] = [];
+    const visit = (file: string): void => {
+      state.set(file, 'open');
+      for (const edge of graph.get(file) ?? []) {
+        const target = edge.target as string;
+        if (state.get(target) === 'open') {
+          const start = path.findIndex((e) => e.from === target);
+          const loop = [...(start < 0 ? [] : path.slice(start)), edge];
+          cycles.push(
+            `${loop.map((e) => `${e.from}:${e.line}${e.typeOnly ? ' [type-only]' : ''}`).join(' → ')} → ${target}`,
+          );
+        } else if (!state.has(target)) {
+          path.push(edge);
+          visit(target);
+          path.pop();
+        }
+      }
+      state.set(file, 'done');
+    };
+    for (const file of FILES) if (!state.has(file)) visit(file);
+    expect(cycles, 'import cycles (module:line of its import of the next → … → back to the first module)').toEqual([]);
+  });
+});
