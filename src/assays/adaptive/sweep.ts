@@ -4,6 +4,7 @@ import type { TrialRecord } from '../../schema/trial.js';
 import type { Subject } from '../../subjects/subject.js';
 import type { AnyTaskPlugin, GenerateOptions } from '../../tasks/task.js';
 import { fitRetentionSweep, type MissingRule } from '../sweep/fit-retention.js';
+import { cellSettings } from '../sweep/run-cell.js';
 import { summarizeCell } from '../sweep/summarize-cell.js';
 import {
   type AdaptiveDesignOptions,
@@ -60,9 +61,8 @@ export async function runAdaptiveSweep(
   options: AdaptiveSweepOptions,
 ): Promise<AdaptiveSweepResult> {
   const { task } = spec;
-  const profile = spec.profile ?? task.profiles[0];
-  const variant = spec.variant ?? task.variants[0];
-  const seedOffset = spec.seedOffset ?? 0;
+  const settings = cellSettings(spec);
+  const { profile, variant, seedOffset } = settings;
   const grid = task.levels.values;
   const { answer, records } = taskAnswerer(task, subject, {
     profile,
@@ -87,18 +87,7 @@ export async function runAdaptiveSweep(
   const cells = [...byLevel.keys()]
     .sort((a, b) => a - b)
     .map((level) =>
-      summarizeCell(
-        {
-          project: spec.project,
-          task,
-          level,
-          profile,
-          variant,
-          seedOffset,
-          maxMissingFraction: options.maxMissingFraction,
-        },
-        byLevel.get(level) ?? [],
-      ),
+      summarizeCell({ ...settings, level, maxMissingFraction: options.maxMissingFraction }, byLevel.get(level) ?? []),
     );
   const fit = fitRetentionSweep(cells, { project: spec.project, missing: options.missing, seed: options.seed });
   return { cells, fit, design };

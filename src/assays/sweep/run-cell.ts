@@ -4,7 +4,7 @@ import { generateCell } from '../../tasks/instances.js';
 import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from '../../tasks/task.js';
 import { mapLimit } from '../limit.js';
 import { runTrial } from './run-trial.js';
-import { summarizeCell } from './summarize-cell.js';
+import { type CellIdentity, summarizeCell } from './summarize-cell.js';
 
 export interface CellSpec {
   project: string;
@@ -26,6 +26,20 @@ export interface CellRunOptions {
   instances?: TaskInstance[];
 }
 
+/** A cell's settings with their defaults: the task's first profile and first variant, seed offset 0. */
+export function cellSettings(
+  spec: Pick<CellSpec, 'project' | 'task' | 'profile' | 'variant' | 'seedOffset'>,
+): Omit<CellIdentity, 'level' | 'maxMissingFraction'> {
+  const { project, task } = spec;
+  return {
+    project,
+    task,
+    profile: spec.profile ?? task.profiles[0],
+    variant: spec.variant ?? task.variants[0],
+    seedOffset: spec.seedOffset ?? 0,
+  };
+}
+
 /**
  * The replicate index of each trial: how many earlier trials of the cell asked the same instance.
  * It is part of the request identity, so repeated trials never collapse into one cached answer.
@@ -43,9 +57,8 @@ export function replicateIndices(task: AnyTaskPlugin, instances: readonly TaskIn
 /** Generates the cell's instances (release seeding), asks the subject for each, grades, aggregates. */
 export async function runCell(spec: CellSpec, subject: Subject, options: CellRunOptions): Promise<CellResult> {
   const { task, level, trials } = spec;
-  const profile = spec.profile ?? task.profiles[0];
-  const variant = spec.variant ?? task.variants[0];
-  const seedOffset = spec.seedOffset ?? 0;
+  const settings = cellSettings(spec);
+  const { profile, variant, seedOffset } = settings;
   const instances =
     options.instances ?? generateCell(task, level, trials, { ...spec.generateOptions, profile, seedOffset });
   const replicate = replicateIndices(task, instances);
@@ -55,16 +68,5 @@ export async function runCell(spec: CellSpec, subject: Subject, options: CellRun
     (instance, i) => runTrial(subject, { task, instance, variant, trialIndex: replicate[i], signal: options.signal }),
     options.signal,
   );
-  return summarizeCell(
-    {
-      project: spec.project,
-      task,
-      level,
-      profile,
-      variant,
-      seedOffset,
-      maxMissingFraction: options.maxMissingFraction,
-    },
-    records,
-  );
+  return summarizeCell({ ...settings, level, maxMissingFraction: options.maxMissingFraction }, records);
 }
