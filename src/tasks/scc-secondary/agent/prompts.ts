@@ -34,49 +34,44 @@ export const conditionHasTask = (c: AgentCondition): boolean => c !== 'copy_exte
 export const conditionHasCopy = (c: AgentCondition): boolean => c === 'copy_externalize' || c === 'copy_then_agent';
 export const conditionHasMarkers = (c: AgentCondition): boolean => c !== 'agent_baseline';
 
-/** The user prompt of one trial, verbatim as the authors build it (`build_*_prompt`). */
+/** The first line and the JSON schema line of each condition's prompt (the baseline sends the task alone). */
+const PROMPT_HEAD: Record<Exclude<AgentCondition, 'agent_baseline'>, [lead: string, schema: string]> = {
+  agent_count_insert: [
+    'You must complete the task and count the marker sequence exactly.',
+    '{"final_balances": {"A": <int>, "B": <int>, "C": <int>}, "review_ids": [<transaction ids>], "net_total": <int>, "next_action": <string>, "marker_count": <int>}',
+  ],
+  copy_externalize: [
+    'Simulate an external tool call that writes the marker sequence to a file.',
+    '{"action": "write_file", "path": "scratch/marker_sequence.txt", "file_content": <exact marker sequence copied verbatim>, "marker_count": <int>}',
+  ],
+  copy_then_agent: [
+    'Simulate an agent that first externalizes the marker sequence, then completes the task.',
+    '{"action": "write_file", "path": "scratch/marker_sequence.txt", "file_content": <exact marker sequence copied verbatim>, "marker_count": <int>, "final_balances": {"A": <int>, "B": <int>, "C": <int>}, "review_ids": [<transaction ids>], "net_total": <int>, "next_action": <string>}',
+  ],
+};
+
+const COPY_INSTRUCTION =
+  'Copy the marker sequence into file_content exactly. Do not abbreviate, summarize, or normalize it.';
+
+/**
+ * The user prompt of one trial, verbatim as the authors build it (`build_*_prompt`): the lead, the schema, the
+ * copy instruction when the condition copies, the marker sequence, then the task when the condition has one.
+ */
 export function agentUserPrompt(condition: AgentCondition, task: AgentTask | null, markers: number): string {
   const needTask = (): AgentTask => {
     if (!task) throw new Error(`condition ${condition} needs an agent task`);
     return task;
   };
-  switch (condition) {
-    case 'agent_baseline':
-      return needTask().prompt;
-    case 'agent_count_insert':
-      return [
-        'You must complete the task and count the marker sequence exactly.',
-        'Return JSON with exactly this schema:',
-        '{"final_balances": {"A": <int>, "B": <int>, "C": <int>}, "review_ids": [<transaction ids>], "net_total": <int>, "next_action": <string>, "marker_count": <int>}',
-        '',
-        'Marker sequence:',
-        markerSequence(markers),
-        '',
-        'Task:',
-        needTask().prompt,
-      ].join('\n');
-    case 'copy_externalize':
-      return [
-        'Simulate an external tool call that writes the marker sequence to a file.',
-        'Return JSON with exactly this schema:',
-        '{"action": "write_file", "path": "scratch/marker_sequence.txt", "file_content": <exact marker sequence copied verbatim>, "marker_count": <int>}',
-        'Copy the marker sequence into file_content exactly. Do not abbreviate, summarize, or normalize it.',
-        '',
-        'Marker sequence:',
-        markerSequence(markers),
-      ].join('\n');
-    case 'copy_then_agent':
-      return [
-        'Simulate an agent that first externalizes the marker sequence, then completes the task.',
-        'Return JSON with exactly this schema:',
-        '{"action": "write_file", "path": "scratch/marker_sequence.txt", "file_content": <exact marker sequence copied verbatim>, "marker_count": <int>, "final_balances": {"A": <int>, "B": <int>, "C": <int>}, "review_ids": [<transaction ids>], "net_total": <int>, "next_action": <string>}',
-        'Copy the marker sequence into file_content exactly. Do not abbreviate, summarize, or normalize it.',
-        '',
-        'Marker sequence:',
-        markerSequence(markers),
-        '',
-        'Task:',
-        needTask().prompt,
-      ].join('\n');
-  }
+  if (condition === 'agent_baseline') return needTask().prompt;
+  const [lead, schema] = PROMPT_HEAD[condition];
+  return [
+    lead,
+    'Return JSON with exactly this schema:',
+    schema,
+    ...(conditionHasCopy(condition) ? [COPY_INSTRUCTION] : []),
+    '',
+    'Marker sequence:',
+    markerSequence(markers),
+    ...(conditionHasTask(condition) ? ['', 'Task:', needTask().prompt] : []),
+  ].join('\n');
 }
