@@ -147,3 +147,103 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** Time as the retry loop sees it; injectable, so that tests count backoffs instead of measuring them. */
+export interface RetryClock {
+  now(): number;
+  /** Resolves true after `ms`, or false as soon as `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<boolean>;
+}
+
+export const systemRetryClock: RetryClock = { now: () => performance.now(), sleep };
+
+/** What one attempt of the loop did. */
+export type AttemptResult<T> =
+  | { kind: 'answered'; value: T }
+  /** The request failed; `sent` is false when it never left (e.g. aborted while waiting for the limiter). */
+  | { kind: 'failed'; error: unknown; sent: boolean }
+  /** The provider rejected a default we can adapt to (see `adaptToRejection`): sent, and sent again at once, not a retry. */
+  | { kind: 'resend' }
+  /** Nothing was sent and nothing will be (the run was stopped meanwhile). */
+  | { kind: 'halted'; error: string; stopsRun?: boolean }
+  /** Nothing was sent: the trial's time budget is spent. */
+  | { kind: 'out-of-time' };
+
+/** What an attempt may ask of the loop. */
+export interface AttemptContext {
+  /** Milliseconds left of the trial's time budget. */
+  remainingMs(): number;
+  /** Time that does not count against the budget (waiting for the limiter is not the provider's time). */
+  pause(ms: number): void;
+}
+
+export interface RetryLoopOptions {
+  policy: RetryPolicy;
+  /** Seeded jitter of this trial's backoffs; called on the first retry only (a string seed costs ~0.3 ms). */
+  rng: () => PyRandom;
+  signal?: AbortSignal;
+  clock?: RetryClock;
+  /** Start of the trial's time budget (default: now). */
+  startedAt?: number;
+  /** A failure after which every further request would fail the same way: returns the message to report. */
+  stopRun(reason: string): string;
+}
+
+export type RetryOutcome<T> =
+  | { ok: true; value: T; attempts: number }
+  | { ok: false; error: string; attempts: number; stopsRun?: boolean };
+
+/**
+ * The retry loop of one request: up to `maxAttempts` attempts, retrying only what `classifyFailure` calls
+ * retryable, after `backoffDelay` (the server's Retry-After when given), never past the trial's time budget.
+ * `attempts` counts the requests that were sent, resends included.
+ */
+export async function retryLoop<T>(
+  attempt: (context: AttemptContext) => Promise<AttemptResult<T>>,
+  options: RetryLoopOptions,
+): Promise<RetryOutcome<T>> {
+  const { policy, signal } = options;
+  const clock = options.clock ?? systemRetryClock;
+  let deadline = (options.startedAt ?? clock.now()) + policy.maxTotalMs;
+  const context: AttemptContext = {
+    remainingMs: () => deadline - clock.now(),
+    pause: (ms) => {
+      deadline += ms;
+    },
+  };
+  let attempts = 0;
+  let lastReason = 'no request sent';
+  for (let n = 1; n <= policy.maxAttempts; n++) {
+    const result = await attempt(context);
+    if (result.kind === 'answered') return { ok: true, value: result.value, attempts: attempts + 1 };
+    if (result.kind === 'halted') {
+      return { ok: false, error: result.error, attempts, ...(result.stopsRun ? { stopsRun: true } : {}) };
+    }
+    if (result.kind === 'out-of-time') {
+      return { ok: false, error: `${lastReason}; trial time budget exhausted`, attempts };
+    }
+    if (result.kind === 'resend') {
+      attempts++;
+      n--; // not a retry: a different request
+      continue;
+    }
+    if (result.sent) attempts++;
+    const failure = classifyFailure(result.error, signal);
+    if (failure.kind === 'fatal' && failure.stopsRun) {
+      return { ok: false, error: options.stopRun(failure.reason), attempts, stopsRun: true };
+    }
+    if (failure.kind !== 'retryable') return { ok: false, error: failure.reason, attempts };
+    lastReason = failure.reason;
+    if (n === policy.maxAttempts) break;
+    const delay = backoffDelay(n, policy, options.rng(), failure.retryAfterMs);
+    if (clock.now() + delay > deadline) {
+      return {
+        ok: false,
+        error: `${lastReason}; next retry (in ${Math.round(delay)} ms) exceeds the time budget`,
+        attempts,
+      };
+    }
+    if (!(await clock.sleep(delay, signal))) return { ok: false, error: 'aborted by the caller', attempts };
+  }
+  return { ok: false, error: `${lastReason} (gave up after ${attempts} attempts)`, attempts };
+}

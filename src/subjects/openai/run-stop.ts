@@ -1,0 +1,43 @@
+import type { ErrorCode } from '../../errors.js';
+import { classifyFailure } from './retry.js';
+
+const FATAL_CODE: ErrorCode = 'CB_PROVIDER_FATAL';
+
+/** Error texts end up in reports: a provider that echoes the key (or a header value) must not leak it. */
+export const redact = (text: string, secrets: readonly string[]): string =>
+  secrets.reduce((out, secret) => (secret.length >= 4 ? out.split(secret).join('***') : out), text);
+
+/**
+ * A subject's stop after a quota or credential refusal: every further request would fail the same way, so the
+ * first such failure stops the subject once, with one clear message, and every later trial fails at once with
+ * it (CB_PROVIDER_FATAL), without a request.
+ */
+export class RunStop {
+  #message: string | undefined;
+
+  constructor(private readonly secrets: readonly string[]) {}
+
+  /** The stop message, once stopped. */
+  get stopped(): string | undefined {
+    return this.#message;
+  }
+
+  /** Stops (the first reason wins) and returns the stop message. */
+  stop(reason: string): string {
+    this.#message ??= `run stopped (${FATAL_CODE}): ${this.redact(reason)} — fix the account or key and rerun; cached trials are kept`;
+    return this.#message;
+  }
+
+  /**
+   * Stops if `error` is a refusal that stops the run. Called before the request's limiter slot is freed, so
+   * that no trial waiting for that slot sends another request.
+   */
+  stopIfFatal(error: unknown, signal?: AbortSignal): void {
+    const failure = classifyFailure(error, signal);
+    if (failure.kind === 'fatal' && failure.stopsRun) this.stop(failure.reason);
+  }
+
+  redact(text: string): string {
+    return redact(text, this.secrets);
+  }
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { LimiterAbortError, type LimiterClock, RateLimiter } from '../../src/subjects/limiter.js';
+import { requestTokenEstimate, withLease } from '../../src/subjects/openai/limiter-step.js';
+
+/** A limiter clock whose time moves only when the test says; timers fire then. */
+function manualClock() {
+  let now = 0;
+  let timers: { at: number; fn: () => void }[] = [];
+  const clock: LimiterClock = {
+    now: () => now,
+    setTimeout: (fn, ms) => {
+      const timer = { at: now + ms, fn };
+      timers.push(timer);
+      return timer;
+    },
+    clearTimeout: (handle) => {
+      timers = timers.filter((t) => t !== handle);
+    },
+  };
+  const advance = (ms: number) => {
+    now += ms;
+    const due = timers.filter((t) => t.at <= now);
+    timers = timers.filter((t) => t.at > now);
+    for (const t of due) t.fn();
+  };
+  return { clock, advance };
+}
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the limiter step', () => {
+  it('estimates a request as its messages (chars / 4) plus its whole output budget', () => {
+    expect(requestTokenEstimate([{ content: 'x'.repeat(8) }, { content: 'y'.repeat(5) }], 100)).toBe(2 + 2 + 100);
+  });
+
+  it('holds a slot while the request runs, frees it after, charging the tokens used', async () => {
+    const { clock, advance } = manualClock();
+    const limiter = new RateLimiter({ concurrency: 1, tokensPerMinute: 100 }, clock);
+    let release!: () => void;
+    const first = withLease(limiter, 90, () => new Promise<string>((r) => (release = () => r('a'))), {
+      usedTokens: () => 10, // the estimate was 90, the provider says 10
+    });
+    await flush();
+    expect(limiter.active).toBe(1);
+    const second = withLease(limiter, 80, async () => 'b');
+    await flush();
+    expect(limiter.pending).toBe(1); // one slot
+    release();
+    expect(await first).toBe('a');
+    // 10 + 80 fit the 100 tokens of the window: the corrected charge lets the second in at once
+    expect(await second).toBe('b');
+    expect(limiter.active).toBe(0);
+    // without the correction (90 + 80 > 100) the second would wait for the window to slide
+    advance(60_000);
+  });
+
+  it('frees its slot when the request throws', async () => {
+    const limiter = new RateLimiter({ concurrency: 1 });
+    await expect(
+      withLease(limiter, 1, async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(limiter.active).toBe(0);
+    expect(await withLease(limiter, 1, async () => 'next')).toBe('next');
+  });
+
+  it('reports how long the request queued, by the injected clock', async () => {
+    const limiter = new RateLimiter({ concurrency: 1 });
+    let now = 0;
+    let hold!: () => void;
+    const first = withLease(limiter, 1, () => new Promise<void>((r) => (hold = r)));
+    const queued: number[] = [];
+    const second = withLease(limiter, 1, async () => 'ran', { now: () => now, onQueued: (ms) => queued.push(ms) });
+    await flush();
+    now = 250;
+    hold();
+    await first;
+    expect(await second).toBe('ran');
+    expect(queued).toEqual([250]);
+  });
+
+  it('rejects with LimiterAbortError, before running the request, when aborted while queued', async () => {
+    const limiter = new RateLimiter({ concurrency: 1 });
+    let hold!: () => void;
+    const first = withLease(limiter, 1, () => new Promise<void>((r) => (hold = r)));
+    const controller = new AbortController();
+    let ran = false;
+    const second = withLease(
+      limiter,
+      1,
+      async () => {
+        ran = true;
+      },
+      { signal: controller.signal },
+    );
+    controller.abort();
+    await expect(second).rejects.toBeInstanceOf(LimiterAbortError);
+    hold();
+    await first;
+    expect(ran).toBe(false);
+    expect([limiter.active, limiter.pending]).toEqual([0, 0]);
+  });
+});
