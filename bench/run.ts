@@ -4,7 +4,7 @@
  *   tsx bench/run.ts [--only micro,throughput,adaptive,e2e] [--quick]
  *
  * micro       tinybench: per-task generate and render+parse+grade at the deepest level, the p_d fit with a
- *             2,000-resample bootstrap, the SCC ladder on the replay subject
+ *             2,000-resample bootstrap, the SCC ladder on the replay subject, subject spec parsing
  * throughput  scripts/perf/throughput.ts: trials/s at concurrency 4, 16, 64 against a loopback server
  * adaptive    scripts/perf/adaptive-study.ts: the adaptive design against the 40 × 10 grid
  * e2e         scripts/perf/e2e.ts: wall time of `ceilingbench run --project d1,d2,d3 --subject sim:default`
@@ -19,6 +19,7 @@ import { Bench, type Task } from 'tinybench';
 import { addFitBenches } from './fit-suite.js';
 import { machineInfo } from './machine.js';
 import { addSccBenches, SCC_BENCH_MODEL, sccCalls } from './scc-suite.js';
+import { addSubjectBenches } from './subject-suite.js';
 import { addTaskBenches } from './task-suite.js';
 
 const PARTS = ['micro', 'throughput', 'adaptive', 'e2e'] as const;
@@ -53,10 +54,12 @@ async function micro(quick: boolean): Promise<void> {
     ['Tasks at their deepest level', new Bench({ name: 'tasks', ...options })],
     ['p_d fit (40 × 10 grid, p = 0.95)', new Bench({ name: 'fit', ...options })],
     ['SCC ladder on the replay subject', new Bench({ name: 'scc', ...options })],
+    ['Subject spec parsing', new Bench({ name: 'subjects', ...options })],
   ];
   addTaskBenches(sections[0][1]);
   addFitBenches(sections[1][1]);
   await addSccBenches(sections[2][1]);
+  addSubjectBenches(sections[3][1]);
   for (const [title, bench] of sections) {
     await bench.run();
     console.log(`\n### ${title}\n`);

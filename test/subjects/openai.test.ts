@@ -141,11 +141,11 @@ describe('openai subject against the loopback server', () => {
     try {
       const subject = loopbackSubject(hanging.baseURL, { retry: { ...FAST_RETRY_LONG_TIMEOUT } });
       const controller = new AbortController();
-      const started = performance.now();
       setTimeout(() => controller.abort(), 50);
       const response = await subject.answer({ ...stepsRequest(2, 1, 0), signal: controller.signal });
+      // the abort, not the 10 s request timeout, ended it: one attempt, and no retry after it
       expect(response).toMatchObject({ kind: 'error', error: 'aborted by the caller', attempts: 1 });
-      expect(performance.now() - started).toBeLessThan(2000);
+      expect(hanging.log).toHaveLength(1);
     } finally {
       await hanging.close();
     }

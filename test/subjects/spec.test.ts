@@ -81,10 +81,9 @@ describe('parseSubjectSpec', () => {
       }),
       { numRuns: 2000 },
     );
+    // a 120 KB query of repeated pairs is rejected (its parse time is measured in bench/subject-suite.ts)
     const adversarial = `sim:retention?${'p=0.5&'.repeat(20_000)}`;
-    const started = performance.now();
     expect(() => parseSubjectSpec(adversarial)).toThrow(SubjectSpecError);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 
