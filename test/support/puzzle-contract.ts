@@ -82,7 +82,7 @@ export function assertGoldenFixtures(plugin: AnyTaskPlugin): void {
 }
 
 /**
- * On every level and seed: the canonical response parses and passes (also after reasoning, without a grading
+ * On every level and seed: the prompt shows the answer block the canonical response writes; that response parses and passes (also after reasoning, without a grading
  * context, and after an earlier wrong draft); it collapses when cut by the token limit; empty, impossible, empty
  * with a claim, and half answers collapse (puzzleSelfCheck).
  */
@@ -92,7 +92,8 @@ export function assertGradingContract(plugin: AnyTaskPlugin, seeds: readonly num
       expect(puzzleSelfCheck(plugin, level, seed, { halfAnswerWithoutLimitCollapses: true })).toEqual([]);
       const instance = instanceAt(plugin, level, seed);
       const canonical = plugin.canonicalResponse(instance);
-      const { empty } = answerBlock(canonical);
+      const { name, empty } = answerBlock(canonical);
+      expect(plugin.render(instance).user).toContain(`\n${name} = `);
       const grade = (text: string, finishReason: 'stop' | 'length' = 'stop') =>
         plugin.grade(instance, text, { finishReason }).kind;
       expect(plugin.parse(canonical).ok).toBe(true);

@@ -23,7 +23,7 @@ const countUp = (fixed: boolean, knob: boolean) =>
       answer: Array.from({ length: n }, (_, i) => i + 1),
     }),
     instanceKey: (instance) => `n=${instance.data.n}`,
-    render: (instance) => `Count from 1 to ${instance.data.n}; end with numbers = [1, 2, ...]`,
+    render: (instance) => `Count from 1 to ${instance.data.n}. End with the line\nnumbers = [1, 2, ...]`,
     answerFormat: listAnswer('numbers'),
     writeAnswer: (numbers) => JSON.stringify(numbers),
     validate: (instance, numbers) =>
@@ -62,7 +62,7 @@ describe('definePuzzle', () => {
     const instance = task.generate(new PyRandom(1), 1, { seed: 1 });
     const prompt = task.render(instance);
     expect(prompt.system).toMatch(/^You are solving a logic puzzle\./);
-    expect(prompt.user).toBe('Count from 1 to 2; end with numbers = [1, 2, ...]');
+    expect(prompt.user).toBe('Count from 1 to 2. End with the line\nnumbers = [1, 2, ...]');
     expect(task.canonicalResponse(instance)).toBe('numbers = [1,2]');
     expect(task.simulate(instance, new PyRandom(1), { retention: 1, recover: 0, capacity: 0 })).toBe(
       'Counting.\n\nnumbers = [1,2]',

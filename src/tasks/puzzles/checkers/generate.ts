@@ -1,18 +1,16 @@
 import type { TaskInstance } from '../../task.js';
-import type { PerLevel, PuzzleContent } from '../common/index.js';
+import type { FixedInstanceData, PerLevel, PuzzleContent } from '../common/index.js';
 import { type CheckerMove, checkersTrace, goalBoard, initialBoard, solveCheckers } from './rules.js';
 
 /** Checkers per colour per level (docs/spec/puzzles.md §1.2): minimum (= every valid) length n(n+2) = 3, 8, 15, 24, 35, 48. */
 export const CHECKERS_PER_COLOUR: PerLevel<number> = [1, 2, 3, 4, 5, 6];
 
-export interface CheckersData {
+export interface CheckersData extends FixedInstanceData {
   checkersPerColour: number;
   cells: number;
   initialBoard: string;
   goalBoard: string;
   minMoves: number;
-  /** Fixed by the level: the instance is deterministic, the generator draws nothing from the RNG. */
-  generationAttempts: 1;
 }
 export type CheckersInstance = TaskInstance<CheckersData, string, CheckerMove[]>;
 

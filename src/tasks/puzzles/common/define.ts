@@ -13,6 +13,7 @@ import type { AnswerFormat } from './answer-format.js';
 import type { OutputBudget } from './budget.js';
 import { gradeSolvable } from './grade.js';
 import { levelRow, type PerLevel, PUZZLE_LEVELS } from './levels.js';
+import { PUZZLE_SYSTEM_PROMPT } from './prompt.js';
 
 /** What a puzzle's generator produces for one level; `definePuzzle` adds the id, level, seed and profile. */
 export interface PuzzleContent<Data, State, Solution> {
@@ -21,6 +22,12 @@ export interface PuzzleContent<Data, State, Solution> {
   trace?: State[];
   /** The known solution: the canonical response writes it, the simulated model starts from it. */
   answer: Solution;
+}
+
+/** The data every puzzle whose level alone fixes the instance (`fixedInstancePerLevel`) records. */
+export interface FixedInstanceData {
+  /** The generator draws nothing from the RNG: the first attempt is the instance. */
+  generationAttempts: 1;
 }
 
 /**
@@ -62,12 +69,6 @@ export interface PuzzleDeclaration<Row, Data, State, Solution, Answer> {
 export type PuzzleTask<I extends TaskInstance, Answer> = TaskPlugin<I, Answer> & {
   grade(instance: I, text: string, context?: GradeContext): PuzzleOutcome;
 };
-
-/** System prompt shared by every puzzle: zero-shot, reasoning allowed, only the final block is graded. */
-const PUZZLE_SYSTEM_PROMPT =
-  'You are solving a logic puzzle. You may reason step by step before answering. ' +
-  'End your response with the final answer in exactly the format the user specifies; only the last answer ' +
-  'block in your response is graded, by a strict program that accepts no other format.';
 
 /** sim:default on every puzzle: retention p = 0.90 per move at every level (longer solutions collapse). */
 const PUZZLE_SIM_DEFAULT: SimKnobs = stepwiseSim(0.9);

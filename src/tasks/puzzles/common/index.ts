@@ -7,3 +7,4 @@ export * from './format.js';
 export * from './grade.js';
 export * from './levels.js';
 export * from './outcome.js';
+export * from './prompt.js';

@@ -1,3 +1,4 @@
+import { finalLineFormat } from '../common/index.js';
 import type { CryptInstance } from './generate.js';
 
 /** One template for every level (complexity-invariant); only the equation changes. */
@@ -13,11 +14,12 @@ export function renderCrypt({ data }: CryptInstance): string {
     `Puzzle: ${data.equation}`,
     `Letters (${data.letters.length}): ${data.letters.join(', ')}`,
     '',
-    'Output format:',
-    'You may reason step by step first. End your response with one final line of the form',
-    'mapping = {"A": 1, "B": 2, "C": 3}',
-    'a strict JSON object mapping every letter of the puzzle (upper case, as a string key) to its digit (a JSON ' +
-      'integer). Only the last `mapping =` line is graded.',
+    ...finalLineFormat(
+      'mapping',
+      '{"A": 1, "B": 2, "C": 3}',
+      'a strict JSON object mapping every letter of the puzzle (upper case, as a string key) to its digit (a JSON ' +
+        'integer)',
+    ),
   ].join('\n');
 }
 

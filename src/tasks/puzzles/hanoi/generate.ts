@@ -1,15 +1,13 @@
 import type { TaskInstance } from '../../task.js';
-import type { PerLevel, PuzzleContent } from '../common/index.js';
+import type { FixedInstanceData, PerLevel, PuzzleContent } from '../common/index.js';
 import { type HanoiMove, type HanoiState, hanoiTrace, solveHanoi } from './rules.js';
 
 /** Disks per level (docs/spec/puzzles.md §1.2): minimum moves 7, 15, 31, 63, 255, 1023. */
 export const HANOI_DISKS: PerLevel<number> = [3, 4, 5, 6, 8, 10];
 
-export interface HanoiData {
+export interface HanoiData extends FixedInstanceData {
   disks: number;
   minMoves: number;
-  /** Fixed by the level: the instance is deterministic, the generator draws nothing from the RNG. */
-  generationAttempts: 1;
 }
 export type HanoiInstance = TaskInstance<HanoiData, HanoiState, HanoiMove[]>;
 

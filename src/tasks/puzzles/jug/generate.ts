@@ -1,5 +1,5 @@
 import type { TaskInstance } from '../../task.js';
-import type { PerLevel, PuzzleContent } from '../common/index.js';
+import type { FixedInstanceData, PerLevel, PuzzleContent } from '../common/index.js';
 import { type JugOperator, type JugState, jugTrace, solveJug } from './rules.js';
 
 export type JugLevel = readonly [capacityA: number, capacityB: number, goal: number];
@@ -14,13 +14,11 @@ export const JUG_LEVELS: PerLevel<JugLevel> = [
   [5, 21, 8],
 ];
 
-export interface JugData {
+export interface JugData extends FixedInstanceData {
   capacityA: number;
   capacityB: number;
   goal: number;
   minSteps: number;
-  /** Fixed by the level: the instance is deterministic, the generator draws nothing from the RNG. */
-  generationAttempts: 1;
 }
 export type JugInstance = TaskInstance<JugData, JugState, JugOperator[]>;
 

@@ -1,5 +1,5 @@
 import type { TaskInstance } from '../../task.js';
-import type { PerLevel, PuzzleContent } from '../common/index.js';
+import type { FixedInstanceData, PerLevel, PuzzleContent } from '../common/index.js';
 import { solveRiver, type Trip, tripNames } from './rules.js';
 
 export type RiverLevel = readonly [pairs: number, capacity: number];
@@ -14,14 +14,12 @@ export const RIVER_LEVELS: PerLevel<RiverLevel> = [
   [10, 4],
 ];
 
-export interface RiverData {
+export interface RiverData extends FixedInstanceData {
   pairs: number;
   capacity: number;
   minCrossings: number;
   /** States reached by the BFS that proved solvability and minimality. */
   statesExplored: number;
-  /** Fixed by the level: the instance is deterministic, the generator draws nothing from the RNG. */
-  generationAttempts: 1;
 }
 /** Trace: the people on the left bank after each canonical trip. */
 export type RiverInstance = TaskInstance<RiverData, string[], Trip[]>;

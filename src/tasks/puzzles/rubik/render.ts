@@ -1,3 +1,4 @@
+import { finalLineFormat } from '../common/index.js';
 import type { RubikInstance } from './generate.js';
 
 /** One template for every level (complexity-invariant); only the scramble and the facelet string change. */
@@ -18,10 +19,7 @@ export function renderRubik({ data }: RubikInstance): string {
       'UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB):',
     data.state,
     '',
-    'Output format:',
-    'You may reason step by step first. End your response with one final line of the form',
-    `moves = ["R", "U'", "F2"]`,
-    'a strict JSON list of move strings, applied in order. Only the last `moves =` line is graded.',
+    ...finalLineFormat('moves', `["R", "U'", "F2"]`, 'a strict JSON list of move strings, applied in order'),
   ].join('\n');
 }
 

@@ -1,3 +1,4 @@
+import { finalLineFormat } from '../common/index.js';
 import type { SatInstance } from './generate.js';
 
 /** One template for every level (complexity-invariant); only n, m and the clause list change. */
@@ -17,11 +18,11 @@ export function renderSat({ data }: SatInstance): string {
     `Clauses (${data.m}):`,
     JSON.stringify(data.clauses),
     '',
-    'Output format:',
-    'You may reason step by step first. End your response with one final line of the form',
-    'assignment = {"1": true, "2": false, "3": true}',
-    'a strict JSON object mapping every variable number (as a string key) to true or false. Only the last ' +
-      '`assignment =` line is graded.',
+    ...finalLineFormat(
+      'assignment',
+      '{"1": true, "2": false, "3": true}',
+      'a strict JSON object mapping every variable number (as a string key) to true or false',
+    ),
   ].join('\n');
 }
 

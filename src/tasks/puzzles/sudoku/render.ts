@@ -1,3 +1,4 @@
+import { finalLineFormat } from '../common/index.js';
 import type { SudokuInstance } from './generate.js';
 import { regionLabel } from './regions.js';
 
@@ -29,11 +30,11 @@ export function renderSudoku({ data }: SudokuInstance): string {
     `Region map (${n} rows of ${n} letters):`,
     ...rowsOf(data.regions, n).map((row) => row.map(regionLabel).join('')),
     '',
-    'Output format:',
-    'You may reason step by step first. End your response with one final line of the form',
-    `grid = ["${example[0]}", "${example[1]}", ...]`,
-    `a strict JSON list of the ${n} completed rows, top to bottom, each a string of ${n} digits. Only the last ` +
-      '`grid =` line is graded.',
+    ...finalLineFormat(
+      'grid',
+      `["${example[0]}", "${example[1]}", ...]`,
+      `a strict JSON list of the ${n} completed rows, top to bottom, each a string of ${n} digits`,
+    ),
   ].join('\n');
 }
 
