@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { cac } from 'cac';
+import type { CliIo } from './command.js';
 import { commands } from './commands/index.js';
 import { CeilingbenchError, EXIT, UsageError } from './errors.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
+export type { CliIo };
 
 const defaultIo: CliIo = {
   stdout: (text) => process.stdout.write(text),

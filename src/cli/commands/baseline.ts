@@ -4,8 +4,8 @@ import { baselineFromReport, loadBaselineDir } from '../../compare/index.js';
 import { fixed, interval } from '../../report/format.js';
 import { type Baseline, baselineSchema } from '../../schema/baseline.js';
 import { reportSchema } from '../../schema/report.js';
+import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
-import type { RegisterCommand } from './index.js';
 import { readJsonFile } from './read-json.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

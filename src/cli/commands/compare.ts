@@ -1,7 +1,7 @@
 import { type Comparison, compareRuns, loadRunRecord } from '../../compare/index.js';
 import { fixed } from '../../report/format.js';
+import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
-import type { RegisterCommand } from './index.js';
 
 function table(comparison: Comparison): string {
   const lines = [

@@ -7,8 +7,8 @@ import {
   parseCountInput,
   type RetentionEstimate,
 } from '../../stats/index.js';
+import type { RegisterCommand } from '../command.js';
 import { EXIT, UsageError } from '../errors.js';
-import type { RegisterCommand } from './index.js';
 
 const optionsSchema = z.object({
   input: z.string({ error: 'missing --input <file>; pass a JSON or CSV file of per-depth counts' }).min(1),

@@ -1,9 +1,9 @@
 import { PyRandom } from '../../rng/index.js';
 import { resolveTask } from '../../tasks/registry.js';
 import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
+import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { choicesByTask, tasksWithAxis } from '../task-help.js';
-import type { RegisterCommand } from './index.js';
 
 /** Options shared by `generate` and `grade`, as cac hands them over (mri may turn digit strings into numbers). */
 export interface InstanceArgs {

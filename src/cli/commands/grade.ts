@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { FinishReason } from '../../tasks/task.js';
+import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { choicesByTask, tasksWithAxis } from '../task-help.js';
 import { type InstanceArgs, resolveInstance } from './generate.js';
-import type { RegisterCommand } from './index.js';
 
 const FINISH_REASONS = ['stop', 'length'] as const;
 

@@ -1,5 +1,4 @@
-import type { CAC } from 'cac';
-import type { CliIo } from '../program.js';
+import type { RegisterCommand } from '../command.js';
 import { registerBaseline } from './baseline.js';
 import { registerCompare } from './compare.js';
 import { registerFit } from './fit.js';
@@ -10,8 +9,7 @@ import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerSccReplay } from './scc-replay.js';
 
-/** A subcommand registers itself on the parser; its action resolves to an exit code. */
-export type RegisterCommand = (cli: CAC, io: CliIo) => void;
+export type { RegisterCommand };
 
 export const commands: RegisterCommand[] = [
   registerInit,

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
-import type { RegisterCommand } from './index.js';
 
 /** The example user repository, shipped with the package: `init` copies its files (it is also CI's contract). */
 const EXAMPLE = fileURLToPath(new URL('../../../examples/consumer/', import.meta.url));

@@ -4,9 +4,8 @@ import type { z } from 'zod';
 import { loadBaselineDir } from '../../compare/load.js';
 import type { Baseline } from '../../schema/baseline.js';
 import { type Report, reportSchema } from '../../schema/report.js';
+import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
-import type { CliIo } from '../program.js';
-import type { RegisterCommand } from './index.js';
 
 interface ReportFlags {
   out?: string;

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { standardProjectList } from '../task-help.js';
-import type { RegisterCommand } from './index.js';
 
 interface RunFlags {
   root?: string;

@@ -1,8 +1,8 @@
 import { access } from 'node:fs/promises';
 import { replaySccLogs, type SccReplayRow } from '../../assays/scc/replay.js';
 import { auditTable, FORMAT_TITLES } from '../../tasks/count/audit.js';
+import type { RegisterCommand } from '../command.js';
 import { EXIT, UsageError } from '../errors.js';
-import type { RegisterCommand } from './index.js';
 
 interface SccReplayFlags {
   trials?: string;

@@ -16,25 +16,15 @@ import {
   secondaryItem,
   secondarySpec,
 } from './conditions.js';
+import type { DualData, DualInstance } from './instance.js';
 import { dualUserPrompt } from './prompts.js';
 import { scoreDualResponse } from './score.js';
 import { simulateDual } from './simulate.js';
 
+export type { DualData, DualInstance };
+
 /** The authors' first output cap for this runner (retry cap 8192; a subject applies its own ceiling). */
 export const DUAL_MAX_OUTPUT_TOKENS = 2048;
-
-export interface DualData {
-  condition: DualCondition;
-  /** Number of `a` markers (the primary count). */
-  count: number;
-  sample: number;
-  /** The secondary item: the task itself (real_task) or the item a control is matched to. */
-  item: SecondaryItem | null;
-  control: ControlPayload | null;
-}
-
-/** `level` is the target count; `answer` the exact JSON payload. */
-export type DualInstance = TaskInstance<DualData, never, Record<string, unknown>>;
 
 export function dualAnswer(data: DualData): Record<string, unknown> {
   if (data.condition === 'plain_count' || data.condition === 'irrelevant_code') return { count: data.count };

@@ -1,5 +1,5 @@
 import { markerSequence } from '../common.js';
-import type { DualData } from './plugin.js';
+import type { DualData } from './instance.js';
 
 /** The dual-task user prompts, verbatim templates of `run_count_scatter_controls.py` (docs/spec/scc.md §12). */
 export function dualUserPrompt(data: DualData): string {

@@ -1,7 +1,7 @@
 import { isSuccess } from '../../outcome.js';
 import { extractJsonObject, isStrictJsonOnly, pythonInt } from '../json-extract.js';
 import { secondarySpec } from './conditions.js';
-import type { DualData } from './plugin.js';
+import type { DualData } from './instance.js';
 
 /**
  * Scoring of one dual-task response as `run_one` does: the JSON object, `count` by Python `int()` (booleans

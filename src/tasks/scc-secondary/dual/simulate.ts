@@ -2,7 +2,7 @@ import type { PyRandom } from '../../../rng/index.js';
 import type { SimKnobs } from '../../task.js';
 import { simulatedCount } from '../sim-count.js';
 import { type DualCondition, secondarySpec } from './conditions.js';
-import type { DualData } from './plugin.js';
+import type { DualData } from './instance.js';
 
 /**
  * A simulated dual-tasker. Each condition takes a share of the counting state: the count is simulated with an
