@@ -24,6 +24,8 @@ export interface LoopbackRequest {
   headers: IncomingHttpHeaders;
   /** The parsed request body, as received. */
   body: Record<string, unknown>;
+  /** The request path with its query, as received (`/v1/chat/completions?api-version=…`). */
+  url: string;
 }
 
 export interface LoopbackReply {
@@ -125,6 +127,7 @@ function toRequest(body: unknown, req: IncomingMessage): LoopbackRequest | undef
     authorization: req.headers.authorization,
     headers: req.headers,
     body: b,
+    url: req.url ?? '',
   };
 }
 
@@ -187,7 +190,9 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
       parsed = undefined;
     }
     const request =
-      req.method === 'POST' && req.url?.endsWith('/chat/completions') ? toRequest(parsed, req) : undefined;
+      req.method === 'POST' && (req.url ?? '').split('?')[0]?.endsWith('/chat/completions')
+        ? toRequest(parsed, req)
+        : undefined;
     if (!request) {
       log.push({
         trialKey: '(invalid)',

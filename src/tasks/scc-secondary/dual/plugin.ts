@@ -1,18 +1,16 @@
 import type { PyRandom } from '../../../rng/index.js';
 import { COUNT_SIM_CAPACITY } from '../../count/plugin.js';
 import type { CountOutcome } from '../../outcome.js';
-import { countingSim, type GenerateOptions, type ParseResult, type TaskInstance, type TaskPlugin } from '../../task.js';
+import { countingSim, type GenerateOptions, type ParseResult, type TaskPlugin } from '../../task.js';
 import { JSON_SYSTEM_INSTRUCTION } from '../common.js';
 import { extractJsonObject, type JsonObject } from '../json-extract.js';
 import { fieldOutcome } from '../outcome.js';
 import {
-  type ControlPayload,
   controlPayload,
   DUAL_CONDITIONS,
   DUAL_SEED,
   type DualCondition,
   type SecondaryId,
-  type SecondaryItem,
   secondaryItem,
   secondarySpec,
 } from './conditions.js';
