@@ -64,6 +64,7 @@ function properties(entry: TestEntry): Properties {
         tfbc_rate: record.tfbcRate,
         format_rate: record.formatRate,
         truncation_rate: record.truncationRate,
+        ...(record.refusalRate !== undefined ? { refusal_rate: record.refusalRate } : {}),
         missing_rule: record.missing,
       };
     case 'collapse':

@@ -21,15 +21,18 @@ export function renderMarkdown(report: Report): string {
     lines.push('');
   }
   if (report.fits.length > 0) {
+    const refusals = report.fits.some((f) => f.refusalRate !== undefined);
     lines.push(
       '## Retention (geometric decay, P(correct | N) = p_d^N)',
       '',
-      '| task | variant | p_d | 95% CI | H_0.5 | mean k* | TFBC rate | format | truncation | API | rule |',
-      '|---|---|---|---|---|---|---|---|---|---|---|',
+      // the refusal column appears when some fit saw a refusal (a report without any keeps its bytes)
+      `| task | variant | p_d | 95% CI | H_0.5 | mean k* | TFBC rate | format | truncation | API |${refusals ? ' refusal |' : ''} rule |`,
+      `|---|---|---|---|---|---|---|---|---|---|${refusals ? '---|' : ''}---|`,
     );
     for (const f of report.fits) {
+      const refusal = refusals ? ` ${percent(f.refusalRate ?? 0)} |` : '';
       lines.push(
-        `| ${f.task} | ${f.variant} | ${fixed(f.pd)}${f.atLowerBound ? '†' : ''} | ${interval(f.ci95)} | ${f.horizon['0.5']?.value === null ? '∞' : fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} | ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
+        `| ${f.task} | ${f.variant} | ${fixed(f.pd)}${f.atLowerBound ? '†' : ''} | ${interval(f.ci95)} | ${f.horizon['0.5']?.value === null ? '∞' : fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} |${refusal} ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
       );
     }
     lines.push('', '† at the optimiser lower bound 0.5: no statistically identifiable step retention.', '');

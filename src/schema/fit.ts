@@ -52,6 +52,11 @@ export const retentionFitSchema = z.object({
   formatRate: z.number().nullable(),
   truncationRate: z.number().nullable(),
   apiRate: z.number().nullable(),
+  /**
+   * Refusals (the model declined: graded as its empty answer, Format for CCB) among non-API trials. Present only
+   * when at least one trial refused, so that a report without refusals keeps its bytes.
+   */
+  refusalRate: z.number().optional(),
   /** Absent in reports from before it was kept, or when the cells carried no trials. */
   setAside: setAsideSchema.optional(),
   nTrials: z.number().int(),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fitRetentionSweep } from '../../src/assays/sweep/fit-retention.js';
 import { runCell } from '../../src/assays/sweep/run-cell.js';
 import type { CellResult } from '../../src/schema/cell.js';
+import { createSubject } from '../../src/subjects/index.js';
 import type { Subject } from '../../src/subjects/subject.js';
 import { resolveTask } from '../../src/tasks/registry.js';
 
@@ -50,5 +51,16 @@ describe('fit on zero counted trials', () => {
     expect(fit.status).toBe('ok');
     expect(fit.insufficientReason).toBeUndefined();
     expect(fit.atLowerBound).toBe(true); // 0 correct of 8 counted: p_d at the estimator's lower bound
+  });
+
+  it('shows the refusal rate beside p_d; a sweep without refusals has no refusalRate (its report bytes unchanged)', async () => {
+    const fit = fitRetentionSweep(await sweep(), { project: 'd2', missing: 'paper', seed: 1 });
+    expect(fit.refusalRate).toBe(1);
+    const task = resolveTask('d2');
+    const plain = await runCell({ project: 'd2', task, level: 5, trials: 2 }, await createSubject('oracle'), {
+      concurrency: 1,
+      maxMissingFraction: 0.2,
+    });
+    expect('refusalRate' in fitRetentionSweep([plain], { project: 'd2', missing: 'paper', seed: 1 })).toBe(false);
   });
 });

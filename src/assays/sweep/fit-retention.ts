@@ -70,6 +70,7 @@ export function fitRetentionSweep(
   const tfbc = cells.reduce((acc, c) => acc + c.tfbc, 0);
   const first = cells[0];
   const setAside = setAsideSummary(cells);
+  const refusals = cells.reduce((acc, c) => acc + c.trials.filter((t) => t.refusal !== undefined).length, 0);
   const reason = insufficiency(cells, counts, options.missing, total);
   return {
     kind: 'retention',
@@ -98,6 +99,7 @@ export function fitRetentionSweep(
     formatRate: rate(sum('format'), answered),
     truncationRate: rate(sum('truncation'), answered),
     apiRate: rate(api, total),
+    ...(refusals > 0 ? { refusalRate: refusals / answered } : {}),
     ...(setAside ? { setAside } : {}),
     nTrials: total,
   };

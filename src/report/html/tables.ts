@@ -55,6 +55,8 @@ export function gatesTable(report: Report): string {
 const steps = (x: number | null): string => (x === null ? '∞' : fixed(x, 2));
 
 export function fitsTable(report: Report): string {
+  // the refusal column appears when some fit saw a refusal
+  const refusals = report.fits.some((f) => f.refusalRate !== undefined);
   return htmlTable(
     [
       'task',
@@ -68,6 +70,7 @@ export function fitsTable(report: Report): string {
       'format',
       'truncation',
       'API',
+      ...(refusals ? ['refusal'] : []),
       'trials',
     ],
     report.fits.map((f) => {
@@ -84,6 +87,7 @@ export function fitsTable(report: Report): string {
         percent(f.formatRate),
         percent(f.truncationRate),
         percent(f.apiRate),
+        ...(refusals ? [percent(f.refusalRate ?? 0)] : []),
         String(f.nTrials),
       ];
     }),
