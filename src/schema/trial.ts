@@ -10,6 +10,10 @@ export const usageSchema = z.object({
   completionTokens: z.number().int().nonnegative(),
   /** Reported by reasoning models only. */
   reasoningTokens: z.number().int().nonnegative().optional(),
+  /** Prompt tokens the provider served from its prompt cache (`prompt_tokens_details.cached_tokens`), when reported. */
+  cachedPromptTokens: z.number().int().nonnegative().optional(),
+  /** What the request cost in USD, when the provider reports it (OpenRouter's `usage.cost`). */
+  costUsd: z.number().nonnegative().optional(),
 });
 export type Usage = z.infer<typeof usageSchema>;
 
@@ -42,6 +46,8 @@ export const trialRecordSchema = z.object({
   refusal: z.object({ text: z.string() }).optional(),
   /** The model that served (`response.model`), when the provider said; it may differ from the one asked for. */
   servedModel: z.string().optional(),
+  /** The upstream provider that served (OpenRouter's top-level `provider`), when a router said. */
+  servedProvider: z.string().optional(),
   /** Wall-clock latency of the answering call; a timing field, excluded from determinism checks. */
   latencyMs: z.number().nonnegative(),
   cacheHit: z.boolean(),

@@ -42,6 +42,8 @@ export type TrialResponse =
       refusal?: string;
       /** The model that served (`response.model`), when the provider said. */
       servedModel?: string;
+      /** The upstream provider a router sent the request to (OpenRouter's `provider`), when it said. */
+      servedProvider?: string;
       finishReason: FinishReason;
       usage: Usage | null;
       latencyMs: number;

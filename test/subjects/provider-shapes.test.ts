@@ -72,6 +72,52 @@ const SHAPES: Record<string, (request: LoopbackRequest, attempt: number) => Faul
       ? { kind: 'body', json: { error: { code: 502, message: 'upstream overloaded' } } }
       : { kind: 'body', json: completion({ content: exact(r) }) },
   sse: () => ({ kind: 'sse' }),
+  'vllm-context': () => ({
+    kind: 'status',
+    status: 400,
+    body: {
+      object: 'error',
+      message:
+        "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens (808 in the messages, 8192 in the completion).",
+      type: 'BadRequestError',
+      param: null,
+      code: 400,
+    },
+  }),
+  'vllm-overloaded-once': (_r, attempt) =>
+    attempt === 1
+      ? {
+          kind: 'status',
+          status: 503,
+          body: { object: 'error', message: 'engine busy', type: 'ServiceUnavailableError', code: 503 },
+        }
+      : undefined,
+  'fastapi-detail': () => ({ kind: 'status', status: 404, body: { detail: 'Model loop-x not found' } }),
+  openrouter: (r) => ({
+    kind: 'body',
+    json: completion(
+      { content: exact(r) },
+      {
+        model: 'anthropic/claude-3.7-sonnet',
+        provider: 'Amazon Bedrock',
+        usage: {
+          prompt_tokens: 120,
+          completion_tokens: 30,
+          total_tokens: 150,
+          cost: 0.00081,
+          prompt_tokens_details: { cached_tokens: 96 },
+          completion_tokens_details: { reasoning_tokens: 0 },
+        },
+      },
+    ),
+  }),
+  'openrouter-odd-cost': (r) => ({
+    kind: 'body',
+    json: completion(
+      { content: exact(r) },
+      { provider: 42, usage: { prompt_tokens: 12, completion_tokens: 3, cost: 'n/a', prompt_tokens_details: null } },
+    ),
+  }),
   quota: () => ({
     kind: 'status',
     status: 429,
@@ -149,6 +195,54 @@ describe('one normalised completion', () => {
     const partial = await trial('partial-usage');
     expect(partial.outcome.kind).toBe('correct');
     expect(partial.usage).toBeNull();
+  });
+});
+
+describe("error bodies in the provider's words", () => {
+  it("vLLM's top-level error message reaches the api issue (not '400 status code (no body)')", async () => {
+    const record = await trial('vllm-context');
+    expect(record.outcome.kind).toBe('api');
+    expect(record.outcome.issues[0]).toMatch(/^HTTP 400: 400 This model's maximum context length is 8192 tokens/);
+    expect(record.outcome.issues[0]).not.toMatch(/no body/);
+    expect(record.attempts).toBe(1);
+  });
+
+  it('a retryable vLLM status is still retried, and FastAPI-style `detail` is read too', async () => {
+    const recovered = await trial('vllm-overloaded-once');
+    expect(recovered.outcome.kind).toBe('correct');
+    expect(recovered.attempts).toBe(2);
+    const missing = await trial('fastapi-detail');
+    expect(missing.outcome.kind).toBe('api');
+    expect(missing.outcome.issues[0]).toMatch(/HTTP 404: 404 Model loop-x not found/);
+  });
+});
+
+describe('OpenRouter identity and cost', () => {
+  it('records the upstream provider, usage.cost and the cached prompt tokens', async () => {
+    const record = await trial('openrouter');
+    expect(record.outcome.kind).toBe('correct');
+    expect(record.servedModel).toBe('anthropic/claude-3.7-sonnet');
+    expect(record.servedProvider).toBe('Amazon Bedrock');
+    expect(record.usage).toEqual({
+      promptTokens: 120,
+      completionTokens: 30,
+      reasoningTokens: 0,
+      cachedPromptTokens: 96,
+      costUsd: 0.00081,
+    });
+  });
+
+  it('an unreadable provider or cost is left out; the token counts stay', async () => {
+    const record = await trial('openrouter-odd-cost');
+    expect(record.outcome.kind).toBe('correct');
+    expect(record).not.toHaveProperty('servedProvider');
+    expect(record.usage).toEqual({ promptTokens: 12, completionTokens: 3 });
+  });
+
+  it('a provider without these fields records none of them (existing records unchanged)', async () => {
+    const record = await trial('content-parts');
+    expect(record).not.toHaveProperty('servedProvider');
+    expect(record.usage).toEqual({ promptTokens: 10, completionTokens: 5 });
   });
 });
 

@@ -2,7 +2,12 @@ import fc from 'fast-check';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../src/rng/index.js';
-import { MalformedResponseError, readCompletion } from '../../src/subjects/openai/completion.js';
+import {
+  MalformedResponseError,
+  openAiErrorShape,
+  ProviderFaultError,
+  readCompletion,
+} from '../../src/subjects/openai/completion.js';
 import { backoffDelay, classifyFailure, DEFAULT_RETRY_POLICY, retryAfterMs } from '../../src/subjects/openai/retry.js';
 
 const headers = (h: Record<string, string>) => new Headers(h);
@@ -71,5 +76,34 @@ describe('readCompletion', () => {
     for (const body of ['upstream error', null, {}, { choices: [] }, { choices: [{ message: { content: 3 } }] }]) {
       expect(() => readCompletion(body)).toThrow(MalformedResponseError);
     }
+  });
+});
+
+describe('error bodies outside `error`', () => {
+  it('reads a top-level message (vLLM) or detail (FastAPI) into the OpenAI shape; leaves the rest alone', () => {
+    const vllm = { object: 'error', message: 'too long', type: 'BadRequestError', param: null, code: 400 };
+    expect(openAiErrorShape(vllm)).toEqual({ error: vllm });
+    expect(openAiErrorShape({ detail: 'Not Found' })).toEqual({ error: { message: 'Not Found' } });
+    const openai = { error: { message: 'x' } };
+    expect(openAiErrorShape(openai)).toBe(openai);
+    for (const other of [undefined, null, 'text', [1], { detail: [{ msg: 'x' }] }]) {
+      expect(openAiErrorShape(other)).toBe(other);
+    }
+  });
+
+  it("a vLLM error object in a 200 is the provider's fault with its code: a 400 is final, a 5xx retryable", () => {
+    const fault = (code: number) => {
+      try {
+        readCompletion({ object: 'error', message: `boom ${code}`, type: 'X', code });
+      } catch (error) {
+        return error;
+      }
+      throw new Error('accepted');
+    };
+    expect(fault(400)).toBeInstanceOf(ProviderFaultError);
+    expect(fault(400)).toMatchObject({ retryable: false, message: expect.stringMatching(/code 400.*boom 400/) });
+    expect(fault(503)).toMatchObject({ retryable: true });
+    // a top-level message without `object: "error"` in a 200 is just not a completion (retryable)
+    expect(() => readCompletion({ message: 'Internal server error' })).toThrow(MalformedResponseError);
   });
 });

@@ -39,7 +39,10 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
     const outcome = apiOutcome(task.family, response.error, instance.answer);
     return { ...base, outcome, finishReason: null, usage: null, cacheHit: false };
   }
-  const served = response.servedModel !== undefined ? { servedModel: response.servedModel } : {};
+  const served = {
+    ...(response.servedModel !== undefined ? { servedModel: response.servedModel } : {}),
+    ...(response.servedProvider !== undefined ? { servedProvider: response.servedProvider } : {}),
+  };
   if (response.finishReason === 'content_filter') {
     // the provider's moderation removed the output: the provider's doing, missing data, not the model's answer
     const reason = "provider content filter: finish_reason 'content_filter'";

@@ -34,6 +34,8 @@ export const cachedResponseSchema = z.object({
   refusal: z.string().optional(),
   /** The model that served (`response.model`). */
   servedModel: z.string().optional(),
+  /** The upstream provider that served (OpenRouter's `provider`). */
+  servedProvider: z.string().optional(),
   finishReason: finishReasonSchema,
   usage: usageSchema.nullable(),
   /** Latency of the original call (a timing field). */

@@ -58,13 +58,14 @@ export function createCacheStep(options: CacheStepOptions): CacheStep {
       const key = keyOf(request, call);
       const cached = await options.cache?.get(key);
       if (cached) {
-        const { text, reasoning, refusal, servedModel, finishReason, usage } = cached.response;
+        const { text, reasoning, refusal, servedModel, servedProvider, finishReason, usage } = cached.response;
         return {
           kind: 'answer',
           text,
           ...(reasoning !== undefined ? { reasoning } : {}),
           ...(refusal !== undefined ? { refusal } : {}),
           ...(servedModel !== undefined ? { servedModel } : {}),
+          ...(servedProvider !== undefined ? { servedProvider } : {}),
           finishReason,
           usage,
           latencyMs: now() - startedAt,
@@ -89,7 +90,7 @@ function entryOf(
   response: Extract<TrialResponse, { kind: 'answer' }>,
 ): CacheEntry {
   const { instance } = request;
-  const { text, reasoning, refusal, servedModel, finishReason, usage, latencyMs, attempts } = response;
+  const { text, reasoning, refusal, servedModel, servedProvider, finishReason, usage, latencyMs, attempts } = response;
   return {
     format: CACHE_FORMAT,
     key,
@@ -109,6 +110,7 @@ function entryOf(
       ...(reasoning !== undefined ? { reasoning } : {}),
       ...(refusal !== undefined ? { refusal } : {}),
       ...(servedModel !== undefined ? { servedModel } : {}),
+      ...(servedProvider !== undefined ? { servedProvider } : {}),
       finishReason,
       usage,
       latencyMs,

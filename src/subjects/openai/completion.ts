@@ -44,11 +44,22 @@ const usageSchema = z.object({
     .loose()
     .nullable()
     .optional(),
+  /** Prompt tokens served from the provider's prompt cache (OpenAI, OpenRouter, DeepSeek-compatible gateways). */
+  prompt_tokens_details: z
+    .object({ cached_tokens: z.number().int().nonnegative().nullable().optional() })
+    .loose()
+    .nullable()
+    .optional()
+    .catch(undefined),
+  /** What the request cost, in USD (OpenRouter). An unreadable cost is dropped, never the token counts. */
+  cost: z.number().nonnegative().optional().catch(undefined),
 });
 
 const completionSchema = z.object({
   /** The model that actually served (OpenRouter routes, Azure names deployments, aliases resolve). */
   model: z.string().optional().catch(undefined),
+  /** The upstream provider that served (OpenRouter: `"provider": "DeepInfra"`). */
+  provider: z.string().optional().catch(undefined),
   choices: z
     .array(
       z.object({
@@ -97,6 +108,8 @@ export interface Completion {
   usage: Usage | null;
   /** `response.model`: the model that served, when the provider says. */
   servedModel?: string;
+  /** `response.provider`: the upstream provider a router (OpenRouter) sent the request to, when it says. */
+  servedProvider?: string;
 }
 
 const clip = (text: string, max = 300): string => (text.length > max ? `${text.slice(0, max)}…` : text);
@@ -122,6 +135,20 @@ function readContent(content: string | z.infer<typeof partSchema>[] | null | und
   return { text: text.join(''), thinking: thinking.join('\n') };
 }
 
+/**
+ * An error body the SDK cannot read, in OpenAI's shape. The SDK takes the message from `body.error` only, so
+ * vLLM's `{"object":"error","message":"This model's maximum context length is …","type":"BadRequestError",
+ * "param":null,"code":400}` (and FastAPI's `{"detail":"…"}`) became `400 status code (no body)`; the same body
+ * under `error` keeps the provider's words, its `code`/`param`/`type`, and so the rejected-default learning.
+ */
+export function openAiErrorShape(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || 'error' in body) return body;
+  const b = body as Record<string, unknown>;
+  if (typeof b.message === 'string') return { error: b };
+  if (typeof b.detail === 'string') return { error: { message: b.detail } };
+  return body;
+}
+
 /** An `{"error": …}` body (in a 200 or not): the provider's own message, and whether a retry can change it. */
 function errorBodyFault(body: unknown): ProviderFaultError | undefined {
   const parsed = errorBodySchema.safeParse(body);
@@ -141,7 +168,10 @@ function errorBodyFault(body: unknown): ProviderFaultError | undefined {
 export function readCompletion(body: unknown): Completion {
   const parsed = completionSchema.safeParse(body);
   if (!parsed.success) {
-    const fault = errorBodyFault(body);
+    // vLLM's top-level error shape is read in a 200 only when it says it is one (`object: "error"`)
+    const isErrorObject =
+      typeof body === 'object' && body !== null && (body as { object?: unknown }).object === 'error';
+    const fault = errorBodyFault(isErrorObject ? openAiErrorShape(body) : body);
     if (fault) throw fault;
     if (typeof body === 'string' && /^\s*(data|event):/.test(body)) {
       throw new ProviderFaultError(
@@ -163,6 +193,7 @@ export function readCompletion(body: unknown): Completion {
   }
   const usage = parsed.data.usage;
   const reasoningTokens = usage?.completion_tokens_details?.reasoning_tokens;
+  const cachedPromptTokens = usage?.prompt_tokens_details?.cached_tokens;
   const { text, thinking } = readContent(choice.message.content);
   const provided = choice.message.reasoning_content ?? choice.message.reasoning ?? '';
   const thought = [provided, thinking].filter((t) => t !== '').join('\n');
@@ -177,8 +208,11 @@ export function readCompletion(body: unknown): Completion {
           promptTokens: usage.prompt_tokens,
           completionTokens: usage.completion_tokens,
           ...(reasoningTokens != null ? { reasoningTokens } : {}),
+          ...(cachedPromptTokens != null ? { cachedPromptTokens } : {}),
+          ...(usage.cost !== undefined ? { costUsd: usage.cost } : {}),
         }
       : null,
     ...(parsed.data.model ? { servedModel: parsed.data.model } : {}),
+    ...(parsed.data.provider ? { servedProvider: parsed.data.provider } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import OpenAI, { APIError } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import { type Completion, readCompletion } from './completion.js';
+import { type Completion, openAiErrorShape, readCompletion } from './completion.js';
 import type { Endpoint } from './endpoint.js';
 import {
   type Adaptation,
@@ -15,12 +15,24 @@ import {
 /** Header carrying the trial's cache key, so a server (or a proxy log) can tell repeated trials apart. */
 export const TRIAL_HEADER = 'x-ceilingbench-trial';
 
+/** The SDK client, reading error messages from the top level of the body too (see `openAiErrorShape`). */
+class ChatClient extends OpenAI {
+  protected override makeStatusError(
+    status: number,
+    error: object,
+    message: string | undefined,
+    headers: Headers,
+  ): APIError {
+    return super.makeStatusError(status, openAiErrorShape(error) as object, message, headers);
+  }
+}
+
 /**
  * The SDK client of an endpoint. Its own retries are off (`maxRetries: 0`): ours are in retry.ts. The key and
  * the extra headers live in the client only; they are never part of a request record, a key or an error.
  */
 export function createChatClient(endpoint: Endpoint, headers?: Record<string, string>): OpenAI {
-  return new OpenAI({
+  return new ChatClient({
     baseURL: endpoint.baseURL,
     apiKey: endpoint.apiKey,
     defaultQuery: endpoint.defaultQuery,
