@@ -66,6 +66,7 @@ export interface PuzzleDeclaration<Row, Data, State, Solution, Answer> {
   maxOutputTokens: OutputBudget<Row>;
 }
 
+/** A puzzle plugin: a TaskPlugin whose grade returns the puzzle outcome record. */
 export type PuzzleTask<I extends TaskInstance, Answer> = TaskPlugin<I, Answer> & {
   grade(instance: I, text: string, context?: GradeContext): PuzzleOutcome;
 };
@@ -100,6 +101,7 @@ export function definePuzzle<Row, Data, State, Solution, Answer>(
     ...(declaration.fixedInstancePerLevel ? { fixedInstancePerLevel: true } : {}),
     generate(rng: PyRandom, level: number, options: GenerateOptions & { seed: number }): Instance {
       const { data, trace = [], answer } = declaration.generate(rowOf(level), rng);
+      // Puzzles have one profile: the instance records it, whatever the caller asked for.
       return { task: id, level, seed: options.seed, profile: PUZZLE_PROFILES[0], data, trace, answer };
     },
     instanceKey: (instance) => declaration.instanceKey(instance),
