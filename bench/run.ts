@@ -1,10 +1,12 @@
 /**
  * `npm run bench:perf` = `tsx bench/run.ts`: every measurement in BENCHMARKS.md, printed as markdown.
  *
- *   tsx bench/run.ts [--only micro,throughput,adaptive,e2e] [--quick]
+ *   tsx bench/run.ts [--only micro,linearity,throughput,adaptive,e2e] [--quick]
  *
  * micro       tinybench: per-task generate and render+parse+grade at the deepest level, the p_d fit with a
  *             2,000-resample bootstrap, the SCC ladder on the replay subject, subject spec parsing
+ * linearity   tinybench: parse/grade time against input size (10× steps) on hostile and adversarial text, per
+ *             registered task and for the parsers whose unit tests hold the same inputs (bench/linearity-suite.ts)
  * throughput  scripts/perf/throughput.ts: trials/s at concurrency 4, 16, 64 against a loopback server
  * adaptive    scripts/perf/adaptive-study.ts: the adaptive design against the 40 × 10 grid
  * e2e         scripts/perf/e2e.ts: wall time of `ceilingbench run --project d1,d2,d3 --subject sim:default`
@@ -17,12 +19,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Bench, type Task } from 'tinybench';
 import { addFitBenches } from './fit-suite.js';
+import { runLinearity } from './linearity-suite.js';
 import { machineInfo } from './machine.js';
 import { addSccBenches, SCC_BENCH_MODEL, sccCalls } from './scc-suite.js';
 import { addSubjectBenches } from './subject-suite.js';
 import { addTaskBenches } from './task-suite.js';
 
-const PARTS = ['micro', 'throughput', 'adaptive', 'e2e'] as const;
+const PARTS = ['micro', 'linearity', 'throughput', 'adaptive', 'e2e'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -91,6 +94,7 @@ console.log(machineInfo());
 console.log('```');
 const run: Record<Part, () => Promise<void> | void> = {
   micro: () => micro(values.quick ?? false),
+  linearity: () => runLinearity(values.quick ?? false),
   throughput: () => script('throughput.ts', values.quick ? ['--quick'] : []),
   adaptive: () => script('adaptive-study.ts', values.quick ? ['--reps', '20'] : []),
   e2e: () => script('e2e.ts', values.quick ? ['--quick'] : []),

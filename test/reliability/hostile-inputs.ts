@@ -1,11 +1,29 @@
 import fc from 'fast-check';
 import { PyRandom } from '../../src/rng/index.js';
+import { availableTasks } from '../../src/tasks/registry.js';
+import type { AnyTaskPlugin, TaskInstance } from '../../src/tasks/task.js';
 
 /**
  * Hostile model outputs for parser tests: seeded builders of large texts (for the linear-time checks) and
  * fast-check arbitraries (for "never throws, always classified"). The shapes target what breaks parsers:
  * backtracking regexes, deep recursion, quadratic rescans, and formats that almost match.
  */
+
+export interface HostileSubject {
+  task: AnyTaskPlugin;
+  instance: TaskInstance;
+  canonical: string;
+}
+
+/** One generated instance per registered task, at its second level (small but not trivial). */
+export function hostileSubjects(): HostileSubject[] {
+  return availableTasks().map((task) => {
+    const level = task.levels.values[Math.min(1, task.levels.values.length - 1)];
+    const seed = 20_251_129;
+    const instance = task.generate(new PyRandom(seed), level, { seed, profile: task.profiles[0] });
+    return { task, instance, canonical: task.canonicalResponse(instance) };
+  });
+}
 
 /** Characters that stress text handling: astral symbols, combining marks, RTL, zero-width, non-ASCII digits. */
 const NASTY_CHARS = [
@@ -97,6 +115,12 @@ export const LARGE_SHAPES: Record<string, ShapeBuilder> = {
   /** Keyword spam: the first-match / last-match logic must not rescan from every occurrence. */
   'keyword-spam': (size) => fill('ANSWER: ANSWER:[ Step 1: moves = [[ Final answer: ', size),
 };
+
+/**
+ * The shapes that cost the most per byte, for the 10 MB step: noise, unclosed step headers, unclosed answers
+ * (hostile-output.test.ts grades them at 10 MB; bench/linearity-suite.ts times them).
+ */
+export const TEN_MB_SHAPES = ['unicode-noise', 'unclosed-headers', 'unclosed-answer'] as const;
 
 /** Near-miss edits of a valid answer (fast-check shrinks towards the valid answer itself). */
 type Edit =
