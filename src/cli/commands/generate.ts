@@ -1,3 +1,4 @@
+import type { Command } from 'cac';
 import { PyRandom } from '../../rng/index.js';
 import { resolveTask } from '../../tasks/registry.js';
 import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
@@ -90,15 +91,20 @@ export function resolveVariantArg(plugin: AnyTaskPlugin, variant: unknown): stri
 
 const section = (title: string, body: string): string => `--- ${title} ---\n${body}\n`;
 
-export const registerGenerate: RegisterCommand = (cli, io) => {
-  cli
-    .command('generate <task>', 'Generate one instance with its prompt and canonical (perfect) response')
+/** The flags that name one instance (read by resolveInstance), for every command that takes one. */
+export const withInstanceOptions = (command: Command): Command =>
+  command
     .option('--depth <n>', `Depth N (tasks ${tasksWithAxis('depth')})`)
     .option('--level <n>', `Level (tasks ${tasksWithAxis('level')}) or length (${tasksWithAxis('length')})`)
     .option('--seed <s>', 'Instance seed (CCB official: the release seed, depth*10000 + attempt)')
     .option('--profile <name>', `Generation profile (${choicesByTask('profiles')})`)
+    .option('--query', 'D3 paper profile: ask for the query pair instead of the full state');
+
+export const registerGenerate: RegisterCommand = (cli, io) => {
+  withInstanceOptions(
+    cli.command('generate <task>', 'Generate one instance with its prompt and canonical (perfect) response'),
+  )
     .option('--variant <name>', `Prompt variant (${choicesByTask('variants')})`)
-    .option('--query', 'D3 paper profile: ask for the query pair instead of the full state')
     .option('--json', 'Print one JSON object')
     .example('ceilingbench generate d1 --depth 5 --seed 50000 --json')
     .action((task: string, options: InstanceArgs & { variant?: unknown; json?: boolean }) => {

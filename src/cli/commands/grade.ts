@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FinishReason } from '../../tasks/task.js';
 import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
-import { choicesByTask, tasksWithAxis } from '../task-help.js';
-import { type InstanceArgs, resolveInstance } from './generate.js';
+import { type InstanceArgs, resolveInstance, withInstanceOptions } from './generate.js';
 
 const FINISH_REASONS = ['stop', 'length'] as const;
 
@@ -32,13 +31,7 @@ function readResponse(value: unknown): string {
 }
 
 export const registerGrade: RegisterCommand = (cli, io) => {
-  cli
-    .command('grade <task>', 'Grade a model response against one generated instance')
-    .option('--depth <n>', `Depth N (tasks ${tasksWithAxis('depth')})`)
-    .option('--level <n>', `Level (tasks ${tasksWithAxis('level')}) or length (${tasksWithAxis('length')})`)
-    .option('--seed <s>', 'Instance seed (CCB official: the release seed)')
-    .option('--profile <name>', `Generation profile (${choicesByTask('profiles')})`)
-    .option('--query', 'D3 paper profile: the instance asks for the query pair')
+  withInstanceOptions(cli.command('grade <task>', 'Grade a model response against one generated instance'))
     .option('--finish-reason <reason>', 'Why generation stopped: stop | length')
     .option('--response [file]', 'The response text: a file, or - for stdin')
     .option('--json', 'Print one JSON object')
