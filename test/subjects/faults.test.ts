@@ -148,10 +148,12 @@ describe('fault injection', () => {
     });
     const dir = await tempDir('cb-storm-');
     cleanups.push(dir.remove);
-    // The request timeout is 10× the latency cap, so only injected hangs time out: a request the server
+    // The request timeout is 40× the latency cap, so only injected hangs time out: a request the server
     // answered is never abandoned and re-sent (that would be a real double charge, which no client can see).
+    // At 300 ms, a loaded machine (load 7 on 2 cores) stalled this process's event loop past the timer while
+    // the answer sat in the socket: the timer phase runs before the poll phase, so the answer was abandoned.
     const subject = loopbackSubject(server.baseURL, {
-      retry: { ...FAST_RETRY, requestTimeoutMs: 300 },
+      retry: { ...FAST_RETRY, requestTimeoutMs: 1_200, maxTotalMs: 20_000 },
       cacheDir: dir.path,
       limiter: { concurrency: 6 },
     });
