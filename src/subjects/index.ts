@@ -4,7 +4,7 @@
  *
  * Environment: CEILINGBENCH_SUBJECT (default sim:default); OPENAI_BASE_URL, OPENAI_API_KEY;
  * CEILINGBENCH_CACHE_DIR (default .ceilingbench/cache), CEILINGBENCH_CACHE_MODE (read-write | read-only |
- * off | refresh); provider/limiter options of src/subjects/openai/env-options.ts.
+ * off | refresh); provider, streaming, timeout and limiter options of src/subjects/openai/env-options.ts.
  *
  * The response cache holds one JSON entry per trial (`<dir>/<key[0:2]>/<key>.json`, one line each), so
  * concatenating its files (`find <dir> -name '*.json' -exec cat {} + > run.jsonl`) gives a JSONL that
@@ -28,6 +28,7 @@ export { CACHE_MODES, type CacheMode, DEFAULT_CACHE_DIR, ResponseCache } from '.
 export { type LimiterConfig, RateLimiter, sharedLimiter } from './limiter.js';
 export { openAiOptionsFromEnv } from './openai/env-options.js';
 export { createOpenAiSubject, type OpenAiSubjectOptions, TRIAL_HEADER } from './openai/openai-subject.js';
+export { RequestTimeoutError, STREAM_AUTO_ABOVE, type StreamMode } from './openai/request.js';
 export type { ProviderOptions } from './openai/request-body.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './openai/retry.js';
 export { createOracleSubject } from './oracle.js';

@@ -1,9 +1,10 @@
-import { APIConnectionTimeoutError, APIError } from 'openai';
+import { APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveEndpoint } from '../../src/subjects/openai/endpoint.js';
 import {
   createChatClient,
   learnFromRejection,
+  RequestTimeoutError,
   sendChatCompletion,
   TRIAL_HEADER,
 } from '../../src/subjects/openai/request.js';
@@ -71,9 +72,32 @@ describe('one chat-completion request', () => {
 
   it('times out a hanging request after its timeout', async () => {
     fault = { kind: 'hang' };
-    await expect(sendChatCompletion(client(), { ...chat, timeoutMs: 50 })).rejects.toBeInstanceOf(
-      APIConnectionTimeoutError,
-    );
+    await expect(sendChatCompletion(client(), { ...chat, timeoutMs: 50 })).rejects.toBeInstanceOf(RequestTimeoutError);
+  });
+
+  it('times out a body that trickles past the timeout after the headers came (the SDK timeout stops at headers)', async () => {
+    fault = { kind: 'trickle', pieces: 10, intervalMs: 40 };
+    await expect(sendChatCompletion(client(), { ...chat, timeoutMs: 150 })).rejects.toBeInstanceOf(RequestTimeoutError);
+  });
+
+  it("a caller's abort stays an abort, not a timeout", async () => {
+    fault = { kind: 'trickle', pieces: 10, intervalMs: 40 };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 60);
+    const sent = sendChatCompletion(client(), { ...chat, timeoutMs: 5_000, signal: controller.signal });
+    await expect(sent).rejects.not.toBeInstanceOf(RequestTimeoutError);
+  });
+
+  it('streams when asked, with include_usage, and reads the stream into the same completion', async () => {
+    const completion = await sendChatCompletion(client(), { ...chat, stream: true });
+    expect(completion).toEqual({
+      text: 'ANSWER: 4',
+      reasoning: 'two and two',
+      finishReason: 'length',
+      usage: { promptTokens: 1, completionTokens: 3 },
+      servedModel: 'm',
+    });
+    expect(seen[0].body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 });
 

@@ -7,6 +7,9 @@ import { PyRandom } from '../../src/rng/index.js';
  * Answers come from a pluggable function; faults from a pluggable schedule. Every request is logged with
  * its trial key (the `x-ceilingbench-trial` header) and output budget, so tests can count requests per
  * trial and detect repeats: a request for a (trial, budget) call that was already answered successfully.
+ * A request with `stream: true` is answered as a server-sent-event stream of chunks (a final usage chunk when
+ * `stream_options.include_usage` asks for one), as OpenAI streams; an optional hidden token bucket
+ * (`rateLimit`) answers 429 to what it does not admit.
  */
 
 export interface LoopbackRequest {
@@ -48,8 +51,19 @@ export type Fault =
     }
   /** A 200 (or `status`) answer with this exact JSON body: provider shapes (content arrays, refusals, errors in a 200). */
   | { kind: 'body'; json: unknown; status?: number }
-  /** A 200 server-sent-event stream, as a stream-only provider sends. */
-  | { kind: 'sse' }
+  /**
+   * A 200 server-sent-event stream, as a stream-only provider sends whatever the request asked. By default one
+   * `"hi"` delta without finish_reason or usage, then `[DONE]`. With `answer`, the request's reply as chunks
+   * (reasoning deltas included), its finish_reason and, unless `usage` is false, a final usage chunk. With
+   * `events`, exactly these `data:` payloads (comments and blank lines as given with `raw`).
+   */
+  | { kind: 'sse'; answer?: boolean; usage?: boolean; events?: string[]; raw?: string }
+  /**
+   * The normal answer (JSON, or the event stream a streaming request gets), its bytes sent in `pieces` pieces,
+   * one every `intervalMs` ms after the headers: a body that trickles in. Counted as answered only when it
+   * was sent whole.
+   */
+  | { kind: 'trickle'; pieces: number; intervalMs: number }
   | { kind: 'malformed-json' }
   | { kind: 'text-body' }
   | { kind: 'drop' }
@@ -67,9 +81,16 @@ export interface LoopbackOptions {
   fault?: (request: LoopbackRequest, context: FaultContext) => Fault | undefined;
   /** Seeded lognormal latency per answered request: median·exp(sigma·Z), capped at 10× the median. */
   latency?: { medianMs: number; sigma: number; seed: number };
+  /**
+   * A hidden token bucket in front of the endpoint (checked before `fault`): it holds at most `burst` tokens,
+   * gains `perSecond` per second, and each admitted request takes one. A request that finds no token is
+   * answered 429 with `x-ratelimit-reset-requests` = the time until the next token (`"25ms"`), as OpenAI does.
+   * Deterministic given the arrival times; `now` (ms) defaults to performance.now.
+   */
+  rateLimit?: { perSecond: number; burst: number; now?: () => number };
 }
 
-export type LoggedOutcome = 'answered' | 'length' | Fault['kind'] | 'bad-request';
+export type LoggedOutcome = 'answered' | 'length' | Fault['kind'] | 'bad-request' | 'rate-limited';
 
 export interface LoggedRequest {
   trialKey: string;
@@ -81,6 +102,8 @@ export interface LoggedRequest {
   repeat: boolean;
   /** The `usage` the server reported in its answer (answered requests only). */
   usage?: { promptTokens: number; completionTokens: number };
+  /** The request asked for a stream (`stream: true`). */
+  stream?: boolean;
 }
 
 export interface LoopbackServer {
@@ -136,6 +159,50 @@ function usageOf(request: LoopbackRequest, reply: LoopbackReply) {
   return { promptTokens: Math.ceil(promptChars / 4), completionTokens: Math.ceil(reply.text.length / 4) };
 }
 
+/** `text` in `n` pieces of about equal length (fewer when it is shorter). */
+function piecesOf(text: string, n: number): string[] {
+  const size = Math.max(1, Math.ceil(text.length / Math.max(1, n)));
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+/** The reply as OpenAI streams it: a role chunk, reasoning and content deltas, the finish chunk, usage if asked. */
+function streamBody(request: LoopbackRequest, reply: LoopbackReply, includeUsage: boolean): string {
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      id: 'chatcmpl-loopback',
+      object: 'chat.completion.chunk',
+      created: 0,
+      model: request.model,
+      choices,
+      ...extra,
+    });
+  const delta = (d: Record<string, unknown>, finish: string | null = null) =>
+    chunk([{ index: 0, delta: d, finish_reason: finish }]);
+  const events = [delta({ role: 'assistant', content: '' })];
+  for (const piece of piecesOf(reply.reasoningContent ?? '', 2)) events.push(delta({ reasoning_content: piece }));
+  for (const piece of piecesOf(reply.text, 3)) events.push(delta({ content: piece }));
+  events.push(delta({}, reply.finishReason ?? 'stop'));
+  if (includeUsage) {
+    const { promptTokens, completionTokens } = usageOf(request, reply);
+    const usage: Record<string, unknown> = {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    };
+    if (reply.reasoningTokens !== undefined)
+      usage.completion_tokens_details = { reasoning_tokens: reply.reasoningTokens };
+    events.push(chunk([], { usage }));
+  }
+  events.push('[DONE]');
+  return events.map((e) => `data: ${e}\n\n`).join('');
+}
+
+const wantsStream = (request: LoopbackRequest) => request.body.stream === true;
+const wantsUsage = (request: LoopbackRequest) =>
+  (request.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+
 function completionJson(request: LoopbackRequest, reply: LoopbackReply): string {
   const { promptTokens, completionTokens } = usageOf(request, reply);
   return JSON.stringify({
@@ -172,6 +239,23 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
   const sockets = new Set<Socket>();
   const latencyRng = options.latency ? new PyRandom(options.latency.seed) : undefined;
   let serial = 0;
+  const bucket = options.rateLimit
+    ? { tokens: options.rateLimit.burst, at: (options.rateLimit.now ?? (() => performance.now()))() }
+    : undefined;
+
+  /** Takes a token from the hidden bucket, or returns the ms until the next one. */
+  const admit = (): number | undefined => {
+    const limit = options.rateLimit;
+    if (!limit || !bucket) return undefined;
+    const now = (limit.now ?? (() => performance.now()))();
+    bucket.tokens = Math.min(limit.burst, bucket.tokens + ((now - bucket.at) / 1000) * limit.perSecond);
+    bucket.at = now;
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return undefined;
+    }
+    return Math.max(1, Math.ceil(((1 - bucket.tokens) / limit.perSecond) * 1000));
+  };
 
   const latencyMs = (): number => {
     if (!options.latency || !latencyRng) return 0;
@@ -215,8 +299,20 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
       maxTokens: request.maxTokens,
       outcome: 'answered',
       repeat: answeredCalls.has(call),
+      ...(wantsStream(request) ? { stream: true } : {}),
     };
     log.push(entry);
+    const resetMs = admit();
+    if (resetMs !== undefined) {
+      entry.outcome = 'rate-limited';
+      res.writeHead(429, { 'content-type': 'application/json', 'x-ratelimit-reset-requests': `${resetMs}ms` });
+      res.end(
+        JSON.stringify({
+          error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' },
+        }),
+      );
+      return;
+    }
     const fault = options.fault?.(request, { attempt, serial });
     if (fault) {
       entry.outcome = fault.kind;
@@ -236,10 +332,42 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
           res.writeHead(fault.status ?? 200, { 'content-type': 'application/json' });
           res.end(JSON.stringify(fault.json));
           return;
-        case 'sse':
+        case 'sse': {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
-          res.end('data: {"choices":[{"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n');
+          if (fault.raw !== undefined) {
+            res.end(fault.raw);
+            return;
+          }
+          if (fault.events !== undefined) {
+            res.end(fault.events.map((e) => `data: ${e}\n\n`).join(''));
+            return;
+          }
+          if (!fault.answer) {
+            res.end('data: {"choices":[{"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n');
+            return;
+          }
+          const reply = options.answer(request);
+          answeredCalls.add(call);
+          entry.usage = usageOf(request, reply);
+          res.end(streamBody(request, reply, fault.usage !== false));
           return;
+        }
+        case 'trickle': {
+          const reply = options.answer(request);
+          const streamed = wantsStream(request);
+          const body = streamed ? streamBody(request, reply, wantsUsage(request)) : completionJson(request, reply);
+          res.writeHead(200, { 'content-type': streamed ? 'text/event-stream' : 'application/json' });
+          const pieces = piecesOf(body, fault.pieces);
+          for (const [i, piece] of pieces.entries()) {
+            await new Promise((resolve) => setTimeout(resolve, fault.intervalMs));
+            if (res.destroyed) return; // the client gave up
+            if (i < pieces.length - 1) res.write(piece);
+            else res.end(piece);
+          }
+          answeredCalls.add(call);
+          entry.usage = usageOf(request, reply);
+          return;
+        }
         case 'malformed-json':
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end('{"choices": [{"message": {"content": "trunc');
@@ -261,6 +389,11 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
     if (reply.finishReason === 'length') entry.outcome = 'length';
     answeredCalls.add(call);
     entry.usage = usageOf(request, reply);
+    if (wantsStream(request)) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(streamBody(request, reply, wantsUsage(request)));
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(completionJson(request, reply));
   }

@@ -11,10 +11,9 @@ export class MalformedResponseError extends Error {
 }
 
 /**
- * A 200 whose body says the provider failed: an `{"error": …}` body, `finish_reason: "error"` (OpenRouter's
- * upstream fault), an event stream. Always outcome `api` (missing data, never a model failure). `retryable`
- * says whether asking again can change it: an upstream fault or a 5xx/429 code in the body can, a 4xx code
- * or a stream-only endpoint cannot.
+ * A 200 whose body says the provider failed: an `{"error": …}` body (or event), `finish_reason: "error"`
+ * (OpenRouter's upstream fault). Always outcome `api` (missing data, never a model failure). `retryable` says
+ * whether asking again can change it: an upstream fault or a 5xx/429 code in the body can, a 4xx code cannot.
  */
 export class ProviderFaultError extends Error {
   constructor(
@@ -27,7 +26,7 @@ export class ProviderFaultError extends Error {
 }
 
 /** A content part (Mistral, some vLLM templates): text parts are the answer, thinking parts are reasoning. */
-const partSchema = z
+export const partSchema = z
   .object({
     type: z.string().optional(),
     text: z.string().optional(),
@@ -115,7 +114,7 @@ export interface Completion {
 const clip = (text: string, max = 300): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /** Joins content parts: text parts into the answer, thinking parts into reasoning. */
-function readContent(content: string | z.infer<typeof partSchema>[] | null | undefined): {
+export function readContent(content: string | z.infer<typeof partSchema>[] | null | undefined): {
   text: string;
   thinking: string;
 } {
@@ -150,7 +149,7 @@ export function openAiErrorShape(body: unknown): unknown {
 }
 
 /** An `{"error": …}` body (in a 200 or not): the provider's own message, and whether a retry can change it. */
-function errorBodyFault(body: unknown): ProviderFaultError | undefined {
+export function errorBodyFault(body: unknown): ProviderFaultError | undefined {
   const parsed = errorBodySchema.safeParse(body);
   if (!parsed.success) return undefined;
   const { error } = parsed.data;
@@ -173,12 +172,6 @@ export function readCompletion(body: unknown): Completion {
       typeof body === 'object' && body !== null && (body as { object?: unknown }).object === 'error';
     const fault = errorBodyFault(isErrorObject ? openAiErrorShape(body) : body);
     if (fault) throw fault;
-    if (typeof body === 'string' && /^\s*(data|event):/.test(body)) {
-      throw new ProviderFaultError(
-        'the endpoint answered with an event stream (stream-only provider); ceilingbench does not stream yet',
-        false,
-      );
-    }
     const shown = typeof body === 'string' ? `text body '${body.slice(0, 80)}'` : parsed.error.issues[0]?.message;
     throw new MalformedResponseError(shown ?? 'unexpected shape');
   }

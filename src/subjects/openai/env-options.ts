@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UsageError } from '../../errors.js';
 import type { LimiterConfig } from '../limiter.js';
 import type { Env } from './endpoint.js';
+import { STREAM_MODES, type StreamMode } from './request.js';
 import type { ProviderOptions } from './request-body.js';
 
 /**
@@ -10,7 +11,7 @@ import type { ProviderOptions } from './request-body.js';
  *
  * | variable | option |
  * |---|---|
- * | CEILINGBENCH_CONCURRENCY | requests in flight per endpoint (process-wide) |
+ * | CEILINGBENCH_CONCURRENCY | requests in flight per endpoint (process-wide); unset = adaptive |
  * | CEILINGBENCH_RPM / CEILINGBENCH_TPM | requests / tokens per minute per endpoint |
  * | CEILINGBENCH_SYSTEM_ROLE | system \| developer \| merge |
  * | CEILINGBENCH_MAX_TOKENS_PARAM | max_completion_tokens \| max_tokens |
@@ -19,6 +20,9 @@ import type { ProviderOptions } from './request-body.js';
  * | CEILINGBENCH_PROVIDER_SEED | integer `seed` sent with every request, or `none`; default: not sent |
  * | CEILINGBENCH_PARAMS | JSON object of extra body fields (string, number, boolean; null removes one) |
  * | CEILINGBENCH_HEADERS | JSON object of request headers (Azure `api-key`, OpenRouter `HTTP-Referer`, `X-Title`) |
+ * | CEILINGBENCH_STREAM | never \| always \| auto (stream when the output budget is above 8192); default never |
+ * | CEILINGBENCH_REQUEST_TIMEOUT_MS | one request, headers and body (default 300000) |
+ * | CEILINGBENCH_TRIAL_TIMEOUT_MS | one trial, retries and backoffs included (default 540000) |
  *
  * CEILINGBENCH_SEED is the run (instance) seed only; it is never sent to the provider. Header values are
  * never echoed in an error message, a report, a log or the cache.
@@ -55,6 +59,9 @@ const schema = z.object({
   CEILINGBENCH_PROVIDER_SEED: z.union([none, integer]).optional(),
   CEILINGBENCH_PARAMS: json(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))).optional(),
   CEILINGBENCH_HEADERS: json(z.record(z.string().min(1), z.string())).optional(),
+  CEILINGBENCH_STREAM: z.string().trim().toLowerCase().pipe(z.enum(STREAM_MODES)).optional(),
+  CEILINGBENCH_REQUEST_TIMEOUT_MS: positive.pipe(z.number().int()).optional(),
+  CEILINGBENCH_TRIAL_TIMEOUT_MS: positive.pipe(z.number().int()).optional(),
 });
 
 /** Variables whose value must never appear in an error message. */
@@ -63,6 +70,9 @@ const SECRET_VARIABLES = new Set(['CEILINGBENCH_HEADERS']);
 export interface EnvOptions extends ProviderOptions {
   limiter?: LimiterConfig;
   headers?: Record<string, string>;
+  stream?: StreamMode;
+  requestTimeoutMs?: number;
+  trialTimeoutMs?: number;
 }
 
 export function openAiOptionsFromEnv(env: Env): EnvOptions {
@@ -90,5 +100,8 @@ export function openAiOptionsFromEnv(env: Env): EnvOptions {
     ...(e.CEILINGBENCH_PROVIDER_SEED !== undefined ? { seed: e.CEILINGBENCH_PROVIDER_SEED } : {}),
     ...(e.CEILINGBENCH_PARAMS !== undefined ? { params: e.CEILINGBENCH_PARAMS } : {}),
     ...(e.CEILINGBENCH_HEADERS !== undefined ? { headers: e.CEILINGBENCH_HEADERS } : {}),
+    ...(e.CEILINGBENCH_STREAM !== undefined ? { stream: e.CEILINGBENCH_STREAM } : {}),
+    ...(e.CEILINGBENCH_REQUEST_TIMEOUT_MS !== undefined ? { requestTimeoutMs: e.CEILINGBENCH_REQUEST_TIMEOUT_MS } : {}),
+    ...(e.CEILINGBENCH_TRIAL_TIMEOUT_MS !== undefined ? { trialTimeoutMs: e.CEILINGBENCH_TRIAL_TIMEOUT_MS } : {}),
   };
 }

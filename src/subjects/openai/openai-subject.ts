@@ -6,7 +6,7 @@ import { createCacheStep } from './cache-step.js';
 import type { Completion } from './completion.js';
 import { type Env, resolveEndpoint } from './endpoint.js';
 import { requestTokenEstimate, withLease } from './limiter-step.js';
-import { createChatClient, learnFromRejection, sendChatCompletion } from './request.js';
+import { createChatClient, learnFromRejection, type StreamMode, sendChatCompletion, shouldStream } from './request.js';
 import {
   buildMessages,
   buildParams,
@@ -35,6 +35,19 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
   /** Default OPENAI_API_KEY. Never stored, logged or put in the identity. */
   apiKey?: string;
   env?: Env;
+  /**
+   * One request's timeout over the whole response, headers and body (default 300 000 ms; env
+   * CEILINGBENCH_REQUEST_TIMEOUT_MS). A timeout is retried; `api` when the attempts run out.
+   */
+  requestTimeoutMs?: number;
+  /** A trial's total time, retries and backoffs included (default 540 000 ms; env CEILINGBENCH_TRIAL_TIMEOUT_MS). */
+  trialTimeoutMs?: number;
+  /**
+   * Ask for event streams (env CEILINGBENCH_STREAM): 'never' (default), 'always', or 'auto' = when the output
+   * budget is above STREAM_AUTO_ABOVE (8192). A transport detail: the cache key is the same either way.
+   */
+  stream?: StreamMode;
+  /** Fields set here override `requestTimeoutMs`/`trialTimeoutMs`. */
   retry?: Partial<RetryPolicy>;
   /** A limiter instance, or the config of the process-wide limiter of this endpoint. */
   limiter?: RateLimiter | LimiterConfig;
@@ -79,7 +92,12 @@ function lazyRetryRng(key: string): () => PyRandom {
  */
 export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   const endpoint = resolveEndpoint(options);
-  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const policy: RetryPolicy = {
+    ...DEFAULT_RETRY_POLICY,
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.trialTimeoutMs !== undefined ? { maxTotalMs: options.trialTimeoutMs } : {}),
+    ...options.retry,
+  };
   const clock = options.clock ?? systemRetryClock;
   const limiter =
     options.limiter instanceof RateLimiter ? options.limiter : sharedLimiter(endpoint.identity, options.limiter);
@@ -121,6 +139,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
           params,
           signal,
           timeoutMs: Math.min(policy.requestTimeoutMs, remaining),
+          stream: shouldStream(options.stream, budget),
           ...(options.trialHeader === false ? {} : { trialKey: key }),
         });
         return { kind: 'answered', value: completion };

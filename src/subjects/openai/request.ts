@@ -2,6 +2,7 @@ import OpenAI, { APIError } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { type Completion, openAiErrorShape, readCompletion } from './completion.js';
 import type { Endpoint } from './endpoint.js';
+import { isEventStream, readEventStream } from './event-stream.js';
 import {
   type Adaptation,
   adaptToRejection,
@@ -47,21 +48,95 @@ export interface ChatRequest {
   /** Every other body field, the output budget included (request-body.ts `buildParams`). */
   params: Record<string, ParamValue>;
   signal?: AbortSignal;
+  /** One timeout over the whole response: connection, headers and the body to its last byte. */
   timeoutMs: number;
+  /** Ask for an event stream (`stream: true`, with `stream_options.include_usage` so usage is still reported). */
+  stream?: boolean;
   /** Sent as TRIAL_HEADER when given. */
   trialKey?: string;
 }
 
-/** Sends one chat-completion request (no retry) and normalises the answer; throws what the SDK or `readCompletion` throws. */
+/**
+ * The request did not complete within its timeout, headers and body together (a hung server, or a body that
+ * trickles in): a transport fault, retried; `api` when the attempts run out.
+ */
+export class RequestTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`request timed out after ${timeoutMs} ms (headers and body)`);
+    this.name = 'RequestTimeoutError';
+  }
+}
+
+/** The SDK's own timeout stops at the headers; ours covers the body, so the SDK's is only a backstop behind it. */
+const SDK_TIMEOUT_BACKSTOP_MS = 1_000;
+
+/** When to ask for an event stream: never (default), always, or auto = when the output budget is above STREAM_AUTO_ABOVE. */
+export const STREAM_MODES = ['never', 'always', 'auto'] as const;
+export type StreamMode = (typeof STREAM_MODES)[number];
+
+/**
+ * `auto` streams requests whose output budget is above this many tokens: a long generation is where an idle,
+ * non-streaming connection is most likely to be cut by a proxy or gateway before the answer comes.
+ */
+export const STREAM_AUTO_ABOVE = 8192;
+
+export const shouldStream = (mode: StreamMode | undefined, budget: number): boolean =>
+  mode === 'always' || (mode === 'auto' && budget > STREAM_AUTO_ABOVE);
+
+/** What a streaming request adds to the body; never part of the cache key (a transport detail). */
+const STREAM_FIELDS = { stream: true, stream_options: { include_usage: true } } as const;
+
+/**
+ * Sends one chat-completion request (no retry) and normalises the answer, a JSON body or an event stream
+ * (asked for, or sent by a stream-only endpoint unasked). `timeoutMs` bounds the whole response: when it
+ * passes, headers or body still pending, the request is aborted with a RequestTimeoutError. Throws what the
+ * SDK (status and connection errors), the body (a cut-off connection) or the readers throw.
+ */
 export async function sendChatCompletion(client: OpenAI, request: ChatRequest): Promise<Completion> {
-  const body = { model: request.model, messages: request.messages, ...request.params };
-  const raw: unknown = await client.chat.completions.create(body as ChatCompletionCreateParamsNonStreaming, {
-    signal: request.signal,
-    timeout: Math.max(1, Math.floor(request.timeoutMs)),
-    maxRetries: 0,
-    headers: request.trialKey === undefined ? undefined : { [TRIAL_HEADER]: request.trialKey },
-  });
-  return readCompletion(raw);
+  const body = {
+    model: request.model,
+    messages: request.messages,
+    ...request.params,
+    ...(request.stream ? STREAM_FIELDS : {}),
+  };
+  const timeoutMs = Math.max(1, Math.floor(request.timeoutMs));
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), timeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
+  try {
+    const response = await client.chat.completions
+      .create(body as ChatCompletionCreateParamsNonStreaming, {
+        signal,
+        timeout: timeoutMs + SDK_TIMEOUT_BACKSTOP_MS,
+        maxRetries: 0,
+        headers: request.trialKey === undefined ? undefined : { [TRIAL_HEADER]: request.trialKey },
+      })
+      .asResponse();
+    const text = await response.text(); // aborted with the request when the timeout passes mid-body
+    return readBody(response.headers.get('content-type'), text);
+  } catch (error) {
+    if (timeout.signal.aborted && !request.signal?.aborted) throw new RequestTimeoutError(timeoutMs);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A 2xx body: an event stream, else JSON (a JSON content type that does not parse throws SyntaxError, a
+ * retryable truncated body), else the text itself, which `readCompletion` rejects as not a completion.
+ */
+function readBody(contentType: string | null, text: string): Completion {
+  if (isEventStream(contentType, text)) return readEventStream(text);
+  const mediaType = contentType?.split(';')[0]?.trim() ?? '';
+  if (mediaType.includes('application/json') || mediaType.endsWith('+json')) return readCompletion(JSON.parse(text));
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON either: readCompletion reports the text body
+  }
+  return readCompletion(parsed);
 }
 
 /**

@@ -2,6 +2,7 @@ import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { PyRandom } from '../../rng/index.js';
 import { LimiterAbortError } from '../limiter.js';
 import { MalformedResponseError, ProviderFaultError } from './completion.js';
+import { RequestTimeoutError } from './request.js';
 
 /**
  * Our own retry loop (the SDK's maxRetries is 0, so 'no retries' means none): exponential backoff with
@@ -14,9 +15,15 @@ export interface RetryPolicy {
   maxAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
-  /** Wall-time budget of one trial, backoffs and budget doublings included; time queued in the limiter is not counted. */
+  /**
+   * Wall-time budget of one trial (CEILINGBENCH_TRIAL_TIMEOUT_MS), its retries and backoffs included; time
+   * queued in the limiter is not counted.
+   */
   maxTotalMs: number;
-  /** Timeout of one HTTP request (a hanging request becomes a retryable timeout). */
+  /**
+   * Timeout of one HTTP request over the whole response, headers and body (CEILINGBENCH_REQUEST_TIMEOUT_MS): a
+   * hanging or trickling request becomes a retryable timeout. Never more than what is left of `maxTotalMs`.
+   */
   requestTimeoutMs: number;
 }
 
@@ -100,6 +107,7 @@ export function classifyFailure(error: unknown, signal?: AbortSignal): Failure {
     return { kind: 'aborted', reason: 'aborted by the caller' };
   }
   if (error instanceof APIConnectionError) return { kind: 'retryable', reason: `${error.name}: ${error.message}` };
+  if (error instanceof RequestTimeoutError) return { kind: 'retryable', reason: `${error.name}: ${error.message}` };
   if (error instanceof APIError) {
     const status = error.status ?? 0;
     const reason = `HTTP ${status}: ${error.message}`.slice(0, 300);
