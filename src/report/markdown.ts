@@ -54,6 +54,12 @@ export function renderMarkdown(report: Report): string {
         `| ${c.task} | ${acc.join(' | ')} | ${t.levelIndex === null ? 'undefined (flat)' : `L${t.levelIndex}`} |`,
       );
     }
+    // which output-budget rule the cells ran under, where a task has several (puzzles: fixed or per-level)
+    const budgets = new Set(
+      report.cells.filter((cell) => report.collapse.some((c) => c.task === cell.task)).flatMap((c) => c.budget ?? []),
+    );
+    if (budgets.size > 0)
+      lines.push('', `Output budget rule: ${[...budgets].join(', ')} (docs/providers.md, budgets).`);
     lines.push('');
   }
   for (const s of report.scc) {

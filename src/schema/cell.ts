@@ -29,6 +29,8 @@ export const cellResultSchema = z.object({
   knob: z.number().nullable(),
   profile: z.string(),
   variant: z.string(),
+  /** The output-budget rule of the cell, for a task with several (puzzles: fixed | per-level). */
+  budget: z.string().optional(),
   seedOffset: z.number().int(),
   n: count,
   outcomes: z.record(z.string(), count),

@@ -127,8 +127,13 @@ export interface TaskPlugin<I extends TaskInstance = TaskInstance, P = unknown> 
   grade(instance: I, text: string, context?: GradeContext): TrialOutcome;
   /** A response from a simulated model with known truth, in the task's exact format. */
   simulate(instance: I, rng: PyRandom, knobs: SimKnobs): string;
-  /** Output-token budget the authors used for this level (a subject may double it on truncation). */
-  maxOutputTokens(level: number): number;
+  /**
+   * Named output-budget rules where a family has more than one; the first is the default. A cell records the
+   * one it used. Absent: one rule, the family's.
+   */
+  readonly budgets?: readonly string[];
+  /** The output-token budget of a level under a budget rule (default: the first of `budgets`). */
+  maxOutputTokens(level: number, budget?: string): number;
 }
 
 /** A plugin with its instance and parse types erased, as the registry hands it out. */

@@ -19,6 +19,8 @@ export interface SweepOptions {
   trials?: number;
   profile?: string;
   variant?: string;
+  /** The output-budget rule, for a task with several (puzzles: 'fixed', the default, or 'per-level'). */
+  budget?: string;
   generateOptions?: GenerateOptions;
 }
 
@@ -57,6 +59,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
             trials: options.trials ?? config.trials,
             profile,
             variant,
+            budget: options.budget,
             seedOffset: seedOffsetFor(config.seed),
             generateOptions: options.generateOptions,
           },

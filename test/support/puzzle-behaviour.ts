@@ -61,7 +61,8 @@ export function puzzleBehaviour(plugin: AnyTaskPlugin, seeds: readonly number[])
       const half = canonical.slice(0, Math.floor(canonical.length / 2));
       const cell: Record<string, string> = {
         knob: String(plugin.levels.knob?.(level) ?? null),
-        maxOutputTokens: String(plugin.maxOutputTokens(level)),
+        // the per-level rule pins each family's own budgets; the default (fixed) is their maximum, checked in define.test.ts
+        maxOutputTokens: String(plugin.maxOutputTokens(level, 'per-level')),
         instance: digest(instance),
         instanceKey: digest(plugin.instanceKey(instance)),
         prompt: digest(plugin.render(instance)),

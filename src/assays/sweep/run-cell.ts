@@ -1,3 +1,4 @@
+import { UsageError } from '../../errors.js';
 import type { CellResult } from '../../schema/cell.js';
 import type { Subject } from '../../subjects/subject.js';
 import { generateCell } from '../../tasks/instances.js';
@@ -13,6 +14,8 @@ export interface CellSpec {
   trials: number;
   profile?: string;
   variant?: string;
+  /** The task's output-budget rule (tasks that declare `budgets`); default: its first. */
+  budget?: string;
   /** Added to every instance seed: 0 = the released CCB instances. */
   seedOffset?: number;
   generateOptions?: GenerateOptions;
@@ -28,14 +31,20 @@ export interface CellRunOptions {
 
 /** A cell's settings with their defaults: the task's first profile and first variant, seed offset 0. */
 export function cellSettings(
-  spec: Pick<CellSpec, 'project' | 'task' | 'profile' | 'variant' | 'seedOffset'>,
+  spec: Pick<CellSpec, 'project' | 'task' | 'profile' | 'variant' | 'budget' | 'seedOffset'>,
 ): Omit<CellIdentity, 'level' | 'maxMissingFraction'> {
   const { project, task } = spec;
+  if (spec.budget !== undefined && !task.budgets?.includes(spec.budget)) {
+    const known = task.budgets?.join(', ') ?? '(none: it has one budget rule)';
+    throw new UsageError(`task '${task.id}': unknown budget '${spec.budget}'; use one of ${known}`);
+  }
+  const budget = spec.budget ?? task.budgets?.[0];
   return {
     project,
     task,
     profile: spec.profile ?? task.profiles[0],
     variant: spec.variant ?? task.variants[0],
+    ...(budget !== undefined ? { budget } : {}),
     seedOffset: spec.seedOffset ?? 0,
   };
 }
@@ -58,14 +67,15 @@ export function replicateIndices(task: AnyTaskPlugin, instances: readonly TaskIn
 export async function runCell(spec: CellSpec, subject: Subject, options: CellRunOptions): Promise<CellResult> {
   const { task, level, trials } = spec;
   const settings = cellSettings(spec);
-  const { profile, variant, seedOffset } = settings;
+  const { profile, variant, budget, seedOffset } = settings;
   const instances =
     options.instances ?? generateCell(task, level, trials, { ...spec.generateOptions, profile, seedOffset });
   const replicate = replicateIndices(task, instances);
   const records = await mapLimit(
     instances,
     options.concurrency,
-    (instance, i) => runTrial(subject, { task, instance, variant, trialIndex: replicate[i], signal: options.signal }),
+    (instance, i) =>
+      runTrial(subject, { task, instance, variant, budget, trialIndex: replicate[i], signal: options.signal }),
     options.signal,
   );
   return summarizeCell({ ...settings, level, maxMissingFraction: options.maxMissingFraction }, records);

@@ -9,6 +9,8 @@ export interface TrialSpec {
   task: AnyTaskPlugin;
   instance: TaskInstance;
   variant: string;
+  /** The task's output-budget rule (default: its first). */
+  budget?: string;
   /** Replicate index of this exact request within the run (0 unless an instance is asked again). */
   trialIndex: number;
   signal?: AbortSignal;
@@ -16,13 +18,13 @@ export interface TrialSpec {
 
 /** Asks the subject once and grades the answer; a transport fault becomes the `api` outcome (missing data). */
 export async function runTrial(subject: Subject, spec: TrialSpec): Promise<TrialRecord> {
-  const { task, instance, variant, trialIndex, signal } = spec;
+  const { task, instance, variant, budget, trialIndex, signal } = spec;
   const response = await subject.answer({
     taskId: task.id,
     instance,
     prompt: task.render(instance, variant),
     trialIndex,
-    maxOutputTokens: task.maxOutputTokens(instance.level),
+    maxOutputTokens: task.maxOutputTokens(instance.level, budget),
     signal,
   });
   const base = {

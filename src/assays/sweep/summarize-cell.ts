@@ -10,6 +10,8 @@ export interface CellIdentity {
   level: number;
   profile: string;
   variant: string;
+  /** The output-budget rule, for a task that declares several (`budgets`). */
+  budget?: string;
   seedOffset: number;
   maxMissingFraction: number;
 }
@@ -47,6 +49,7 @@ export function summarizeCell(id: CellIdentity, trials: TrialRecord[]): CellResu
     knob: id.task.levels.knob?.(id.level) ?? null,
     profile: id.profile,
     variant: id.variant,
+    ...(id.budget !== undefined ? { budget: id.budget } : {}),
     seedOffset: id.seedOffset,
     n: trials.length,
     outcomes,

@@ -168,7 +168,7 @@ describe('crypt grading', () => {
   });
 
   it('budgets grow with the level; the prompt shows the equation', () => {
-    const budgets = LEVELS.map((level) => cryptTask.maxOutputTokens(level));
+    const budgets = LEVELS.map((level) => cryptTask.maxOutputTokens(level, 'per-level'));
     for (let i = 1; i < budgets.length; i++) expect(budgets[i]).toBeGreaterThan(budgets[i - 1]);
     const instance = make(3, 2);
     expect(cryptTask.render(instance).user).toContain(`Puzzle: ${instance.data.equation}`);

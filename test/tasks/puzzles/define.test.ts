@@ -72,7 +72,9 @@ describe('definePuzzle', () => {
 
   it('looks every level up in the declared table: budgets per level, a RangeError elsewhere', () => {
     const task = countUp(false, true);
-    expect([1, 2, 3, 4, 5, 6].map((level) => task.maxOutputTokens(level))).toEqual([10, 20, 30, 40, 50, 60]);
+    expect([1, 2, 3, 4, 5, 6].map((level) => task.maxOutputTokens(level, 'per-level'))).toEqual([
+      10, 20, 30, 40, 50, 60,
+    ]);
     for (const call of [
       () => task.maxOutputTokens(7),
       () => task.levels.knob?.(0),
@@ -80,6 +82,14 @@ describe('definePuzzle', () => {
     ]) {
       expect(call).toThrow(/count-up: level \d is not defined; use an integer level 1–6/);
     }
+  });
+
+  it("budgets: 'fixed' (the default) is the largest level's at every level, as the paper fixes one budget", () => {
+    const task = countUp(false, true);
+    expect(task.budgets).toEqual(['fixed', 'per-level']);
+    expect([1, 2, 3, 4, 5, 6].map((level) => task.maxOutputTokens(level))).toEqual([60, 60, 60, 60, 60, 60]);
+    expect([1, 6].map((level) => task.maxOutputTokens(level, 'fixed'))).toEqual([60, 60]);
+    expect(() => task.maxOutputTokens(1, 'growing')).toThrow(/unknown budget 'growing'; use one of fixed, per-level/);
   });
 });
 

@@ -103,7 +103,9 @@ describe('hanoi grading', () => {
   });
 
   it('budgets are the per-level table (≥ 4× the canonical answer plus room to reason)', () => {
-    expect([1, 2, 3, 4, 5, 6].map((l) => hanoiTask.maxOutputTokens(l))).toEqual([4096, 4096, 8192, 8192, 16384, 32768]);
+    expect([1, 2, 3, 4, 5, 6].map((l) => hanoiTask.maxOutputTokens(l, 'per-level'))).toEqual([
+      4096, 4096, 8192, 8192, 16384, 32768,
+    ]);
   });
 
   it('random garbage never throws and is always classified', () => {

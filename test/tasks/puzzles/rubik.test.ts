@@ -191,7 +191,7 @@ describe('rubik grading', () => {
   });
 
   it('budgets grow with the level', () => {
-    const budgets = LEVELS.map((level) => rubikTask.maxOutputTokens(level));
+    const budgets = LEVELS.map((level) => rubikTask.maxOutputTokens(level, 'per-level'));
     for (let i = 1; i < budgets.length; i++) expect(budgets[i]).toBeGreaterThan(budgets[i - 1]);
   });
 });

@@ -205,7 +205,7 @@ describe('sat grading', () => {
   });
 
   it('budgets grow with the level', () => {
-    const budgets = LEVELS.map((level) => satTask.maxOutputTokens(level));
+    const budgets = LEVELS.map((level) => satTask.maxOutputTokens(level, 'per-level'));
     for (let i = 1; i < budgets.length; i++) expect(budgets[i]).toBeGreaterThan(budgets[i - 1]);
     expect(satTask.render(make(6, 1)).user).toContain('assignment = {"1": true');
   });

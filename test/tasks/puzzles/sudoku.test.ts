@@ -182,7 +182,7 @@ describe('sudoku grading', () => {
   it('knob (blank cells) and budgets grow with the level; the prompt gives puzzle and region map', () => {
     const knobs = LEVELS.map((level) => sudokuTask.levels.knob?.(level) ?? 0);
     expect(knobs).toEqual([6, 10, 16, 22, 45, 51]);
-    const budgets = LEVELS.map((level) => sudokuTask.maxOutputTokens(level));
+    const budgets = LEVELS.map((level) => sudokuTask.maxOutputTokens(level, 'per-level'));
     for (let i = 1; i < budgets.length; i++) expect(budgets[i]).toBeGreaterThan(budgets[i - 1]);
     const user = sudokuTask.render(make(6, 1)).user;
     expect(user).toContain('Region map (9 rows of 9 letters):');

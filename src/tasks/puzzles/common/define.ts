@@ -15,6 +15,13 @@ import { gradeSolvable } from './grade.js';
 import { levelRow, type PerLevel, PUZZLE_LEVELS } from './levels.js';
 import { PUZZLE_SYSTEM_PROMPT } from './prompt.js';
 
+/**
+ * Output-budget rules of every puzzle. `fixed` (default): one budget for all levels — the largest level's, which
+ * holds its canonical answer with room to reason — as the paper does ("no adaptive increase in token budget at
+ * higher complexity levels"), so a collapse despite available room is visible. `per-level`: the budget grows with
+ * the level (each family's table or answer-sized rule).
+ */
+export const PUZZLE_BUDGETS = ['fixed', 'per-level'] as const;
 /** What a puzzle's generator produces for one level; `definePuzzle` adds the id, level, seed and profile. */
 export interface PuzzleContent<Data, State, Solution> {
   data: Data;
@@ -84,6 +91,7 @@ export function definePuzzle<Row, Data, State, Solution, Answer>(
   const { id, levels, knob, answerFormat } = declaration;
   // Every level-taking method looks its row up first, so an undefined level throws the same RangeError.
   const rowOf = (level: number): Row => levelRow(id, levels, level);
+  let fixedBudget: number | undefined;
   const respond = (solution: Solution, instance: Instance): string =>
     `${answerFormat.name} = ${declaration.writeAnswer(solution, instance)}`;
   return {
@@ -114,6 +122,16 @@ export function definePuzzle<Row, Data, State, Solution, Answer>(
       const response = respond(declaration.simulate(instance, rng, knobs), instance);
       return declaration.simulatedReasoning ? `${declaration.simulatedReasoning}\n\n${response}` : response;
     },
-    maxOutputTokens: (level) => declaration.maxOutputTokens(rowOf(level), level),
+    budgets: PUZZLE_BUDGETS,
+    maxOutputTokens(level, budget = PUZZLE_BUDGETS[0]) {
+      const perLevel = declaration.maxOutputTokens(rowOf(level), level);
+      if (budget === 'per-level') return perLevel;
+      if (budget !== 'fixed') {
+        throw new RangeError(`${id}: unknown budget '${budget}'; use one of ${PUZZLE_BUDGETS.join(', ')}`);
+      }
+      // the paper fixes one budget for every level, so that a collapse despite room to spare shows
+      fixedBudget ??= Math.max(...PUZZLE_LEVELS.map((l) => declaration.maxOutputTokens(rowOf(l), l)));
+      return fixedBudget;
+    },
   };
 }
