@@ -37,3 +37,15 @@ export {
   stepwiseSim,
   TASK_IDS,
 } from './tasks/index.js';
+// the puzzle builder, for a family that validates an answer block (see README "Adding a task family")
+export {
+  answerSizedBudget,
+  budgetPerLevel,
+  definePuzzle,
+  failOutcome,
+  listAnswer,
+  objectAnswer,
+  type PuzzleDeclaration,
+  type PuzzleTask,
+  passOutcome,
+} from './tasks/puzzles/common/index.js';
