@@ -59,6 +59,17 @@ describe('replay of our own records', () => {
     expect(reports).toEqual([expect.stringMatching(/records\.jsonl:17 \(not JSON\)/)]);
   });
 
+  it('a replayed answer keeps its refusal, reasoning channel and served model', async () => {
+    const files = (await filesUnder(join(work.path, 'cache'))).sort();
+    const entries = await Promise.all(files.map(async (f) => JSON.parse(await readFile(f, 'utf8'))));
+    const details = { refusal: 'I cannot.', reasoning: 'thinking…', servedModel: 'model-a-2026', servedProvider: 'Up' };
+    const jsonl = join(work.path, 'details.jsonl');
+    const lines = entries.map((e) => `${JSON.stringify({ ...e, response: { ...e.response, ...details } })}\n`);
+    await writeFile(jsonl, lines.join(''));
+    const replayed = await answersOf(await replay(`replay:${jsonl}#model-a`));
+    for (const r of replayed) expect(r).toMatchObject({ kind: 'answer', ...details });
+  });
+
   it('answers a trial it has no record of with an error (missing data), never a guess', async () => {
     const subject = await replay(`replay:${join(work.path, 'cache')}#model-a`);
     const unseen = await subject.answer(stepsRequest(4, 200, 9));

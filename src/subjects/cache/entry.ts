@@ -55,3 +55,19 @@ export const cacheEntrySchema = z.object({
 export type CacheMeta = z.infer<typeof cacheMetaSchema>;
 export type CachedResponse = z.infer<typeof cachedResponseSchema>;
 export type CacheEntry = z.infer<typeof cacheEntrySchema>;
+
+type AnswerDetailFields = Pick<CachedResponse, 'reasoning' | 'refusal' | 'servedModel' | 'servedProvider'>;
+
+/**
+ * The optional parts of an answer (reasoning channel, refusal, who served), copied only where present. One list,
+ * so that the cache, a cache hit and a replay carry the same fields.
+ */
+export function answerDetails(from: AnswerDetailFields): AnswerDetailFields {
+  const { reasoning, refusal, servedModel, servedProvider } = from;
+  return {
+    ...(reasoning !== undefined ? { reasoning } : {}),
+    ...(refusal !== undefined ? { refusal } : {}),
+    ...(servedModel !== undefined ? { servedModel } : {}),
+    ...(servedProvider !== undefined ? { servedProvider } : {}),
+  };
+}

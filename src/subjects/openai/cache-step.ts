@@ -1,4 +1,4 @@
-import { CACHE_FORMAT, type CacheEntry } from '../cache/entry.js';
+import { answerDetails, CACHE_FORMAT, type CacheEntry } from '../cache/entry.js';
 import { cacheKey, promptSha256 } from '../cache/key.js';
 import type { ResponseCache } from '../cache/store.js';
 import type { TrialRequest, TrialResponse } from '../subject.js';
@@ -58,14 +58,11 @@ export function createCacheStep(options: CacheStepOptions): CacheStep {
       const key = keyOf(request, call);
       const cached = await options.cache?.get(key);
       if (cached) {
-        const { text, reasoning, refusal, servedModel, servedProvider, finishReason, usage } = cached.response;
+        const { text, finishReason, usage } = cached.response;
         return {
           kind: 'answer',
           text,
-          ...(reasoning !== undefined ? { reasoning } : {}),
-          ...(refusal !== undefined ? { refusal } : {}),
-          ...(servedModel !== undefined ? { servedModel } : {}),
-          ...(servedProvider !== undefined ? { servedProvider } : {}),
+          ...answerDetails(cached.response),
           finishReason,
           usage,
           latencyMs: now() - startedAt,
@@ -90,7 +87,7 @@ function entryOf(
   response: Extract<TrialResponse, { kind: 'answer' }>,
 ): CacheEntry {
   const { instance } = request;
-  const { text, reasoning, refusal, servedModel, servedProvider, finishReason, usage, latencyMs, attempts } = response;
+  const { text, finishReason, usage, latencyMs, attempts } = response;
   return {
     format: CACHE_FORMAT,
     key,
@@ -107,10 +104,7 @@ function entryOf(
     },
     response: {
       text,
-      ...(reasoning !== undefined ? { reasoning } : {}),
-      ...(refusal !== undefined ? { refusal } : {}),
-      ...(servedModel !== undefined ? { servedModel } : {}),
-      ...(servedProvider !== undefined ? { servedProvider } : {}),
+      ...answerDetails(response),
       finishReason,
       usage,
       latencyMs,

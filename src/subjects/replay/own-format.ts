@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { type CacheEntry, cacheEntrySchema } from '../cache/entry.js';
+import { answerDetails, type CacheEntry, cacheEntrySchema } from '../cache/entry.js';
 import { promptSha256 } from '../cache/key.js';
 import type { CacheReporter } from '../cache/store.js';
 import type { Subject, TrialRequest, TrialResponse } from '../subject.js';
@@ -85,6 +85,8 @@ export async function createOwnReplaySubject(
       return {
         kind: 'answer',
         text,
+        // a replayed refusal is still a refusal, a replayed reasoning channel still set aside
+        ...answerDetails(entry.response),
         finishReason,
         usage,
         latencyMs,
