@@ -87,42 +87,41 @@ function secondaryAssay<Result, Sizes>(
   });
 }
 
+/** The three secondary assays as declarations: test name, assay seed, and the sizes scaled by the configured trials. */
+const SECONDARY_ASSAYS = {
+  motif: { name: 'scc · motif ablation', seed: 7, assay: secondaryAssay(runMotifAblation, motifRecord, () => ({})) },
+  dual: {
+    name: 'scc · dual-task interference',
+    seed: 23,
+    assay: secondaryAssay(runDualTaskAssay, dualTaskRecord, ({ trials }) => ({
+      samplesPerCount: Math.max(1, Math.round(trials / 40)),
+    })),
+  },
+  agent: {
+    name: 'scc · agent operation',
+    seed: 17,
+    assay: secondaryAssay(runAgentAssay, agentRecord, ({ trials }) => ({
+      taskSamples: Math.min(6, Math.max(1, Math.round((6 * trials) / 40))),
+    })),
+  },
+} as const;
+
+const secondaryTest = (id: keyof typeof SECONDARY_ASSAYS, options: AssayTestOptions): void => {
+  const { name, seed, assay } = SECONDARY_ASSAYS[id];
+  assayTest(name, seed, assay, options);
+};
+
 /** Stimulus ablation: the SCC ladder for each of the 11 motifs, CC relative to the baseline `a, `. */
-export function testMotifAblation(options: AssayTestOptions = {}): void {
-  assayTest(
-    'scc · motif ablation',
-    7,
-    secondaryAssay(runMotifAblation, motifRecord, () => ({})),
-    options,
-  );
-}
+export const testMotifAblation = (options: AssayTestOptions = {}): void => secondaryTest('motif', options);
 
 /**
  * Dual-task interference: counts 32–96 with a secondary task; trials per count and condition scale with the
  * configured trials, round(trials / 40), at least 1 (the authors: 6).
  */
-export function testDualTask(options: AssayTestOptions = {}): void {
-  assayTest(
-    'scc · dual-task interference',
-    23,
-    secondaryAssay(runDualTaskAssay, dualTaskRecord, ({ trials }) => ({
-      samplesPerCount: Math.max(1, Math.round(trials / 40)),
-    })),
-    options,
-  );
-}
+export const testDualTask = (options: AssayTestOptions = {}): void => secondaryTest('dual', options);
 
 /**
  * Agent-operation assay: four conditions on the authors' jittered 50–1000 ladders; agent tasks scale with the
  * configured trials, round(6 · trials / 40) between 1 and 6 (the authors: 6).
  */
-export function testAgentOperation(options: AssayTestOptions = {}): void {
-  assayTest(
-    'scc · agent operation',
-    17,
-    secondaryAssay(runAgentAssay, agentRecord, ({ trials }) => ({
-      taskSamples: Math.min(6, Math.max(1, Math.round((6 * trials) / 40))),
-    })),
-    options,
-  );
-}
+export const testAgentOperation = (options: AssayTestOptions = {}): void => secondaryTest('agent', options);
