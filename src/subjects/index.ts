@@ -25,7 +25,15 @@ import type { Subject } from './subject.js';
 export { type CacheEntry, cacheEntrySchema } from './cache/entry.js';
 export { cacheKey, promptSha256 } from './cache/key.js';
 export { CACHE_MODES, type CacheMode, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store.js';
-export { type LimiterConfig, RateLimiter, sharedLimiter } from './limiter.js';
+export {
+  type AdaptiveBounds,
+  AdaptiveConcurrency,
+  DEFAULT_ADAPTIVE_BOUNDS,
+  type LeaseOutcome,
+  type LimiterConfig,
+  RateLimiter,
+  sharedLimiter,
+} from './limiter.js';
 export { openAiOptionsFromEnv } from './openai/env-options.js';
 export { createOpenAiSubject, type OpenAiSubjectOptions, TRIAL_HEADER } from './openai/openai-subject.js';
 export { RequestTimeoutError, STREAM_AUTO_ABOVE, type StreamMode } from './openai/request.js';

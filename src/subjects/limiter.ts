@@ -4,13 +4,16 @@ import { LimiterAbortError } from '../errors.js';
  * A process-wide limiter of concurrency, requests per minute and tokens per minute, shared by every subject
  * that talks to the same endpoint (see `sharedLimiter`). FIFO: a request never overtakes an earlier one.
  * Token budgets are charged with an estimate at acquire time and corrected to the reported usage on
- * release. Across processes (Vitest workers) each process has its own limiter: divide the provider's
- * limits by the number of workers, or lower maxWorkers.
+ * release. The concurrency is a fixed limit when configured, else adaptive (`AdaptiveConcurrency`: AIMD on
+ * the rate-limit answers the requests report on release). Across processes (Vitest workers) each process has
+ * its own limiter: divide the provider's limits by the number of workers, or lower maxWorkers.
  */
 
 export interface LimiterConfig {
-  /** Requests in flight at once (default 8). */
+  /** Requests in flight at once, a fixed limit. Unset: adaptive, within `adaptive` (see AdaptiveConcurrency). */
   concurrency?: number;
+  /** Bounds of the adaptive limit; ignored when `concurrency` is set. */
+  adaptive?: AdaptiveBounds;
   /** Requests started per sliding 60 s window (default unlimited). */
   requestsPerMinute?: number;
   /** Tokens (prompt + completion) charged per sliding 60 s window (default unlimited). */
@@ -23,9 +26,75 @@ export interface LimiterClock {
   clearTimeout(handle: unknown): void;
 }
 
+/** What a finished request tells an adaptive limiter: answered, refused for its rate, or neither (neutral). */
+export type LeaseOutcome = 'success' | 'rate-limited' | 'other';
+
 export interface Lease {
-  /** Frees the concurrency slot; `actualTokens` replaces the estimate charged to the token window. */
-  release(actualTokens?: number): void;
+  /**
+   * Frees the concurrency slot; `actualTokens` replaces the estimate charged to the token window, `outcome`
+   * (default 'other') feeds an adaptive concurrency limit.
+   */
+  release(actualTokens?: number, outcome?: LeaseOutcome): void;
+}
+
+export interface AdaptiveBounds {
+  /** The limit to start at (default 4). */
+  initial?: number;
+  /** Never below this (default 1). */
+  min?: number;
+  /** Never above this (default 64). */
+  max?: number;
+}
+
+export const DEFAULT_ADAPTIVE_BOUNDS: Required<AdaptiveBounds> = { initial: 4, min: 1, max: 64 };
+
+/**
+ * An adaptive concurrency limit, AIMD as TCP's congestion avoidance: start modest (4 in flight); after a
+ * window of successes (as many as the current limit, i.e. about one round trip at that limit) allow one more;
+ * on a rate-limit answer (a 429) halve, never below `min`; never above `max`. One congestion event halves
+ * once: requests started before the last halving (an older epoch) saw the old limit, so their 429s and
+ * successes say nothing about the new one and are not counted. Pure and deterministic: the limit is a function
+ * of the sequence of (epoch, outcome) reports, with no clock.
+ */
+export class AdaptiveConcurrency {
+  readonly min: number;
+  readonly max: number;
+  #limit: number;
+  #epoch = 0;
+  #successes = 0;
+
+  constructor(bounds: AdaptiveBounds = {}) {
+    const b = { ...DEFAULT_ADAPTIVE_BOUNDS, ...bounds };
+    this.min = Math.floor(positive(b.min, 'adaptive.min'));
+    this.max = Math.floor(positive(b.max, 'adaptive.max'));
+    if (this.max < this.min) throw new RangeError(`limiter adaptive.max (${b.max}) is below adaptive.min (${b.min})`);
+    this.#limit = Math.min(this.max, Math.max(this.min, Math.floor(positive(b.initial, 'adaptive.initial'))));
+  }
+
+  /** Requests allowed in flight now. */
+  get limit(): number {
+    return this.#limit;
+  }
+
+  /** The epoch a request starting now belongs to: it changes at every halving. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /** A request that started in `epoch` finished with `outcome`. */
+  report(epoch: number, outcome: LeaseOutcome): void {
+    if (epoch !== this.#epoch || outcome === 'other') return;
+    if (outcome === 'rate-limited') {
+      this.#limit = Math.max(this.min, Math.floor(this.#limit / 2));
+      this.#successes = 0;
+      this.#epoch++;
+      return;
+    }
+    if (++this.#successes >= this.#limit) {
+      this.#successes = 0;
+      this.#limit = Math.min(this.max, this.#limit + 1);
+    }
+  }
 }
 
 interface Waiter {
@@ -52,7 +121,10 @@ const systemClock: LimiterClock = {
 export { LimiterAbortError };
 
 export class RateLimiter {
-  private readonly concurrency: number;
+  /** The fixed concurrency, or undefined when it adapts. */
+  private readonly fixed: number | undefined;
+  /** Present when the concurrency adapts (no `concurrency` configured). */
+  readonly adaptive: AdaptiveConcurrency | undefined;
   private readonly rpm: number;
   private readonly tpm: number;
   private inFlight = 0;
@@ -65,7 +137,8 @@ export class RateLimiter {
     config: LimiterConfig = {},
     private readonly clock: LimiterClock = systemClock,
   ) {
-    this.concurrency = positive(config.concurrency ?? 8, 'concurrency');
+    this.fixed = config.concurrency === undefined ? undefined : positive(config.concurrency, 'concurrency');
+    this.adaptive = this.fixed === undefined ? new AdaptiveConcurrency(config.adaptive) : undefined;
     this.rpm = positive(config.requestsPerMinute ?? Number.POSITIVE_INFINITY, 'requestsPerMinute');
     this.tpm = positive(config.tokensPerMinute ?? Number.POSITIVE_INFINITY, 'tokensPerMinute');
   }
@@ -76,6 +149,11 @@ export class RateLimiter {
 
   get active(): number {
     return this.inFlight;
+  }
+
+  /** Requests allowed in flight now: the fixed concurrency, or the adaptive limit's current value. */
+  get concurrency(): number {
+    return this.fixed ?? this.adaptive?.limit ?? 1;
   }
 
   /** Waits for a slot; rejects with LimiterAbortError if `signal` aborts first. */
@@ -126,12 +204,14 @@ export class RateLimiter {
     this.starts.push(now);
     const charge: Charge = { at: now, tokens };
     this.charges.push(charge);
+    const epoch = this.adaptive?.epoch ?? 0;
     let released = false;
     return {
-      release: (actualTokens?: number) => {
+      release: (actualTokens?: number, outcome: LeaseOutcome = 'other') => {
         if (released) return;
         released = true;
         if (actualTokens !== undefined && Number.isFinite(actualTokens)) charge.tokens = Math.max(0, actualTokens);
+        this.adaptive?.report(epoch, outcome);
         this.inFlight--;
         this.pump();
       },
@@ -167,7 +247,7 @@ type Registry = Map<string, RateLimiter>;
 
 /**
  * The process-wide limiter for `key` (an endpoint identity). The first caller's config creates it;
- * later callers share that instance whatever config they pass.
+ * later callers share that instance whatever config they pass. No `concurrency` in that config: adaptive.
  */
 export function sharedLimiter(key: string, config: LimiterConfig = {}): RateLimiter {
   const holder = globalThis as { [registryKey]?: Registry };

@@ -101,4 +101,20 @@ describe('the limiter step', () => {
     expect(ran).toBe(false);
     expect([limiter.active, limiter.pending]).toEqual([0, 0]);
   });
+
+  it('tells an adaptive limiter how each request went; a throw is neutral', async () => {
+    const limiter = new RateLimiter({}); // no concurrency configured: adaptive, 4 at first
+    expect(limiter.concurrency).toBe(4);
+    for (let i = 0; i < 4; i++) await withLease(limiter, 1, async () => 'ok', { outcome: () => 'success' });
+    expect(limiter.concurrency).toBe(5);
+    await expect(
+      withLease(limiter, 1, async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    await withLease(limiter, 1, async () => 'no outcome given');
+    expect(limiter.concurrency).toBe(5);
+    await withLease(limiter, 1, async () => '429', { outcome: () => 'rate-limited' });
+    expect(limiter.concurrency).toBe(2);
+  });
 });

@@ -1,5 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LimiterAbortError, type LimiterClock, RateLimiter, sharedLimiter } from '../../src/subjects/limiter.js';
+import {
+  AdaptiveConcurrency,
+  type LeaseOutcome,
+  LimiterAbortError,
+  type LimiterClock,
+  RateLimiter,
+  sharedLimiter,
+} from '../../src/subjects/limiter.js';
 
 /** A manual clock: timers fire only when the test advances time. */
 function manualClock() {
@@ -116,5 +124,127 @@ describe('RateLimiter', () => {
   it('is shared process-wide per endpoint', () => {
     expect(sharedLimiter('http://a.test/v1')).toBe(sharedLimiter('http://a.test/v1', { concurrency: 1 }));
     expect(sharedLimiter('http://a.test/v1')).not.toBe(sharedLimiter('http://b.test/v1'));
+  });
+});
+
+/** Reports `outcomes` one after another, each from a request started in the current epoch. */
+function run(limit: AdaptiveConcurrency, outcomes: LeaseOutcome[]): number[] {
+  return outcomes.map((outcome) => {
+    limit.report(limit.epoch, outcome);
+    return limit.limit;
+  });
+}
+
+describe('adaptive concurrency (AIMD)', () => {
+  it('starts at 4 and adds one slot per window of successes (as many as the limit)', () => {
+    const limit = new AdaptiveConcurrency();
+    expect(limit.limit).toBe(4);
+    const trajectory = run(limit, Array(4 + 5 + 6).fill('success'));
+    expect(trajectory.slice(0, 4)).toEqual([4, 4, 4, 5]);
+    expect(trajectory.slice(4, 9)).toEqual([5, 5, 5, 5, 6]);
+    expect(trajectory.at(-1)).toBe(7);
+  });
+
+  it('halves on a rate-limit answer, never below 1, and counts a new window from there', () => {
+    const limit = new AdaptiveConcurrency({ initial: 9 });
+    expect(run(limit, ['rate-limited', 'rate-limited', 'rate-limited', 'rate-limited', 'rate-limited'])).toEqual([
+      4, 2, 1, 1, 1,
+    ]);
+    expect(run(limit, ['success', 'success'])).toEqual([2, 2]); // a window of 1, then one of 2 begins
+    expect(run(limit, ['other', 'success', 'other'])).toEqual([2, 3, 3]); // 'other' is neutral
+  });
+
+  it('halves once per congestion event: 429s and successes of requests started before the halving are ignored', () => {
+    const limit = new AdaptiveConcurrency({ initial: 16 });
+    const before = limit.epoch; // 16 requests in flight, all started in this epoch
+    limit.report(before, 'rate-limited');
+    expect(limit.limit).toBe(8);
+    for (let i = 0; i < 15; i++) limit.report(before, i % 2 === 0 ? 'rate-limited' : 'success');
+    expect(limit.limit).toBe(8);
+    limit.report(limit.epoch, 'rate-limited'); // a request sent under the new limit: a new event
+    expect(limit.limit).toBe(4);
+  });
+
+  it('never exceeds its upper bound', () => {
+    const limit = new AdaptiveConcurrency({ initial: 60, max: 64 });
+    run(limit, Array(60 * 10).fill('success'));
+    expect(limit.limit).toBe(64);
+  });
+
+  it('for any sequence of outcomes: within [min, max], each step +1, halved or unchanged, and deterministic', () => {
+    const outcome = fc.constantFrom<LeaseOutcome>('success', 'rate-limited', 'other');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(outcome, fc.boolean()), { maxLength: 400 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 8, max: 80 }),
+        (steps, min, max) => {
+          const trace = (limit: AdaptiveConcurrency) =>
+            steps.map(([o, stale]) => {
+              const before = limit.limit;
+              limit.report(stale ? limit.epoch - 1 : limit.epoch, o);
+              const after = limit.limit;
+              expect(after).toBeGreaterThanOrEqual(min);
+              expect(after).toBeLessThanOrEqual(max);
+              expect([before, before + 1, Math.max(min, Math.floor(before / 2))]).toContain(after);
+              return after;
+            });
+          expect(trace(new AdaptiveConcurrency({ min, max }))).toEqual(trace(new AdaptiveConcurrency({ min, max })));
+        },
+      ),
+    );
+  });
+
+  it('rejects bounds that cannot hold', () => {
+    expect(() => new AdaptiveConcurrency({ min: 0 })).toThrow(RangeError);
+    expect(() => new AdaptiveConcurrency({ min: 8, max: 4 })).toThrow(/below/);
+    expect(new AdaptiveConcurrency({ initial: 100, max: 10 }).limit).toBe(10);
+  });
+});
+
+describe('RateLimiter with an adaptive limit', () => {
+  it('without a configured concurrency it adapts: grants up to the limit, more after successes, fewer after a 429', async () => {
+    const limiter = new RateLimiter();
+    expect(limiter.adaptive).toBeDefined();
+    const leases = await Promise.all(Array.from({ length: 4 }, () => limiter.acquire(0)));
+    let fifth = false;
+    const pending = limiter.acquire(0).then((lease) => {
+      fifth = true;
+      return lease;
+    });
+    await flush();
+    expect([limiter.active, limiter.pending, fifth]).toEqual([4, 1, false]);
+    for (const lease of leases) lease.release(undefined, 'success'); // a window of 4 successes: limit 5
+    await flush();
+    expect(fifth).toBe(true);
+    expect(limiter.concurrency).toBe(5);
+    // five in flight under the new epoch; one 429 halves to 2, and the others' later 429s do not halve again
+    const more = await Promise.all(Array.from({ length: 4 }, () => limiter.acquire(0)));
+    (await pending).release(undefined, 'rate-limited');
+    expect(limiter.concurrency).toBe(2);
+    for (const lease of more) lease.release(undefined, 'rate-limited');
+    expect(limiter.concurrency).toBe(2);
+    expect(limiter.active).toBe(0);
+    // the next two run at once, a third waits for a slot
+    const next = await Promise.all([limiter.acquire(0), limiter.acquire(0)]);
+    let third = false;
+    limiter.acquire(0).then((lease) => {
+      third = true;
+      lease.release();
+    });
+    await flush();
+    expect(third).toBe(false);
+    for (const lease of next) lease.release();
+    await flush();
+    expect(third).toBe(true);
+  });
+
+  it('a configured concurrency is a fixed limit: outcomes change nothing', async () => {
+    const limiter = new RateLimiter({ concurrency: 3, adaptive: { initial: 1 } });
+    expect(limiter.adaptive).toBeUndefined();
+    for (const outcome of ['rate-limited', 'success', 'success', 'success', 'success'] as const) {
+      (await limiter.acquire(0)).release(undefined, outcome);
+    }
+    expect(limiter.concurrency).toBe(3);
   });
 });

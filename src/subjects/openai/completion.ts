@@ -19,6 +19,8 @@ export class ProviderFaultError extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
+    /** The body's code was 429: the provider's rate limit, reported in a 200 (tells the adaptive limiter). */
+    readonly rateLimited = false,
   ) {
     super(message);
     this.name = 'ProviderFaultError';
@@ -160,6 +162,7 @@ export function errorBodyFault(body: unknown): ProviderFaultError | undefined {
   return new ProviderFaultError(
     `provider error in a 200 body${code != null ? ` (code ${code})` : ''}: ${clip(message)}`,
     retryable,
+    status === 429,
   );
 }
 

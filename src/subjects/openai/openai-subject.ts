@@ -18,6 +18,7 @@ import {
   type AttemptContext,
   type AttemptResult,
   DEFAULT_RETRY_POLICY,
+  isRateLimited,
   type RetryClock,
   type RetryOutcome,
   type RetryPolicy,
@@ -49,7 +50,11 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
   stream?: StreamMode;
   /** Fields set here override `requestTimeoutMs`/`trialTimeoutMs`. */
   retry?: Partial<RetryPolicy>;
-  /** A limiter instance, or the config of the process-wide limiter of this endpoint. */
+  /**
+   * A limiter instance, or the config of the process-wide limiter of this endpoint. Without a `concurrency`
+   * (CEILINGBENCH_CONCURRENCY) the limit adapts: 4 in flight at first, one more per window of answers, halved
+   * on a 429, within 1–64 (src/subjects/limiter.ts AdaptiveConcurrency).
+   */
   limiter?: RateLimiter | LimiterConfig;
   /** No cache when absent. */
   cache?: ResponseCache;
@@ -161,6 +166,13 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
           const usage = result.kind === 'answered' ? result.value.usage : null;
           return usage ? usage.promptTokens + usage.completionTokens : undefined;
         },
+        // an adaptive limit grows with answers and halves on a 429; everything else says nothing about the rate
+        outcome: (result) =>
+          result.kind === 'answered'
+            ? 'success'
+            : result.kind === 'failed' && result.sent && isRateLimited(result.error)
+              ? 'rate-limited'
+              : 'other',
       });
     } catch (error) {
       return { kind: 'failed', error, sent: false }; // aborted while waiting for the limiter

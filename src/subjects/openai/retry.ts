@@ -97,6 +97,15 @@ function isQuotaExhausted(error: APIError): boolean {
 }
 
 /**
+ * A request refused for its rate (a 429, or a 429 code in a 200 body), as opposed to no quota at all: the signal
+ * an adaptive concurrency limit halves on.
+ */
+export function isRateLimited(error: unknown): boolean {
+  if (error instanceof APIError) return error.status === 429 && !isQuotaExhausted(error);
+  return error instanceof ProviderFaultError && error.rateLimited;
+}
+
+/**
  * Classifies an error thrown by one chat-completion request. Retried: transport faults, timeouts, 408/409/
  * 429/5xx, truncated or non-JSON bodies, upstream faults reported in a 200. Not retried (they would fail the
  * same way): other 4xx, a deterministic error body in a 200, an event stream; and, stopping the run,
