@@ -90,7 +90,10 @@ const rejection = (param: string, code: string, message: string): Fault => ({
   body: { error: { message, type: 'invalid_request_error', param, code } },
 });
 
-describe.concurrent('real provider shapes through `ceilingbench run`, no configuration beyond the README', () => {
+// each case is a whole `ceilingbench run` (Vitest start-up included), several at once on a loaded CI machine
+describe.concurrent('real provider shapes through `ceilingbench run`, no configuration beyond the README', {
+  timeout: 400_000,
+}, () => {
   it('o-series: learns max_completion_tokens and no temperature from the 400s; every trial correct', async () => {
     const server = await serve({
       answer: exact,
@@ -155,7 +158,8 @@ describe.concurrent('real provider shapes through `ceilingbench run`, no configu
         },
       }),
     });
-    const run = await runAgainst(server, { CEILINGBENCH_CONCURRENCY: '4' });
+    // every trial retries with backoff before it gives up: all 20 in flight at once keep the run short
+    const run = await runAgainst(server, { CEILINGBENCH_CONCURRENCY: '20' });
     expect(kinds(run.report)).toEqual({ api: CELLS * TRIALS });
     expect(run.report.fits[0]?.status).toBe('insufficient');
     expect(run.code).toBe(1); // cells with too much missing data fail; the model is not blamed
