@@ -1,13 +1,15 @@
 /**
  * `npm run bench:perf` = `tsx bench/run.ts`: every measurement in BENCHMARKS.md, printed as markdown.
  *
- *   tsx bench/run.ts [--only micro,linearity,throughput,adaptive,e2e] [--quick]
+ *   tsx bench/run.ts [--only micro,linearity,throughput,ratelimit,adaptive,e2e] [--quick]
  *
  * micro       tinybench: per-task generate and render+parse+grade at the deepest level, the p_d fit with a
  *             2,000-resample bootstrap, the SCC ladder on the replay subject, subject spec parsing
  * linearity   tinybench: parse/grade time against input size (10× steps) on hostile and adversarial text, per
  *             registered task and for the parsers whose unit tests hold the same inputs (bench/linearity-suite.ts)
  * throughput  scripts/perf/throughput.ts: trials/s at concurrency 4, 16, 64 against a loopback server
+ * ratelimit   bench/rate-limit.ts: the adaptive concurrency limit and fixed 1, 4, 16, 64 against a loopback server
+ *             behind a hidden token bucket (answers/s ÷ the bucket's rate, share of requests answered 429)
  * adaptive    scripts/perf/adaptive-study.ts: the adaptive design against the 40 × 10 grid
  * e2e         scripts/perf/e2e.ts: wall time of `ceilingbench run --project d1,d2,d3 --subject sim:default`
  *
@@ -25,7 +27,7 @@ import { addSccBenches, SCC_BENCH_MODEL, sccCalls } from './scc-suite.js';
 import { addSubjectBenches } from './subject-suite.js';
 import { addTaskBenches } from './task-suite.js';
 
-const PARTS = ['micro', 'linearity', 'throughput', 'adaptive', 'e2e'] as const;
+const PARTS = ['micro', 'linearity', 'throughput', 'ratelimit', 'adaptive', 'e2e'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -75,13 +77,13 @@ async function micro(quick: boolean): Promise<void> {
   );
 }
 
-function script(name: string, args: string[]): void {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', `scripts/perf/${name}`, ...args], {
+function script(name: string, args: string[], dir = 'scripts/perf'): void {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', `${dir}/${name}`, ...args], {
     cwd: ROOT,
     stdio: 'inherit',
   });
   if (result.status !== 0) {
-    console.error(`bench: scripts/perf/${name} exited with ${result.status ?? result.signal}`);
+    console.error(`bench: ${dir}/${name} exited with ${result.status ?? result.signal}`);
     process.exitCode = 1;
   }
 }
@@ -96,6 +98,7 @@ const run: Record<Part, () => Promise<void> | void> = {
   micro: () => micro(values.quick ?? false),
   linearity: () => runLinearity(values.quick ?? false),
   throughput: () => script('throughput.ts', values.quick ? ['--quick'] : []),
+  ratelimit: () => script('rate-limit.ts', values.quick ? ['--quick'] : [], 'bench'),
   adaptive: () => script('adaptive-study.ts', values.quick ? ['--reps', '20'] : []),
   e2e: () => script('e2e.ts', values.quick ? ['--quick'] : []),
 };

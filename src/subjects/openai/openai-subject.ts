@@ -86,8 +86,10 @@ function lazyRetryRng(key: string): () => PyRandom {
  *
  *   cache-step.ts    lookup by key (trial and budget included) → on a miss the steps below → write the answer
  *   retry.ts         the retry loop: backoff, Retry-After, the trial's time budget
- *   limiter-step.ts  each attempt under a slot of the process-wide limiter
- *   request.ts       one HTTP request (request-body.ts builds it, completion.ts normalises the answer)
+ *   limiter-step.ts  each attempt under a slot of the process-wide limiter (adaptive unless a concurrency is
+ *                    configured: told whether the attempt was answered or refused with a 429)
+ *   request.ts       one HTTP request under one timeout over headers and body, streamed or not (request-body.ts
+ *                    builds it; completion.ts normalises a JSON answer, event-stream.ts a streamed one)
  *   run-stop.ts      a quota/credential refusal stops the subject once; secrets are redacted from errors
  *
  * It applies no budget rule (SCC's doubling is the assay's, src/assays/scc/budget-rule.ts) and knows no task:
