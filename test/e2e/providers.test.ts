@@ -284,6 +284,14 @@ describe.concurrent('real provider shapes through `ceilingbench run`, no configu
     }
   });
 
+  it('a stream-only endpoint (an event stream even to a plain request) is read: every trial correct', async () => {
+    const server = await serve({ answer: exact, fault: () => ({ kind: 'sse', answer: true, usage: true }) });
+    const run = await runAgainst(server);
+    expect(run.code, run.output).toBe(0);
+    expect(kinds(run.report)).toEqual({ correct: CELLS * TRIALS });
+    expect(server.log).toHaveLength(CELLS * TRIALS);
+  });
+
   it('token totals equal the server’s usage sums, retried trials included; a cached rerun with CEILINGBENCH_SEED=0 sends nothing', async () => {
     const server = await serve({
       answer: exact,
