@@ -23,6 +23,7 @@ function cellProperties(c: CellResult): Properties {
     missing: c.missing,
     cache_hits: c.cacheHits,
     tokens_completion: c.tokens.completion,
+    ...(c.tokens.unknownUsage !== undefined ? { trials_without_usage: c.tokens.unknownUsage } : {}),
   };
 }
 

@@ -4,7 +4,16 @@ import { LEVEL_KINDS } from '../tasks/task.js';
 import { count, estimateStatusSchema, interval, recordKey } from './common.js';
 import { trialRecordSchema } from './trial.js';
 
-export const tokenTotalsSchema = z.object({ prompt: count, completion: count, reasoning: count });
+/**
+ * Token sums over the trials whose provider reported usage. `unknownUsage`: answered trials whose provider sent
+ * none (their tokens are unknown, not 0, and are not in the sums); present only when there are such trials.
+ */
+export const tokenTotalsSchema = z.object({
+  prompt: count,
+  completion: count,
+  reasoning: count,
+  unknownUsage: count.optional(),
+});
 
 export const kStarSummarySchema = z.object({
   n: count,

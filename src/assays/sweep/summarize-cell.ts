@@ -32,7 +32,10 @@ export function summarizeCell(id: CellIdentity, trials: TrialRecord[]): CellResu
   const missing = trials.filter((t) => isMissing(t.outcome)).length;
   const successes = trials.filter((t) => isSuccess(t.outcome)).length;
   const answered = trials.length - missing;
-  const tokens = { prompt: 0, completion: 0, reasoning: 0 };
+  const tokens: CellResult['tokens'] = { prompt: 0, completion: 0, reasoning: 0 };
+  // an answer without usage has unknown tokens: counted apart, never as 0 (an api trial made no answer)
+  const unknownUsage = trials.filter((t) => t.usage === null && !isMissing(t.outcome)).length;
+  if (unknownUsage > 0) tokens.unknownUsage = unknownUsage;
   for (const t of trials) {
     tokens.prompt += t.usage?.promptTokens ?? 0;
     tokens.completion += t.usage?.completionTokens ?? 0;
