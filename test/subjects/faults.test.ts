@@ -123,7 +123,9 @@ describe('fault injection', () => {
     expect(response.kind).toBe('error');
     if (response.kind === 'error') expect(response.error).toMatch(/time budget/);
     expect(response.attempts).toBeLessThan(10);
-    expect(server.log).toHaveLength(response.attempts);
+    // the last attempt is cut short by the budget, on a loaded machine before the server has read it
+    expect(server.log.length).toBeLessThanOrEqual(response.attempts);
+    expect(server.log.length).toBeGreaterThanOrEqual(response.attempts - 1);
   });
 
   it('a seeded storm of mixed faults: every trial ends answered or error, no crash, no double count', async () => {
