@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Prompt } from '../../tasks/task.js';
+import type { TrialRequest } from '../subject.js';
 import { CACHE_FORMAT } from './entry.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -35,3 +36,13 @@ export interface KeyMaterial {
 export function cacheKey(material: KeyMaterial): string {
   return sha256(canonicalJson({ format: CACHE_FORMAT, ...material }));
 }
+
+/** Which trial a request is — the fields a cache entry records and a replay looks its answer up by. */
+export const trialIdentity = (request: TrialRequest) => ({
+  taskId: request.taskId,
+  level: request.instance.level,
+  seed: request.instance.seed,
+  instanceProfile: request.instance.profile,
+  trialIndex: request.trialIndex,
+  promptSha256: promptSha256(request.prompt),
+});

@@ -1,5 +1,5 @@
 import { answerDetails, CACHE_FORMAT, type CacheEntry } from '../cache/entry.js';
-import { cacheKey, promptSha256 } from '../cache/key.js';
+import { cacheKey, trialIdentity } from '../cache/key.js';
 import type { ResponseCache } from '../cache/store.js';
 import type { TrialRequest, TrialResponse } from '../subject.js';
 import type { ChatMessage, ParamValue } from './request-body.js';
@@ -86,7 +86,6 @@ function entryOf(
   params: CacheEntry['meta']['params'],
   response: Extract<TrialResponse, { kind: 'answer' }>,
 ): CacheEntry {
-  const { instance } = request;
   const { text, finishReason, usage, latencyMs, attempts } = response;
   return {
     format: CACHE_FORMAT,
@@ -94,12 +93,7 @@ function entryOf(
     meta: {
       endpoint: options.endpoint,
       model: options.model,
-      taskId: request.taskId,
-      level: instance.level,
-      seed: instance.seed,
-      instanceProfile: instance.profile,
-      trialIndex: request.trialIndex,
-      promptSha256: promptSha256(request.prompt),
+      ...trialIdentity(request),
       params,
     },
     response: {

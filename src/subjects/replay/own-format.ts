@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { answerDetails, type CacheEntry, cacheEntrySchema } from '../cache/entry.js';
-import { promptSha256 } from '../cache/key.js';
+import { trialIdentity } from '../cache/key.js';
 import type { CacheReporter } from '../cache/store.js';
 import type { Subject, TrialRequest, TrialResponse } from '../subject.js';
 
@@ -60,16 +60,7 @@ export async function createOwnReplaySubject(
     },
     async answer(request: TrialRequest): Promise<TrialResponse> {
       const { instance } = request;
-      const calls = byTrial.get(
-        lookupKey({
-          taskId: request.taskId,
-          level: instance.level,
-          seed: instance.seed,
-          instanceProfile: instance.profile,
-          trialIndex: request.trialIndex,
-          promptSha256: promptSha256(request.prompt),
-        }),
-      );
+      const calls = byTrial.get(lookupKey(trialIdentity(request)));
       const entry = calls?.get(request.maxOutputTokens) ?? calls?.get(null);
       if (!entry) {
         const at = calls ? ` at budget ${request.maxOutputTokens}` : '';
