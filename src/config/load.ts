@@ -68,7 +68,7 @@ export function findConfigFile(env: Env, root: string): string | null {
 /**
  * The effective configuration: defaults < ceilingbench.config.ts (or CEILINGBENCH_CONFIG) < environment.
  * Environment: CEILINGBENCH_SUBJECT, _SEED, _TRIALS, _CONCURRENCY, _OUT, _MISSING, _GATES (JSON, merged
- * per project over the file's gates).
+ * per project over the file's gates), _MAX_COST, _MAX_TOKENS, _MAX_CALLS (each over the file's `limits`).
  */
 export async function loadConfig(
   env: Env = process.env,
@@ -103,7 +103,15 @@ export async function loadConfig(
       missing: env.CEILINGBENCH_MISSING || undefined,
     }).filter(([, v]) => v !== undefined),
   );
-  const merged = configSchema.safeParse({ ...fileParsed.data, ...fromEnv, gates });
+  const limitsFromEnv = Object.fromEntries(
+    Object.entries({
+      maxCost: envNumber(env, 'CEILINGBENCH_MAX_COST'),
+      maxTokens: envNumber(env, 'CEILINGBENCH_MAX_TOKENS'),
+      maxCalls: envNumber(env, 'CEILINGBENCH_MAX_CALLS'),
+    }).filter(([, v]) => v !== undefined),
+  );
+  const limits = { ...(fileParsed.data.limits ?? {}), ...limitsFromEnv };
+  const merged = configSchema.safeParse({ ...fileParsed.data, ...fromEnv, gates, limits });
   if (!merged.success) throw formatZodError('configuration (file + CEILINGBENCH_* environment)', merged.error);
   return merged.data;
 }

@@ -52,6 +52,8 @@ export const retentionFitSchema = z.object({
   formatRate: z.number().nullable(),
   truncationRate: z.number().nullable(),
   apiRate: z.number().nullable(),
+  /** Trials never sent (outcome `budget`: spending limit reached or run interrupted) / all; present when some. */
+  budgetRate: z.number().nullable().optional(),
   /**
    * Refusals (the model declined: graded as its empty answer, Format for CCB) among non-API trials. Present only
    * when at least one trial refused, so that a report without refusals keeps its bytes.

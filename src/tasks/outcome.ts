@@ -5,11 +5,27 @@ import { z } from 'zod';
  * `kStar` (first divergent step, 1-based; −1 = no divergence or not applicable), `tfbc`
  * (right answer despite a divergent trace) and `issues` (human-readable reasons, in order).
  *
- * Invariant: `api` is missing data in every family — never a model failure, never in a denominator.
+ * Invariant: `api` and `budget` are missing data in every family — never a model failure, never in a denominator.
  */
-export const CCB_OUTCOME_KINDS = ['correct', 'reasoning', 'constraint', 'format', 'truncation', 'api'] as const;
-export const PUZZLE_OUTCOME_KINDS = ['pass', 'fail', 'collapse', 'api'] as const;
-export const COUNT_OUTCOME_KINDS = ['exact', 'inexact', 'unparsed', 'api'] as const;
+export const CCB_OUTCOME_KINDS = [
+  'correct',
+  'reasoning',
+  'constraint',
+  'format',
+  'truncation',
+  'api',
+  'budget',
+] as const;
+export const PUZZLE_OUTCOME_KINDS = ['pass', 'fail', 'collapse', 'api', 'budget'] as const;
+export const COUNT_OUTCOME_KINDS = ['exact', 'inexact', 'unparsed', 'api', 'budget'] as const;
+
+/**
+ * The kinds every family shares that are missing data whatever the rule: `api` (the request produced no
+ * response: transport or provider fault) and `budget` (the trial was never sent: the run's spending limit was
+ * reached or the run was interrupted). Neither is ever a model failure or in a denominator.
+ */
+export const MISSING_DATA_KINDS = ['api', 'budget'] as const;
+export type MissingDataKind = (typeof MISSING_DATA_KINDS)[number];
 
 export type CcbOutcomeKind = (typeof CCB_OUTCOME_KINDS)[number];
 export type PuzzleOutcomeKind = (typeof PUZZLE_OUTCOME_KINDS)[number];
@@ -67,8 +83,11 @@ export type CountOutcome = z.infer<typeof countOutcomeSchema>;
 export type TrialOutcome = z.infer<typeof trialOutcomeSchema>;
 export type OutcomeFamily = TrialOutcome['family'];
 
-/** Transport or provider fault: missing data, excluded from accuracy, p_d and CC denominators. */
-export const isMissing = (o: TrialOutcome): boolean => o.kind === 'api';
+const isMissingDataKind = (kind: string): kind is MissingDataKind =>
+  (MISSING_DATA_KINDS as readonly string[]).includes(kind);
+
+/** Transport/provider fault or a trial the budget never sent: missing data, out of accuracy, p_d and CC. */
+export const isMissing = (o: TrialOutcome): boolean => isMissingDataKind(o.kind);
 
 /**
  * Which trials are data, as a rule with a name (docs/spec/ccb.md §6.2):
@@ -80,17 +99,17 @@ export const MISSING_RULES = ['paper', 'release'] as const;
 export type MissingRule = (typeof MISSING_RULES)[number];
 
 interface OutcomeRecordDeclaration<K extends string> {
-  /** Every kind, in report order; `api` last. */
+  /** Every kind, in report order; the missing-data kinds (`api`, `budget`) last. */
   kinds: readonly K[];
   /** The one kind that is a success (CCB correct answer, puzzle pass, exact count). */
   success: K;
   /** Kinds the 'paper' missing-data rule sets aside as missing. */
   setAside: readonly K[];
-  /** The `api` outcome for a trial whose request never produced a response. */
-  api(reason: string, expectedAnswer: unknown): TrialOutcome;
+  /** The outcome of a missing-data kind: `api` (no response) or `budget` (never sent). */
+  missing(kind: MissingDataKind, reason: string, expectedAnswer: unknown): TrialOutcome;
 }
 
-const apiBase = (reason: string) => ({ kind: 'api' as const, kStar: -1, tfbc: false, issues: [reason] });
+const missingBase = (kind: MissingDataKind, reason: string) => ({ kind, kStar: -1, tfbc: false, issues: [reason] });
 
 /**
  * The three outcome records, declared once: every question the harness asks of an outcome (its kinds, is it a
@@ -103,25 +122,25 @@ export const OUTCOME_RECORDS: {
     kinds: CCB_OUTCOME_KINDS,
     success: 'correct',
     setAside: ['format', 'truncation'],
-    api: (reason) => ({ family: 'ccb', answerCorrect: false, ...apiBase(reason) }),
+    missing: (kind, reason) => ({ family: 'ccb', answerCorrect: false, ...missingBase(kind, reason) }),
   },
   puzzle: {
     kinds: PUZZLE_OUTCOME_KINDS,
     success: 'pass',
     setAside: [],
-    api: (reason) => ({ family: 'puzzle', ...apiBase(reason) }),
+    missing: (kind, reason) => ({ family: 'puzzle', ...missingBase(kind, reason) }),
   },
   count: {
     kinds: COUNT_OUTCOME_KINDS,
     success: 'exact',
     setAside: [],
-    api: (reason, expected) => ({
+    missing: (kind, reason, expected) => ({
       family: 'count',
       expected: Number(expected),
       parsed: null,
       relativeError: null,
-      format: 'api',
-      ...apiBase(reason),
+      format: kind,
+      ...missingBase(kind, reason),
     }),
   },
 };
@@ -136,12 +155,13 @@ export const isSuccess = (o: TrialOutcome): boolean => OUTCOME_RECORDS[o.family]
 
 /** Whether a trial of this kind is missing data under the rule (API always; set-aside kinds under 'paper'). */
 export function isMissingKind(family: OutcomeFamily, kind: string, rule: MissingRule): boolean {
-  if (kind === 'api') return true;
+  if (isMissingDataKind(kind)) return true;
   return rule === 'paper' && (OUTCOME_RECORDS[family].setAside as readonly string[]).includes(kind);
 }
 
-/** Whether the 'paper' rule sets this outcome aside as missing (it is not an API fault). */
-export const isSetAside = (o: TrialOutcome): boolean => o.kind !== 'api' && isMissingKind(o.family, o.kind, 'paper');
+/** Whether the 'paper' rule sets this outcome aside as missing (it is an answer: neither `api` nor `budget`). */
+export const isSetAside = (o: TrialOutcome): boolean =>
+  !isMissingDataKind(o.kind) && isMissingKind(o.family, o.kind, 'paper');
 
 /** A trial as a denominator sees it: success, counted failure, or missing data (null). */
 export const countedSuccess = (o: TrialOutcome, rule: MissingRule): boolean | null =>
@@ -149,4 +169,8 @@ export const countedSuccess = (o: TrialOutcome, rule: MissingRule): boolean | nu
 
 /** The `api` outcome of a plugin's record, for a trial whose request never produced a response. */
 export const apiOutcome = (family: OutcomeFamily, reason: string, expectedAnswer?: unknown): TrialOutcome =>
-  OUTCOME_RECORDS[family].api(reason, expectedAnswer);
+  OUTCOME_RECORDS[family].missing('api', reason, expectedAnswer);
+
+/** The `budget` outcome: the trial was never sent (spending limit reached, or the run interrupted). */
+export const budgetOutcome = (family: OutcomeFamily, reason: string, expectedAnswer?: unknown): TrialOutcome =>
+  OUTCOME_RECORDS[family].missing('budget', reason, expectedAnswer);

@@ -134,6 +134,11 @@ export interface TaskPlugin<I extends TaskInstance = TaskInstance, P = unknown> 
   readonly budgets?: readonly string[];
   /** The output-token budget of a level under a budget rule (default: the first of `budgets`). */
   maxOutputTokens(level: number, budget?: string): number;
+  /**
+   * Mean response length at a level, in tokens, as measured on real models (CCB: the paper's AvgTok column). A
+   * spend estimate uses it when present, and the tokenized canonical response otherwise.
+   */
+  expectedOutputTokens?(level: number): number;
 }
 
 /** A plugin with its instance and parse types erased, as the registry hands it out. */

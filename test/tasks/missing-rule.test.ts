@@ -32,14 +32,23 @@ const trial = (kind: (typeof ccbKinds)[number], i: number): TrialRecord => ({
 });
 
 describe('the missing-data rule', () => {
-  it("'paper' sets Format and Truncation aside with API; 'release' only API", () => {
-    expect(ccbKinds.map((k) => countedSuccess(outcome(k), 'paper'))).toEqual([true, false, false, null, null, null]);
+  it("'paper' sets Format and Truncation aside with API and budget; 'release' only API and budget", () => {
+    expect(ccbKinds.map((k) => countedSuccess(outcome(k), 'paper'))).toEqual([
+      true,
+      false,
+      false,
+      null,
+      null,
+      null,
+      null,
+    ]);
     expect(ccbKinds.map((k) => countedSuccess(outcome(k), 'release'))).toEqual([
       true,
       false,
       false,
       false,
       false,
+      null,
       null,
     ]);
   });

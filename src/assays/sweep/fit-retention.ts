@@ -65,7 +65,8 @@ export function fitRetentionSweep(
   const sum = (kind: string) => cells.reduce((acc, c) => acc + (c.outcomes[kind] ?? 0), 0);
   const total = cells.reduce((acc, c) => acc + c.n, 0);
   const api = sum('api');
-  const answered = total - api;
+  const notSent = sum('budget');
+  const answered = total - api - notSent;
   const correct = sum('correct');
   const tfbc = cells.reduce((acc, c) => acc + c.tfbc, 0);
   const first = cells[0];
@@ -99,6 +100,7 @@ export function fitRetentionSweep(
     formatRate: rate(sum('format'), answered),
     truncationRate: rate(sum('truncation'), answered),
     apiRate: rate(api, total),
+    ...(notSent > 0 ? { budgetRate: rate(notSent, total) } : {}),
     ...(refusals > 0 ? { refusalRate: refusals / answered } : {}),
     ...(setAside ? { setAside } : {}),
     nTrials: total,

@@ -30,6 +30,11 @@ export interface CcbDomain<I extends CcbInstance> {
   title: string;
   /** The output-token budget of depth N (the release's max_tokens). */
   maxOutputTokens(depth: number): number;
+  /**
+   * Mean response tokens of real models at depths 5, 10, …, 50 (the paper's AvgTok, docs/spec/ccb.md §8): the
+   * spend estimate's length model; between depths it is interpolated, beyond them extrapolated linearly.
+   */
+  responseTokens: readonly number[];
   /** sim:default's per-step retention on this domain. */
   simRetention: number;
   generate(rng: PyRandom, depth: number, seed: number, profile: CcbProfile, options: GenerateOptions): I;
@@ -48,6 +53,15 @@ export interface CcbDomain<I extends CcbInstance> {
 export type CcbPlugin<I extends CcbInstance = CcbInstance> = TaskPlugin<I, CcbReading> & {
   grade(instance: I, text: string, context?: GradeContext): CcbOutcome;
 };
+
+/** A value tabulated at CCB_DEPTHS, at any depth: linear between the tabulated depths and beyond the ends. */
+function onDepthAxis(values: readonly number[], depth: number): number {
+  const depths = CCB_DEPTHS;
+  let i = 0;
+  while (i < depths.length - 2 && depth > depths[i + 1]) i++;
+  const [x0, x1, y0, y1] = [depths[i], depths[i + 1], values[i], values[i + 1]];
+  return Math.max(1, y0 + ((y1 - y0) * (depth - x0)) / (x1 - x0));
+}
 
 export function makeCcbPlugin<I extends CcbInstance>(domain: CcbDomain<I>): CcbPlugin<I> {
   const truthCache = new WeakMap<I, CcbTruth>();
@@ -88,5 +102,6 @@ export function makeCcbPlugin<I extends CcbInstance>(domain: CcbDomain<I>): CcbP
       return domain.simulate(instance, rng, knobs);
     },
     maxOutputTokens: (level) => domain.maxOutputTokens(level),
+    expectedOutputTokens: (level) => onDepthAxis(domain.responseTokens, level),
   };
 }

@@ -5,7 +5,8 @@ import { DEFAULT_MOTIF, type Motif } from './stimulus.js';
 /**
  * The format audit of paper Supplementary Note 4 / Table S2: every response gets one category. The
  * first is the compliant form (strict regex `^\s*[+-]?\d+\s*$`); the others are Table S2's rows.
- * `api` marks a transport failure that returned no text (missing data, not a model's format).
+ * `api` marks a transport failure that returned no text, `budget` a request never sent (spending limit reached or
+ * run interrupted): both are missing data, not a model's format.
  * The audit is a reporting statistic; scoring stays the lenient last-integer parser.
  */
 export const FORMAT_CATEGORIES = [
@@ -20,6 +21,7 @@ export const FORMAT_CATEGORIES = [
   'no-number',
   'stray-punctuation',
   'api',
+  'budget',
 ] as const;
 export type FormatCategory = (typeof FORMAT_CATEGORIES)[number];
 
@@ -36,6 +38,7 @@ export const FORMAT_TITLES: Record<FormatCategory, string> = {
   'no-number': 'Text with no parseable number',
   'stray-punctuation': 'Number with stray punctuation / formatting',
   api: 'Transport error without text (missing data)',
+  budget: 'Not sent: spending limit reached or run interrupted (missing data)',
 };
 
 export interface AuditContext {

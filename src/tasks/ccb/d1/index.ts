@@ -16,6 +16,8 @@ export const d1Task = makeCcbPlugin<D1Instance>({
   id: 'd1',
   title: 'CCB D1 Alien Grid (3x3 grid state tracking)',
   maxOutputTokens: releaseMaxTokens,
+  // Table 8's AvgTok column: mean response tokens of the five models at N = 5, 10, …, 50
+  responseTokens: [183, 345, 497, 636, 772, 912, 1033, 1204, 1320, 1497],
   simRetention: 0.95,
   generate: (rng, depth, seed, profile) => generateD1(rng, depth, seed, profile),
   // release key: the operation chain

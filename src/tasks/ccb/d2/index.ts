@@ -16,6 +16,8 @@ export const d2Task = makeCcbPlugin<D2Instance>({
   id: 'd2',
   title: 'CCB D2 Symbolic Pointer Tracking (registers A-G, mod 10)',
   maxOutputTokens: releaseMaxTokens,
+  // Table 9's AvgTok column: mean response tokens of the five models at N = 5, 10, …, 50
+  responseTokens: [205, 380, 555, 725, 895, 1053, 1235, 1410, 1580, 1755],
   simRetention: 0.95,
   generate: (rng, depth, seed, profile) => generateD2(rng, depth, seed, profile),
   // release key: the operation chain

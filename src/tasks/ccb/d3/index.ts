@@ -17,6 +17,8 @@ export const d3Task = makeCcbPlugin<D3Instance>({
   title: 'CCB D3 Social Logic (transitive alliance/rivalry closure)',
   // the release's max_tokens for D3: 12000, 20000 when N ≥ 40
   maxOutputTokens: (depth) => (depth >= 40 ? 20000 : 12000),
+  // Table 10's AvgTok column: mean response tokens of the five models at N = 5, 10, …, 50
+  responseTokens: [130, 390, 735, 1265, 1730, 2170, 2780, 3195, 3562, 4317],
   simRetention: 0.8,
   generate: (rng, depth, seed, profile, options) => generateD3(rng, depth, seed, profile, options.query === true),
   // release key: the user-prompt text (events with relation words); the paper query is not part of it

@@ -1,0 +1,42 @@
+import type { Price, Prices } from '../config/schema.js';
+import type { Usage } from '../schema/trial.js';
+
+const PER_MILLION = 1_000_000;
+
+/**
+ * The price of a subject: the table's entry for its spec (`openai:gpt-4o-mini`), else for its model name
+ * (`gpt-4o-mini`), else none (tokens only, never an invented dollar figure).
+ */
+export function priceFor(prices: Prices, subject: { spec: string; model?: string | null }): Price | null {
+  return prices[subject.spec] ?? (subject.model ? prices[subject.model] : undefined) ?? null;
+}
+
+/** The token counts a bill is made of. Reasoning tokens are part of `completion` (as providers report them). */
+export interface BilledTokens {
+  prompt: number;
+  /** Of `prompt`: served from the provider's prompt cache. */
+  cachedPrompt: number;
+  completion: number;
+  /** Of `completion`: reasoning. */
+  reasoning: number;
+}
+
+export const billedTokens = (usage: Usage): BilledTokens => ({
+  prompt: usage.promptTokens,
+  cachedPrompt: Math.min(usage.cachedPromptTokens ?? 0, usage.promptTokens),
+  completion: usage.completionTokens,
+  reasoning: Math.min(usage.reasoningTokens ?? 0, usage.completionTokens),
+});
+
+/** USD for these tokens at this price (per million tokens). */
+export function costOf(tokens: BilledTokens, price: Price): number {
+  const cached = tokens.cachedPrompt;
+  const reasoning = tokens.reasoning;
+  return (
+    ((tokens.prompt - cached) * price.input +
+      cached * (price.cachedInput ?? price.input) +
+      (tokens.completion - reasoning) * price.output +
+      reasoning * (price.reasoning ?? price.output)) /
+    PER_MILLION
+  );
+}
