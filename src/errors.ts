@@ -1,7 +1,11 @@
 // The one error module. It imports nothing, so every layer, the pure ones included, may import it.
 
 /** Exit codes of the `ceilingbench` command. */
-export const EXIT = { ok: 0, gateFailed: 1, usage: 2, providerFatal: 3, internal: 70 } as const;
+/**
+ * Exit codes of the CLI. `budgetStopped`: a spending limit (--max-cost/--max-tokens/--max-calls) or an interrupt
+ * (Ctrl-C) stopped the run before every trial was sent; the report was written, and a rerun resumes from the cache.
+ */
+export const EXIT = { ok: 0, gateFailed: 1, usage: 2, providerFatal: 3, budgetStopped: 4, internal: 70 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GATE_MODES } from '../schema/gate.js';
+import { pricesSchema, spendLimitsSchema } from '../schema/spend.js';
 import { MISSING_RULES } from '../tasks/outcome.js';
 
 /** What a retention gate compares with its threshold: the point estimate or the CI lower bound. */
@@ -42,46 +43,6 @@ export type ProjectGates = z.infer<typeof projectGatesSchema>;
  */
 export const gatesSchema = z.record(z.string().min(1), projectGatesSchema);
 
-/**
- * What a subject's tokens cost, in USD per million tokens (the way providers publish prices). No price is ever
- * looked up over the network or invented: a run without one reports tokens only.
- * - `cachedInput`: prompt tokens the provider served from its prompt cache (default: `input`);
- * - `reasoning`: reasoning tokens (default: `output`). Providers count reasoning inside the completion tokens, so
- *   the completion's other tokens are billed at `output` and its reasoning tokens at `reasoning`.
- */
-export const priceSchema = z
-  .object({
-    input: z.number().nonnegative(),
-    cachedInput: z.number().nonnegative().optional(),
-    output: z.number().nonnegative(),
-    reasoning: z.number().nonnegative().optional(),
-  })
-  .strict();
-export type Price = z.infer<typeof priceSchema>;
-
-/**
- * The price table: keyed by a subject spec (`openai:gpt-4o-mini`) or a model name (`gpt-4o-mini`); the spec
- * wins when both are given.
- */
-export const pricesSchema = z.record(z.string().min(1), priceSchema);
-export type Prices = z.infer<typeof pricesSchema>;
-
-/**
- * A hard spending limit for one run: when one is reached no new request is sent; the trials not sent are
- * outcome `budget` (missing data) and the run exits with EXIT.budget. Cached answers never count.
- */
-export const spendLimitsSchema = z
-  .object({
-    /** USD, at the price table's prices (a subject without a price cannot be limited by cost: a config error). */
-    maxCost: z.number().positive().optional(),
-    /** Prompt + completion tokens as the provider reports them. */
-    maxTokens: z.number().int().positive().optional(),
-    /** Requests sent, retries included. */
-    maxCalls: z.number().int().positive().optional(),
-  })
-  .strict();
-export type SpendLimits = z.infer<typeof spendLimitsSchema>;
-
 export const configSchema = z
   .object({
     /** Who answers: sim:<profile>[?k=v], oracle, openai:<model>, replay:<path>[#model]. */
@@ -108,3 +69,5 @@ export const configSchema = z
 
 export type CeilingbenchConfig = z.infer<typeof configSchema>;
 export type CeilingbenchUserConfig = z.input<typeof configSchema>;
+
+export type { Price, Prices, SpendLimits } from '../schema/spend.js';

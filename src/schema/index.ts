@@ -5,5 +5,6 @@ export * from './fit.js';
 export * from './gate.js';
 export * from './meta.js';
 export * from './report.js';
+export * from './spend.js';
 export * from './subject.js';
 export * from './trial.js';

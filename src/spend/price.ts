@@ -1,4 +1,4 @@
-import type { Price, Prices } from '../config/schema.js';
+import type { Price, Prices } from '../schema/spend.js';
 import type { Usage } from '../schema/trial.js';
 
 const PER_MILLION = 1_000_000;
