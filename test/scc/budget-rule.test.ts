@@ -157,6 +157,17 @@ describe('the SCC budget rule over a fake subject', () => {
     expect(addUsage(a, null)).toBeNull();
   });
 
+  it('sums cached prompt tokens and the provider cost over the calls (each call is billed)', () => {
+    const first = { promptTokens: 100, completionTokens: 4096, cachedPromptTokens: 0, costUsd: 0.0025 };
+    const second = { promptTokens: 100, completionTokens: 900, cachedPromptTokens: 96, costUsd: 0.0006 };
+    const both = addUsage(first, second);
+    expect(both).toMatchObject({ promptTokens: 200, completionTokens: 4996, cachedPromptTokens: 96 });
+    expect(both?.costUsd).toBeCloseTo(0.0031, 12);
+    // a call without a reported cost makes the chain's cost unknown (its tokens are priced instead), never 0
+    const unpriced = addUsage(first, { promptTokens: 100, completionTokens: 900 });
+    expect(unpriced).toEqual({ promptTokens: 200, completionTokens: 4996, cachedPromptTokens: 0 });
+  });
+
   it('makes no further call once the caller aborted', async () => {
     const controller = new AbortController();
     const subject = fakeSubject([CUT]);

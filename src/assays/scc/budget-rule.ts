@@ -46,17 +46,23 @@ export type BudgetedError = ErrorResponse & ChainFields & { previousText: string
 
 export type BudgetedResponse = BudgetedAnswer | BudgetedError;
 
-/** Sum of two usages; unknown (null) if either is. Reasoning tokens count as 0 in a call that reported none. */
+/**
+ * Sum of two usages; unknown (null) if either is. Reasoning and cached prompt tokens count as 0 in a call that
+ * reported none; the provider's cost is summed only when both calls reported one (else it is unknown, and the
+ * tokens are priced instead).
+ */
 export function addUsage(a: Usage | null, b: Usage | null): Usage | null {
   if (a === null || b === null) return null;
-  const reasoning =
-    a.reasoningTokens === undefined && b.reasoningTokens === undefined
-      ? {}
-      : { reasoningTokens: (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0) };
+  const sum = (x: number | undefined, y: number | undefined) =>
+    x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0);
+  const reasoningTokens = sum(a.reasoningTokens, b.reasoningTokens);
+  const cachedPromptTokens = sum(a.cachedPromptTokens, b.cachedPromptTokens);
   return {
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
-    ...reasoning,
+    ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
+    ...(cachedPromptTokens !== undefined ? { cachedPromptTokens } : {}),
+    ...(a.costUsd !== undefined && b.costUsd !== undefined ? { costUsd: a.costUsd + b.costUsd } : {}),
   };
 }
 

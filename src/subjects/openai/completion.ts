@@ -40,11 +40,13 @@ export const partSchema = z
 const usageSchema = z.object({
   prompt_tokens: z.number().int().nonnegative(),
   completion_tokens: z.number().int().nonnegative(),
+  /** Reasoning tokens, counted inside `completion_tokens`. An unreadable detail is dropped, never the counts. */
   completion_tokens_details: z
     .object({ reasoning_tokens: z.number().int().nonnegative().nullable().optional() })
     .loose()
     .nullable()
-    .optional(),
+    .optional()
+    .catch(undefined),
   /** Prompt tokens served from the provider's prompt cache (OpenAI, OpenRouter, DeepSeek-compatible gateways). */
   prompt_tokens_details: z
     .object({ cached_tokens: z.number().int().nonnegative().nullable().optional() })
@@ -52,6 +54,8 @@ const usageSchema = z.object({
     .nullable()
     .optional()
     .catch(undefined),
+  /** DeepSeek's own name for the cached prompt tokens (read when `prompt_tokens_details` does not say). */
+  prompt_cache_hit_tokens: z.number().int().nonnegative().optional().catch(undefined),
   /** What the request cost, in USD (OpenRouter). An unreadable cost is dropped, never the token counts. */
   cost: z.number().nonnegative().optional().catch(undefined),
 });
@@ -189,7 +193,7 @@ export function readCompletion(body: unknown): Completion {
   }
   const usage = parsed.data.usage;
   const reasoningTokens = usage?.completion_tokens_details?.reasoning_tokens;
-  const cachedPromptTokens = usage?.prompt_tokens_details?.cached_tokens;
+  const cachedPromptTokens = usage?.prompt_tokens_details?.cached_tokens ?? usage?.prompt_cache_hit_tokens;
   const { text, thinking } = readContent(choice.message.content);
   const provided = choice.message.reasoning_content ?? choice.message.reasoning ?? '';
   const thought = [provided, thinking].filter((t) => t !== '').join('\n');
