@@ -4,6 +4,7 @@ export * from './common.js';
 export * from './fit.js';
 export * from './gate.js';
 export * from './meta.js';
+export * from './plan.js';
 export * from './report.js';
 export * from './spend.js';
 export * from './subject.js';

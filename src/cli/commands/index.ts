@@ -5,6 +5,7 @@ import { registerFit } from './fit.js';
 import { registerGenerate } from './generate.js';
 import { registerGrade } from './grade.js';
 import { registerInit } from './init.js';
+import { registerPlan } from './plan.js';
 import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerSccReplay } from './scc-replay.js';
@@ -14,6 +15,7 @@ export type { RegisterCommand };
 export const commands: RegisterCommand[] = [
   registerInit,
   registerRun,
+  registerPlan,
   registerBaseline,
   registerCompare,
   registerReport,

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { standardProjectList } from '../task-help.js';
+import { printPlan } from './plan.js';
 
 interface RunFlags {
   root?: string;
@@ -14,6 +15,7 @@ interface RunFlags {
   shard?: string;
   design?: string;
   targetWidth?: string | number;
+  dryRun?: boolean;
 }
 
 /** Vitest's own config file names, in its lookup order. */
@@ -87,6 +89,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
     .option('--shard <i/n>', 'Run shard i of n (split by spec file)')
     .option('--design <grid|adaptive>', "CCB depth design: the papers' grid (default) or adaptive allocation")
     .option('--target-width <w>', 'Adaptive design: stop at this 95% CI width of p_d')
+    .option('--dry-run', 'Print the plan (calls, tokens, cost; see `ceilingbench plan`) and exit without running')
     .action(async (flags: RunFlags) => {
       const root = resolve(flags.root ?? process.cwd());
       if (!existsSync(root)) throw new UsageError(`--root: no directory at ${root}`);
@@ -105,6 +108,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
       if (flags.shard !== undefined && !/^\d+\/\d+$/.test(flags.shard)) {
         throw new UsageError(`--shard: '${flags.shard}' is not of the form i/n (e.g. 1/3)`);
       }
+      if (flags.dryRun) return printPlan(flags, io);
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
 
       const { ceilingbench, isBenchmarkProject, REPORTER_FILE, PROGRESS_REPORTER_FILE } = await import(

@@ -1,0 +1,100 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { nativeImport } from '../../config/load.js';
+import { resolveRunConfig } from '../../config/resolve.js';
+import { standardProjects } from '../../vitest/names.js';
+import type { CliIo, RegisterCommand } from '../command.js';
+import { UsageError } from '../errors.js';
+import { standardProjectList } from '../task-help.js';
+
+/** The flags `plan` shares with `run` (whose `--dry-run` prints the same plan). */
+export interface PlanFlags {
+  root?: string;
+  project?: string;
+  subject?: string;
+  seed?: string | number;
+  trials?: string | number;
+  design?: string;
+  targetWidth?: string | number;
+  json?: boolean;
+}
+
+function projectList(value: string | undefined): string[] | undefined {
+  if (value === undefined || value === 'all') return undefined;
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names.length === 0) throw new UsageError(`--project: '${value}' names no project; use a comma list or 'all'`);
+  return [...new Set(names)];
+}
+
+function integer(name: string, value: string | number | undefined, min: number): string | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name}: '${value}' is not an integer ≥ ${min}`);
+  return String(n);
+}
+
+/** ceilingbench.config.ts without Vitest: Vite's module runner (Vitest's own dependency), which writes nothing. */
+async function importConfigFile(path: string, root: string): Promise<unknown> {
+  if (!/\.[mc]?ts$/.test(path)) return nativeImport(path);
+  let runnerImport: typeof import('vite').runnerImport;
+  try {
+    ({ runnerImport } = await import('vite'));
+  } catch {
+    throw new UsageError(`${path}: a TypeScript config needs Vite to be loaded (it comes with vitest: install vitest)`);
+  }
+  const { module } = await runnerImport(path, { root, configFile: false, logLevel: 'silent' });
+  return module;
+}
+
+/**
+ * The plan of the run these flags describe, resolved like `run` resolves its configuration (the flags as
+ * CEILINGBENCH_* overrides of the config file and the environment). It builds no subject and sends nothing.
+ */
+export async function printPlan(flags: PlanFlags, io: CliIo): Promise<number> {
+  const root = resolve(flags.root ?? process.cwd());
+  if (!existsSync(root)) throw new UsageError(`--root: no directory at ${root}`);
+  if (flags.design !== undefined && flags.design !== 'grid' && flags.design !== 'adaptive') {
+    throw new UsageError(`--design: '${flags.design}' is not a design; use grid or adaptive`);
+  }
+  const overrides: Record<string, string | undefined> = {
+    CEILINGBENCH_SUBJECT: flags.subject,
+    CEILINGBENCH_SEED: integer('seed', flags.seed, 0),
+    CEILINGBENCH_TRIALS: integer('trials', flags.trials, 1),
+    CEILINGBENCH_DESIGN: flags.design,
+    CEILINGBENCH_TARGET_WIDTH: flags.targetWidth === undefined ? undefined : String(flags.targetWidth),
+  };
+  const env = { ...process.env };
+  for (const [key, value] of Object.entries(overrides)) if (value !== undefined) env[key] = value;
+  const config = await resolveRunConfig({ root, env, importFile: (path) => importConfigFile(path, root) });
+  // the user's spec folder, as the plugin adds it by default (benchmarks/ under the root)
+  const own = resolve(root, 'benchmarks');
+  const ownProjects = existsSync(own) && statSync(own).isDirectory() ? ['benchmarks'] : [];
+  const projects = projectList(flags.project);
+  // loaded on use: the tasks, assays and tokenizer the plan reads are no cost to the CLI's other commands
+  const { buildPlan } = await import('../../spend/plan.js');
+  const { formatPlanTable } = await import('../../spend/plan-table.js');
+  const plan = await buildPlan({ config, env, projects, ownProjects });
+  io.stdout(flags.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlanTable(plan));
+  return 0;
+}
+
+/** `ceilingbench plan`: calls, tokens and cost of a run before it starts, and what the response cache already holds. */
+export const registerPlan: RegisterCommand = (cli, io) => {
+  cli
+    .command('plan', 'Estimate a run before it starts: calls, tokens and cost per project (no request is sent)')
+    .option('--root <dir>', 'The repository (default: the current directory)')
+    .option('--project <list>', `Comma list of projects (${standardProjectList()}, your own) or all`, {
+      default: 'all',
+    })
+    .option('--subject <spec>', 'sim:<profile>[?k=v], oracle, openai:<model>, replay:<path>[#model]')
+    .option('--seed <n>', 'Run seed (0 = the released CCB instances)')
+    .option('--trials <n>', 'Trials per cell (default 40)')
+    .option('--design <grid|adaptive>', "CCB depth design: the papers' grid (default) or adaptive allocation")
+    .option('--target-width <w>', 'Adaptive design: stop at this 95% CI width of p_d')
+    .option('--json', 'Print the plan as JSON (ceilingbench-plan/1)')
+    .example(`ceilingbench plan --project ${standardProjects().slice(0, 3).join(',')} --subject openai:gpt-4o-mini`)
+    .action((flags: PlanFlags) => printPlan(flags, io));
+};

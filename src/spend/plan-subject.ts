@@ -1,0 +1,99 @@
+import type { RunConfig } from '../config/resolve.js';
+import { UsageError } from '../errors.js';
+import type { Price } from '../schema/spend.js';
+import { CACHE_MODES, type CacheMode, ResponseCache } from '../subjects/cache/store.js';
+import { createCacheStep } from '../subjects/openai/cache-step.js';
+import { DEFAULT_OPENAI_BASE_URL, type Env, sanitizeEndpoint } from '../subjects/openai/endpoint.js';
+import { openAiOptionsFromEnv } from '../subjects/openai/env-options.js';
+import { buildMessages, buildParams, type SystemRole } from '../subjects/openai/request-body.js';
+import { parseSubjectSpec, type SubjectSpec } from '../subjects/spec.js';
+import type { TrialRequest } from '../subjects/subject.js';
+import type { Prompt } from '../tasks/task.js';
+import { priceFor } from './price.js';
+import { countChatTokens, countTokens, type EncodingChoice, encodingFor } from './tokenizer.js';
+
+/**
+ * The subject as the plan sees it: how its prompts are tokenized, what it costs, and which trials its response cache
+ * already answers. Nothing here opens a connection or builds a subject (an openai subject would want a key): the
+ * cache key is computed from the same parts the openai subject computes it from, and looked up on disk.
+ */
+export interface PlanSubject {
+  spec: string;
+  kind: SubjectSpec['kind'];
+  model: string | null;
+  /** The name the SCC agent assay salts its ladders with (the subject's model, else its spec). */
+  ladderModel: string;
+  tokenizer: EncodingChoice;
+  price: Price | null;
+  cache: { dir: string | null; mode: string };
+  promptTokens(prompt: Prompt): number;
+  textTokens(text: string): number;
+  /** Whether the response cache holds the answer to this request (false for subjects without a cache). */
+  isCached(request: TrialRequest): Promise<boolean>;
+}
+
+/** Counts once per distinct text: a fixed-instance puzzle asks the same prompt for every trial of a cell. */
+function memo<T>(key: (value: T) => string, count: (value: T) => number): (value: T) => number {
+  const seen = new Map<string, number>();
+  return (value) => {
+    const k = key(value);
+    let n = seen.get(k);
+    if (n === undefined) {
+      n = count(value);
+      seen.set(k, n);
+    }
+    return n;
+  };
+}
+
+const promptKey = (prompt: Prompt): string => `${prompt.system}\u0000${prompt.user}`;
+
+export function planSubject(config: RunConfig, env: Env): PlanSubject {
+  const spec = config.subject.trim();
+  const parsed = parseSubjectSpec(spec);
+  const model = parsed.kind === 'openai' || parsed.kind === 'replay' ? (parsed.model ?? null) : null;
+  const base = {
+    spec,
+    kind: parsed.kind,
+    model,
+    ladderModel: model ?? spec,
+    tokenizer: encodingFor(model),
+    price: priceFor(config.prices, { spec, model }),
+    textTokens: memo<string>(
+      (text) => text,
+      (text) => countTokens(text, model),
+    ),
+  };
+  if (parsed.kind !== 'openai') {
+    return {
+      ...base,
+      cache: { dir: null, mode: 'none' },
+      promptTokens: memo(promptKey, (prompt) => countChatTokens(buildMessages(prompt), model)),
+      isCached: async () => false,
+    };
+  }
+  // what createSubject builds for `openai:<model>` in a run (src/subjects/index.ts, src/vitest/context.ts)
+  const options = { ...openAiOptionsFromEnv(env), model: parsed.model };
+  const endpoint = sanitizeEndpoint(env.OPENAI_BASE_URL || DEFAULT_OPENAI_BASE_URL);
+  const systemRole: SystemRole | undefined = options.systemRole;
+  const mode = (env.CEILINGBENCH_CACHE_MODE || 'read-write') as CacheMode;
+  if (!CACHE_MODES.includes(mode)) {
+    throw new UsageError(`CEILINGBENCH_CACHE_MODE '${mode}' is not valid; use one of: ${CACHE_MODES.join(', ')}`);
+  }
+  // a corrupt entry is a miss, as in a run (which reports it when it meets it)
+  const cache = mode === 'off' ? undefined : new ResponseCache(config.cacheDir, mode, () => {});
+  const step = createCacheStep({ endpoint, model: parsed.model });
+  return {
+    ...base,
+    cache: { dir: cache ? config.cacheDir : null, mode },
+    promptTokens: memo(promptKey, (prompt) => countChatTokens(buildMessages(prompt, systemRole), model)),
+    async isCached(request) {
+      if (!cache?.readable) return false;
+      const key = step.keyOf(request, {
+        messages: buildMessages(request.prompt, systemRole),
+        params: buildParams(options, endpoint, request.maxOutputTokens),
+      });
+      return (await cache.get(key)) !== undefined;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { availableTasks, resolveTask } from '../tasks/registry.js';
+import type { AnyTaskPlugin } from '../tasks/task.js';
+import { projectOf, standardProjects } from '../vitest/names.js';
+
+/**
+ * What a standard project runs, as the plan counts it. The sweeps come from the registry: every registered task of
+ * the project whose analysis is a sweep (retention: d1, d2, d3; collapse: the puzzles) runs `describeSweep(id)`
+ * over its levels. What the shipped spec files declare besides a sweep is named here, once
+ * (test/spend/plan.test.ts loads every shipped spec file and checks that it declares exactly these units).
+ */
+export type PlannedUnit =
+  | { kind: 'sweep'; task: AnyTaskPlugin }
+  | { kind: 'ablation'; task: AnyTaskPlugin; level: number; variants: readonly string[] }
+  | { kind: 'scc-counting' }
+  | { kind: 'scc-motif' }
+  | { kind: 'scc-dual' }
+  | { kind: 'scc-agent' };
+
+/** The analyses a spec file runs as a `describeSweep` grid. */
+const SWEPT = new Set(['retention', 'collapse']);
+
+/** The shipped specs' declarations other than a sweep, per standard project (src/specs/<project>/*.spec.ts). */
+const DECLARED: Readonly<Record<string, () => PlannedUnit[]>> = {
+  // src/specs/d3/ablation.spec.ts
+  d3: () => [
+    { kind: 'ablation', task: resolveTask('d3'), level: 15, variants: ['standard', 'verbose', 'A', 'B', 'C'] },
+  ],
+  // src/specs/scc/{counting,motif,dual-task,agent}.spec.ts
+  scc: () => [{ kind: 'scc-counting' }, { kind: 'scc-motif' }, { kind: 'scc-dual' }, { kind: 'scc-agent' }],
+};
+
+/** The units of a standard project, in run order: its sweeps (registry order), then its other declarations. */
+export function plannedUnits(project: string): PlannedUnit[] {
+  if (!standardProjects().includes(project)) return [];
+  const sweeps: PlannedUnit[] = availableTasks()
+    .filter((task) => projectOf(task) === project && SWEPT.has(task.analysis))
+    .map((task) => ({ kind: 'sweep', task }));
+  return [...sweeps, ...(DECLARED[project]?.() ?? [])];
+}

@@ -1,0 +1,125 @@
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planSchema } from '../../src/schema/plan.js';
+import { CLI_BIN, spawnBench } from '../reliability/support/bench-run.js';
+import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+
+/**
+ * `ceilingbench plan` as a user runs it: a repository with a price table in ceilingbench.config.ts, no API key,
+ * and OPENAI_BASE_URL pointing at a loopback server that must see no request at all.
+ */
+const CONFIG = `// a TypeScript config, loaded without Vitest
+type Price = { input: number; cachedInput?: number; output: number };
+const prices: Record<string, Price> = { 'gpt-4o-mini': { input: 0.15, cachedInput: 0.075, output: 0.6 } };
+export default { prices };
+`;
+
+let server: LoopbackServer;
+let root: string;
+
+beforeAll(async () => {
+  server = await startLoopbackServer({ answer: () => ({ text: 'should never be asked' }) });
+  root = mkdtempSync(join(tmpdir(), 'cb-plan-cli-'));
+  writeFileSync(join(root, 'ceilingbench.config.ts'), CONFIG);
+});
+afterAll(() => server.close());
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  // spawnBench passes no OPENAI_* or CEILINGBENCH_* variable of this process: there is no API key
+  const bench = spawnBench([CLI_BIN, ...args], {
+    OPENAI_BASE_URL: server.baseURL,
+    CEILINGBENCH_CACHE_DIR: join(root, 'cache'),
+    ...env,
+  });
+  const { code } = await bench.done;
+  return { code, stdout: bench.stdout(), stderr: bench.stderr() };
+}
+
+describe('ceilingbench plan', () => {
+  it('prints calls, tokens and cost per project for d1,d2,d3 with no key and no request', async () => {
+    const { code, stdout, stderr } = await cli([
+      'plan',
+      '--root',
+      root,
+      '--project',
+      'd1,d2,d3',
+      '--subject',
+      'openai:gpt-4o-mini',
+    ]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/ceilingbench plan · openai:gpt-4o-mini · 40 trials per cell/);
+    expect(stdout).toMatch(/input \$0\.15, cached input \$0\.075, output \$0\.6/);
+    const row = (name: string) => stdout.split('\n').find((line) => line.startsWith(`${name} `)) ?? '';
+    expect(row('d1')).toMatch(/^d1\s+400\s+0\s+[\d,]+\s+[\d,]+\s+\$[\d.]+ \[\$[\d.]+–\$[\d.]+\]$/);
+    expect(row('d2')).toMatch(/^d2\s+400\s+0\s/);
+    expect(row('d3')).toMatch(/^d3\s+600\s+0\s/); // the grid and the 5-variant ablation at N = 15
+    expect(row('total')).toMatch(/^total\s+1,400\s+0\s+[\d,]+\s+[\d,]+\s+\$/);
+    expect(server.log).toHaveLength(0);
+  });
+
+  it('--json prints the schema’d plan, priced', async () => {
+    const { code, stdout } = await cli([
+      'plan',
+      '--root',
+      root,
+      '--project',
+      'd1',
+      '--subject',
+      'openai:gpt-4o-mini',
+      '--trials',
+      '2',
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    const plan = planSchema.parse(JSON.parse(stdout));
+    expect(plan.projects.map((p) => p.name)).toEqual(['d1']);
+    expect(plan.price).toEqual({ input: 0.15, cachedInput: 0.075, output: 0.6 });
+    expect(plan.totals.amount.calls).toEqual({ low: 20, expected: 20, high: 20 });
+    expect(plan.totals.amount.costUsd?.expected).toBeGreaterThan(0);
+    expect(server.log).toHaveLength(0);
+  });
+
+  it('without a price: tokens only, "no price", never a dollar figure; the own spec folder is "not estimated"', async () => {
+    const bare = mkdtempSync(join(tmpdir(), 'cb-plan-bare-'));
+    mkdirSync(join(bare, 'benchmarks'));
+    const { code, stdout } = await cli([
+      'plan',
+      '--root',
+      bare,
+      '--project',
+      'd1,benchmarks',
+      '--subject',
+      'openai:gpt-4o',
+      '--trials',
+      '1',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^d1\s+10\s+0\s+[\d,]+\s+[\d,]+\s+no price$/m);
+    expect(stdout).toMatch(/^benchmarks\s+not estimated$/m);
+    expect(stdout).not.toMatch(/\$\d/);
+    expect(stdout).toMatch(/total \(estimated projects\)/);
+    expect(server.log).toHaveLength(0);
+  });
+
+  it('run --dry-run prints the same plan and exits 0 without starting Vitest', async () => {
+    const args = ['--root', root, '--project', 'd2', '--subject', 'openai:gpt-4o-mini', '--trials', '1'];
+    const plan = await cli(['plan', ...args]);
+    const out = join(root, 'reports-dry');
+    const dry = await cli(['run', ...args, '--out', out, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toBe(plan.stdout);
+    expect(dry.stdout + dry.stderr).not.toMatch(/RUN\s+v\d|ceilingbench: run/);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(join(root, '.ceilingbench'))).toBe(false);
+    expect(server.log).toHaveLength(0);
+  });
+
+  it('a bad flag is a usage error (exit 2) naming the fix', async () => {
+    const { code, stderr } = await cli(['plan', '--root', root, '--design', 'clever']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--design: 'clever' is not a design; use grid or adaptive/);
+  });
+});
