@@ -2,6 +2,29 @@ import { PyRandom } from '../rng/index.js';
 import { type DepthCount, fitRetention, quantileLinear, sampleBinomial } from '../stats/index.js';
 
 /**
+ * The parametric bootstrap behind retentionDifference, from a given RNG: candidate − baseline, and the B
+ * resampled differences (each side's per-depth counts redrawn from its own fitted p̂^N and refitted,
+ * independently; candidate first within each resample), in draw order.
+ */
+export function retentionDifferenceDraws(
+  baseline: DepthCount[],
+  candidate: DepthCount[],
+  options: { rng: PyRandom; resamples?: number },
+): { difference: number; draws: number[] } {
+  const resamples = options.resamples ?? 2000;
+  const base = fitRetention(baseline).pd;
+  const cand = fitRetention(candidate).pd;
+  const { rng } = options;
+  const draw = (counts: DepthCount[], pd: number): DepthCount[] =>
+    counts.map((c) => ({ ...c, correct: sampleBinomial(rng, c.n, pd ** c.depth) }));
+  const draws: number[] = [];
+  for (let b = 0; b < resamples; b++) {
+    draws.push(fitRetention(draw(candidate, cand)).pd - fitRetention(draw(baseline, base)).pd);
+  }
+  return { difference: cand - base, draws };
+}
+
+/**
  * Δp_d = candidate − baseline with a 95% parametric-bootstrap interval: each side's per-depth counts
  * are resampled from its own fitted p̂^N and refitted, independently, B times.
  */
@@ -10,16 +33,8 @@ export function retentionDifference(
   candidate: DepthCount[],
   options: { seed: number; resamples?: number },
 ): { difference: number; ci95: [number, number] } {
-  const resamples = options.resamples ?? 2000;
-  const base = fitRetention(baseline).pd;
-  const cand = fitRetention(candidate).pd;
   const rng = new PyRandom(`compare-retention:${options.seed}`);
-  const draw = (counts: DepthCount[], pd: number): DepthCount[] =>
-    counts.map((c) => ({ ...c, correct: sampleBinomial(rng, c.n, pd ** c.depth) }));
-  const differences: number[] = [];
-  for (let b = 0; b < resamples; b++) {
-    differences.push(fitRetention(draw(candidate, cand)).pd - fitRetention(draw(baseline, base)).pd);
-  }
-  differences.sort((a, b) => a - b);
-  return { difference: cand - base, ci95: [quantileLinear(differences, 0.025), quantileLinear(differences, 0.975)] };
+  const { difference, draws } = retentionDifferenceDraws(baseline, candidate, { rng, resamples: options.resamples });
+  draws.sort((a, b) => a - b);
+  return { difference, ci95: [quantileLinear(draws, 0.025), quantileLinear(draws, 0.975)] };
 }
