@@ -1,7 +1,7 @@
 /**
  * `npm run bench:perf` = `tsx bench/run.ts`: every measurement in BENCHMARKS.md, printed as markdown.
  *
- *   tsx bench/run.ts [--only micro,linearity,throughput,ratelimit,adaptive,e2e] [--quick]
+ *   tsx bench/run.ts [--only micro,linearity,throughput,ratelimit,adaptive,e2e,tokenizer] [--quick]
  *
  * micro       tinybench: per-task generate and render+parse+grade at the deepest level, the p_d fit with a
  *             2,000-resample bootstrap, the SCC ladder on the replay subject, subject spec parsing
@@ -12,6 +12,8 @@
  *             behind a hidden token bucket (answers/s ÷ the bucket's rate, share of requests answered 429)
  * adaptive    scripts/perf/adaptive-study.ts: the adaptive design against the 40 × 10 grid
  * e2e         scripts/perf/e2e.ts: wall time of `ceilingbench run --project d1,d2,d3 --subject sim:default`
+ * tokenizer   bench/tokenizer-suite.ts: the spend estimates' tokenizer — loading an encoding, counting our prompts
+ *             (tinybench), real tokens against chars/4, and the wall time of `ceilingbench plan`'s computation
  *
  * --quick shortens every part (fewer samples, replications and trials) for a smoke run; its numbers are not
  * the ones to publish. Each script part runs in its own Node process so that timings do not interfere.
@@ -23,11 +25,12 @@ import { Bench, type Task } from 'tinybench';
 import { addFitBenches } from './fit-suite.js';
 import { runLinearity } from './linearity-suite.js';
 import { machineInfo } from './machine.js';
-import { addSccBenches, SCC_BENCH_MODEL, sccCalls } from './scc-suite.js';
+import { addSccBenches, SCC_BENCH_MODEL, sccCalls, sccScheduleCallsTable } from './scc-suite.js';
 import { addSubjectBenches } from './subject-suite.js';
 import { addTaskBenches } from './task-suite.js';
+import { runTokenizer } from './tokenizer-suite.js';
 
-const PARTS = ['micro', 'linearity', 'throughput', 'ratelimit', 'adaptive', 'e2e'] as const;
+const PARTS = ['micro', 'linearity', 'throughput', 'ratelimit', 'adaptive', 'e2e', 'tokenizer'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -75,6 +78,8 @@ async function micro(quick: boolean): Promise<void> {
   console.log(
     `\nSCC calls per ladder on ${SCC_BENCH_MODEL} (preflight included; both reach the published CC): authors' full tiers ${sccCalls.authors}, ours ${sccCalls.ours}.`,
   );
+  console.log('\n### SCC calls on the 44 released closed-model logs, by schedule (counted, not timed)\n');
+  console.log(await sccScheduleCallsTable([1, 4]));
 }
 
 function script(name: string, args: string[], dir = 'scripts/perf'): void {
@@ -101,6 +106,7 @@ const run: Record<Part, () => Promise<void> | void> = {
   ratelimit: () => script('rate-limit.ts', values.quick ? ['--quick'] : [], 'bench'),
   adaptive: () => script('adaptive-study.ts', values.quick ? ['--reps', '20'] : []),
   e2e: () => script('e2e.ts', values.quick ? ['--quick'] : []),
+  tokenizer: () => runTokenizer(values.quick ?? false),
 };
 for (const part of PARTS) {
   if (!parts.includes(part)) continue;
