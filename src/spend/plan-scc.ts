@@ -118,7 +118,7 @@ function ladderTokens(subject: PlanSubject, motif: Motif, paths: readonly Ladder
 }
 
 const ladderNote = (paths: readonly LadderStep[][]) =>
-  `a ladder: its tiers follow its answers (at most ${Math.max(...paths.map((p) => p.length))} tiers of ${DEFAULT_SCC_CONFIG.samplesPerLength}); a range, no expected value`;
+  `its tiers follow its answers: a preflight, then up to ${Math.max(...paths.map((p) => p.length))} tiers of ${DEFAULT_SCC_CONFIG.samplesPerLength} trials; no expected value`;
 
 function rangeUnit(
   name: string,
@@ -156,7 +156,7 @@ export function planMotif(subject: PlanSubject): PlanUnit {
   return rangeUnit('scc · motif ablation', 'ladder', tokens, subject, {
     trials: null,
     cached: null,
-    note: `${MOTIFS.length} ladders, one per motif; ${ladderNote(paths)}`,
+    note: `${MOTIFS.length} ladders, one per motif; each: ${ladderNote(paths)}`,
   });
 }
 
@@ -188,7 +188,11 @@ async function designUnit(
       requestTokens(subject.promptTokens(r.prompt), subject.textTokens(r.canonical), r.budget),
     );
   }
-  return rangeUnit(name, 'design', tokens, subject, { trials: requests.length, cached, note });
+  return rangeUnit(name, 'design', tokens, subject, {
+    trials: requests.length,
+    cached,
+    note: `${requests.length} trials; ${note}`,
+  });
 }
 
 /**
@@ -208,12 +212,7 @@ export function planDual(subject: PlanSubject, runSeed: number, trials: number):
       canonical: dualPlugin.canonicalResponse(instance),
     };
   });
-  return designUnit(
-    'scc · dual-task interference',
-    requests,
-    subject,
-    'a fixed design; each request may double its budget (high)',
-  );
+  return designUnit('scc · dual-task interference', requests, subject, 'a fixed design');
 }
 
 /**
@@ -240,10 +239,5 @@ export function planAgent(subject: PlanSubject, runSeed: number, trials: number)
       canonical: agentPlugin.canonicalResponse(instance),
     };
   });
-  return designUnit(
-    'scc · agent operation',
-    requests,
-    subject,
-    'a fixed design; each request may double its budget (high)',
-  );
+  return designUnit('scc · agent operation', requests, subject, 'a fixed design');
 }

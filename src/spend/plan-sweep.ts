@@ -164,12 +164,7 @@ export async function planAdaptive(task: AnyTaskPlugin, context: SweepContext): 
     promptTokens: bound(grid.promptTokens.expected, worst.promptTokens.high),
     outputTokens: bound(grid.outputTokens.expected, worst.outputTokens.high),
   };
-  const unit = unitOf(
-    `${task.id} · adaptive (cap: the grid ${sweepSpan(task, task.levels.values)})`,
-    'adaptive',
-    cells,
-    context,
-    `adaptive design: it stops once p_d is known as precisely as the grid would know it, after at most ${cap} calls; expected = the grid's, an upper bound`,
-  );
+  const note = `the adaptive design stops once p_d is as precise as the grid would make it, after at most ${cap} calls; expected: the grid's, its cap`;
+  const unit = unitOf(`${task.id} · adaptive`, 'adaptive', cells, context, note);
   return { ...unit, isRange: true, amount: priced(tokens, context.subject.price) };
 }

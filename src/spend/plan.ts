@@ -1,3 +1,4 @@
+import { SCC_OUTPUT_TOKENS_CEILING } from '../assays/scc/budget-rule.js';
 import type { RunConfig } from '../config/resolve.js';
 import { PLAN_FORMAT, type Plan, type PlanProject, type PlanUnit, planSchema } from '../schema/plan.js';
 import type { Env } from '../subjects/openai/endpoint.js';
@@ -96,8 +97,17 @@ function notesOf(plan: Omit<Plan, 'notes'>, subject: PlanSubject): string[] {
   } else if (plan.cache.mode === 'refresh') {
     notes.push('CEILINGBENCH_CACHE_MODE=refresh: cached answers are asked again, so none is counted as cached');
   }
-  const ranges = plan.projects.flatMap((p) => p.units.filter((u) => u.isRange).map((u) => `${u.name} (${u.note})`));
-  if (ranges.length > 0) notes.push(`ranges, not counts — the run's answers decide them: ${ranges.join('; ')}`);
+  for (const project of plan.projects) {
+    const ranges = project.units.filter((u) => u.isRange);
+    if (ranges.length === 0) continue;
+    const parts = ranges.map((u) => `${u.name}: ${u.note}`).join('; ');
+    const doubling = ranges.some((u) => u.kind === 'ladder' || u.kind === 'design')
+      ? `; every request may double its output budget up to ${SCC_OUTPUT_TOKENS_CEILING.toLocaleString('en-US')} (high)`
+      : '';
+    notes.push(`${project.name} is a range, not a count — ${parts}${doubling}`);
+  }
+  if (plan.cache.dir !== null && plan.cache.mode !== 'refresh')
+    notes.push(`cached: looked up in the response cache at ${plan.cache.dir}`);
   for (const p of plan.projects) if (!p.estimated) notes.push(`${p.name}: ${p.note}`);
   notes.push(
     'expected output: CCB’s length model (the paper’s mean response lengths per depth), else the canonical response; high: every answer runs to its output budget',

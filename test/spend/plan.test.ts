@@ -165,7 +165,7 @@ describe('buildPlan: a grid from the rendered prompts', () => {
     const grid = plan.projects[0].units[0];
     expect(unit.amount.outputTokens.expected).toBe(grid.amount.outputTokens.expected);
     expect(unit.amount.outputTokens.high).toBe(10 * resolveTask('d3').maxOutputTokens(50));
-    expect(adaptive.notes.join('\n')).toMatch(/adaptive design.*at most 10 calls/);
+    expect(adaptive.notes.join('\n')).toMatch(/adaptive design stops .* after at most 10 calls/);
   });
 
   it('the user’s own project is listed as not estimated, never as 0, and the totals say they leave it out', async () => {
@@ -216,7 +216,7 @@ describe('SCC: ranges from the ladder configuration', () => {
     expect(counting.amount.calls.high).toBe(4 * (1 + 16 * tiers));
     expect(motif.amount.calls.high).toBe(11 * counting.amount.calls.high);
     expect(plan.totals.amount.costUsd?.expected).toBeNull();
-    expect(plan.notes.join('\n')).toMatch(/ranges, not counts/);
+    expect(plan.notes.join('\n')).toMatch(/scc is a range, not a count — .*up to 32,768/);
     for (const amount of amounts(plan)) expect(amountOrdered(amount)).toBe(true);
   });
 });
