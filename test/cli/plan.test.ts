@@ -117,6 +117,29 @@ describe('ceilingbench plan', () => {
     expect(server.log).toHaveLength(0);
   });
 
+  it('after a `ceilingbench run`, the plan counts every answered trial as cached and sends nothing', {
+    timeout: 300_000,
+  }, async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'cb-plan-after-run-'));
+    const args = ['--root', repo, '--project', 'd2', '--subject', 'openai:loop-model', '--trials', '1'];
+    const cache = { CEILINGBENCH_CACHE_DIR: join(repo, 'cache') };
+    const before = planSchema.parse(JSON.parse((await cli(['plan', ...args, '--json'], cache)).stdout));
+    expect(before.totals).toMatchObject({ trials: 10, cached: 0 });
+    const run = await cli(['run', ...args, '--out', join(repo, 'reports')], {
+      ...cache,
+      OPENAI_API_KEY: 'sk-loopback',
+    });
+    expect(run.stdout + run.stderr).toMatch(/ceilingbench: run/);
+    const sent = server.log.length;
+    expect(sent).toBe(10);
+    const after = planSchema.parse(JSON.parse((await cli(['plan', ...args, '--json'], cache)).stdout));
+    expect(server.log).toHaveLength(sent);
+    expect(after.totals).toMatchObject({ trials: 10, cached: 10 });
+    expect(after.totals.amount.calls).toEqual({ low: 0, expected: 0, high: 0 });
+    expect(after.totals.amount.promptTokens.expected).toBe(0);
+    server.log.length = 0;
+  });
+
   it('a bad flag is a usage error (exit 2) naming the fix', async () => {
     const { code, stderr } = await cli(['plan', '--root', root, '--design', 'clever']);
     expect(code).toBe(2);
