@@ -1,9 +1,11 @@
 import { describe, test } from 'vitest';
-import { runAdaptiveSweep } from '../assays/adaptive/index.js';
+import { charsPerTokenCounter, runAdaptiveSweep, trialCostModel } from '../assays/adaptive/index.js';
 import { compareVariants } from '../assays/sweep/ablation.js';
 import { fitSweep } from '../assays/sweep/fit-sweep.js';
 import { runCell } from '../assays/sweep/run-cell.js';
+import type { SweepDesign } from '../config/design.js';
 import type { CellResult } from '../schema/cell.js';
+import { priceFor } from '../spend/price.js';
 import { generateCell } from '../tasks/instances.js';
 import { resolveTask } from '../tasks/registry.js';
 import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task.js';
@@ -43,7 +45,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
   const cells = new Map<number, CellResult>();
   const design = runConfig().design;
   if (design.kind === 'adaptive' && task.analysis === 'retention') {
-    describeAdaptive(task, project, label, options, design.targetWidth);
+    describeAdaptive(task, project, label, options, design);
     return;
   }
 
@@ -92,28 +94,48 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
 
 /**
  * The adaptive depth design as one test: it runs the sequential allocation (src/assays/adaptive), records
- * every depth it visited as cells and the fit as the record, and applies the project's gates.
+ * every depth it visited as cells and the fit as the record, and applies the project's gates. Its depths
+ * span the sweep's levels (the grid's 5…50 for CCB) unless the design widens them; with objective 'cost'
+ * (the default) a trial's cost is its prompt tokens at the subject's input price plus the task's expected
+ * output tokens at its output price (output tokens alone when the price table has no entry for the subject).
  */
 function describeAdaptive(
   task: AnyTaskPlugin,
   project: string,
   label: string,
   options: SweepOptions,
-  targetWidth: number | undefined,
+  design: Extract<SweepDesign, { kind: 'adaptive' }>,
 ): void {
+  const levels = options.levels ?? task.levels.values;
   describe(label, () => {
     test(`${label} · adaptive`, async ({ task: testTask, signal, expect }) => {
       const { config, subject } = await runContext();
+      const seedOffset = seedOffsetFor(config.seed);
+      const objective = design.objective ?? 'cost';
+      // The chars/4 stand-in until a tokenizer for the subject's model is wired in (src/spend).
+      const cost =
+        objective === 'cost'
+          ? trialCostModel(task, {
+              price: priceFor(config.prices, subject.identity),
+              tokens: charsPerTokenCounter,
+              profile: options.profile,
+              variant: options.variant,
+              seedOffset,
+              generateOptions: options.generateOptions,
+            })
+          : undefined;
       const { cells, fit } = await runAdaptiveSweep(
         {
           project,
           task,
-          targetWidth,
+          targetWidth: design.targetWidth,
+          objective,
           profile: options.profile,
           variant: options.variant,
-          seedOffset: seedOffsetFor(config.seed),
+          seedOffset,
           generateOptions: options.generateOptions,
-          maxDepth: options.levels?.at(-1),
+          minDepth: design.depths?.min ?? Math.min(...levels),
+          maxDepth: design.depths?.max ?? Math.max(...levels),
           batchSize: config.concurrency,
         },
         subject,
@@ -124,6 +146,7 @@ function describeAdaptive(
           maxMissingFraction: config.maxMissingFraction,
           gridTrials: options.trials ?? config.trials,
           signal,
+          cost,
         },
       );
       const gateKey = vitestProjectOf(testTask, project);

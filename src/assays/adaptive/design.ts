@@ -2,22 +2,39 @@ import {
   bootstrapRetentionCI,
   type DepthCount,
   fitRetention,
+  geometricLogLik,
   normalizeCounts,
   profileLikelihoodCI,
   type RetentionMle,
 } from '../../stats/index.js';
 import { mapLimit } from '../limit.js';
-import { asymptoticWidth, mostInformativeDepth } from './information.js';
+import {
+  asymptoticWidth,
+  mostInformativeDepth,
+  mostInformativeDepthPerCost,
+  type PBelief,
+  type TrialCost,
+} from './information.js';
 
 /** One trial's answer: true = correct, false = a counted failure, null = missing data (never in a denominator). */
 export type AdaptiveAnswer = (depth: number, trialIndex: number, signal?: AbortSignal) => Promise<boolean | null>;
 
 export interface AdaptivePilot {
-  /** Depths of the pilot (default: 5 depths spaced geometrically from minDepth to maxDepth). */
+  /**
+   * Depths of the pilot. Default, objective 'calls': 5 depths spaced geometrically from minDepth to maxDepth;
+   * objective 'cost': minDepth alone, the cheapest depth (the allocation climbs from there as the data allow).
+   */
   depths?: readonly number[];
-  /** Trials at each pilot depth (default 4). */
+  /** Trials at each pilot depth (default: 4 for 'calls', batchSize for 'cost'). */
   trialsPerDepth?: number;
 }
+
+/**
+ * What one trial's depth is chosen to buy most cheaply. 'calls': the most Fisher information about p_d per
+ * call. 'cost': the most information per unit of `cost(depth)` (priced tokens: deeper trials answer at
+ * greater length), so the design reaches its target width for the least total cost.
+ */
+export type AdaptiveObjective = { kind: 'calls' } | { kind: 'cost'; cost: TrialCost };
 
 export interface AdaptiveDesignOptions {
   /**
@@ -28,6 +45,8 @@ export interface AdaptiveDesignOptions {
   maxDepth: number;
   /** Default 1. */
   minDepth?: number;
+  /** Default { kind: 'calls' }. */
+  objective?: AdaptiveObjective;
   /**
    * Stop once the 95% profile-likelihood interval for p_d is at most this wide; or, with `matchDesign`, at most
    * as wide as that design (e.g. the 40 × 10 grid) would reach at any p in the current interval (asymptoticWidth).
@@ -67,6 +86,9 @@ export interface AdaptiveDesignResult {
   /** Every call made, missing answers included. */
   calls: number;
   missing: number;
+  objective: AdaptiveObjective['kind'];
+  /** Objective 'cost': the summed cost(depth) of every call made, missing answers included; else null. */
+  cost: number | null;
   /** The width the stopping rule aimed at when the design stopped. */
   targetWidth: number;
   stopReason: 'width' | 'maxTrials';
@@ -80,9 +102,20 @@ export function geometricDepths(lo: number, hi: number, count: number): number[]
   return [...new Set(depths)];
 }
 
-function validate(options: AdaptiveDesignOptions): { minDepth: number; pilotDepths: number[]; perDepth: number } {
+interface Validated {
+  minDepth: number;
+  pilotDepths: number[];
+  perDepth: number;
+  batchSize: number;
+  /** Objective 'cost': cost(depth) tabulated over minDepth…maxDepth (index depth − minDepth). */
+  costs: number[] | null;
+}
+
+function validate(options: AdaptiveDesignOptions): Validated {
   const minDepth = options.minDepth ?? 1;
   const { maxDepth, targetWidth, maxTrials } = options;
+  const objective = options.objective ?? { kind: 'calls' };
+  const batchSize = options.batchSize ?? 8;
   if (!(Number.isInteger(minDepth) && minDepth >= 1 && Number.isInteger(maxDepth) && maxDepth >= minDepth)) {
     throw new RangeError(`adaptive design: need integers 1 ≤ minDepth=${minDepth} ≤ maxDepth=${maxDepth}`);
   }
@@ -95,33 +128,94 @@ function validate(options: AdaptiveDesignOptions): { minDepth: number; pilotDept
   if (!(Number.isInteger(maxTrials) && maxTrials >= 1)) {
     throw new RangeError(`adaptive design: maxTrials=${maxTrials} must be a positive integer`);
   }
-  const pilotDepths = [...(options.pilot?.depths ?? geometricDepths(minDepth, maxDepth, 5))];
+  if (!(Number.isInteger(batchSize) && batchSize >= 1)) {
+    throw new RangeError(`adaptive design: batchSize=${batchSize} must be a positive integer`);
+  }
+  let costs: number[] | null = null;
+  if (objective.kind === 'cost') {
+    costs = [];
+    for (let depth = minDepth; depth <= maxDepth; depth++) {
+      const c = objective.cost(depth);
+      if (!(Number.isFinite(c) && c > 0)) {
+        throw new RangeError(`adaptive design: cost(${depth})=${c} must be finite and > 0`);
+      }
+      costs.push(c);
+    }
+  }
+  const defaultPilot = objective.kind === 'cost' ? [minDepth] : geometricDepths(minDepth, maxDepth, 5);
+  const pilotDepths = [...new Set(options.pilot?.depths ?? defaultPilot)];
+  if (pilotDepths.length === 0) throw new RangeError('adaptive design: pilot.depths must name at least one depth');
   const bad = pilotDepths.find((d) => !(Number.isInteger(d) && d >= minDepth && d <= maxDepth));
   if (bad !== undefined) throw new RangeError(`adaptive design: pilot depth ${bad} is outside ${minDepth}…${maxDepth}`);
-  const perDepth = options.pilot?.trialsPerDepth ?? 4;
+  const perDepth = options.pilot?.trialsPerDepth ?? (objective.kind === 'cost' ? batchSize : 4);
   if (!(Number.isInteger(perDepth) && perDepth >= 1)) {
     throw new RangeError(`adaptive design: pilot.trialsPerDepth=${perDepth} must be a positive integer`);
   }
-  return { minDepth, pilotDepths, perDepth };
+  return { minDepth, pilotDepths, perDepth, batchSize, costs };
 }
 
 /**
- * Sequential depth allocation for the geometric model P(correct | N) = p_d^N: a pilot spread over depths, then
- * batches placed at the depth whose trial carries the most Fisher information about p_d at the current
- * maximum-likelihood p̂, until the 95% profile-likelihood interval is at most `targetWidth` wide or
- * `maxTrials` calls are spent. The reported ci95 is the same BCa bootstrap interval the grid reports.
+ * What the data say about p: `points` points across the profile interval, each weighted by its likelihood
+ * relative to p̂ (a flat prior on p, truncated to the interval). Needs at least one failure (p̂ < 1): with none
+ * the likelihood grows to p = 1, where a trial's information has no finite bound.
+ */
+export function likelihoodBelief(
+  data: readonly DepthCount[],
+  pd: number,
+  [lo, hi]: readonly [number, number],
+  points = 33,
+): PBelief {
+  if (!(pd < 1 && hi < 1)) throw new RangeError('likelihoodBelief: needs a failure in the data (p̂ < 1)');
+  const reference = geometricLogLik(data, pd);
+  return Array.from({ length: points }, (_, i) => {
+    const p = lo + ((hi - lo) * (i + 0.5)) / points;
+    return { p, weight: Math.exp(geometricLogLik(data, p) - reference) };
+  });
+}
+
+/**
+ * The next batch's depth, a pure function of the data. 'calls': the most informative depth at p̂ (today's
+ * design). 'cost': the most expected information per unit cost under likelihoodBelief — averaging over the
+ * interval rather than trusting p̂ keeps a high p̂ from dragging the batch deeper, and so keeps stopping from
+ * favouring overestimates. With no failure yet (p̂ = 1) at the middle of the profile interval [lo, 1], so the
+ * design climbs from cheap depths as successes accumulate instead of jumping to the deepest, dearest one.
+ * When the cost does not fall with depth, never deeper than the same belief's choice at a constant cost.
+ */
+export function nextDepth(
+  objective: AdaptiveObjective,
+  state: { data: readonly DepthCount[]; pd: number; profileCi95: readonly [number, number] },
+  maxDepth: number,
+  minDepth = 1,
+): number {
+  const { data, pd, profileCi95 } = state;
+  if (objective.kind === 'calls') return mostInformativeDepth(pd, maxDepth, minDepth);
+  const belief: PBelief =
+    pd < 1 && profileCi95[1] < 1
+      ? likelihoodBelief(data, pd, profileCi95)
+      : [{ p: Math.min((profileCi95[0] + 1) / 2, 1 - 1e-9), weight: 1 }];
+  return mostInformativeDepthPerCost(belief, objective.cost, maxDepth, minDepth);
+}
+
+/**
+ * Sequential depth allocation for the geometric model P(correct | N) = p_d^N: a pilot, then batches placed at
+ * the depth whose trial carries the most Fisher information about p_d at the current maximum-likelihood p̂ —
+ * per call (objective 'calls') or per unit of priced cost (objective 'cost', see nextDepth) — until the 95%
+ * profile-likelihood interval is at most `targetWidth` wide or `maxTrials` calls are spent. The reported ci95
+ * is the same BCa bootstrap interval the grid reports.
  *
  * The allocation trusts the geometric model: it concentrates trials at one or two depths, so it cannot
  * detect departures from p^N the way the 10-depth grid can. Use the grid for replication.
  */
 export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise<AdaptiveDesignResult> {
-  const { minDepth, pilotDepths, perDepth } = validate(options);
-  const batchSize = options.batchSize ?? 8;
+  const { minDepth, pilotDepths, perDepth, batchSize, costs } = validate(options);
   const concurrency = options.concurrency ?? batchSize;
+  const objective: AdaptiveObjective =
+    costs === null ? { kind: 'calls' } : { kind: 'cost', cost: (depth) => costs[depth - minDepth] };
   const byDepth = new Map<number, { correct: number; n: number; asked: number }>();
   const steps: AdaptiveStep[] = [];
   let calls = 0;
   let missing = 0;
+  let cost = 0;
 
   const counts = (): DepthCount[] =>
     normalizeCounts([...byDepth].map(([depth, c]) => ({ depth, correct: c.correct, n: c.n })));
@@ -144,6 +238,7 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
       for (let i = 0; i < take; i++) planned.push({ depth, trialIndex: cell.asked + i });
       cell.asked += take;
       calls += take;
+      if (costs !== null) cost += take * costs[depth - minDepth];
       return take;
     });
     const answers = await mapLimit(
@@ -186,7 +281,12 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
   while (current.width > target(current.fit.pd, current.profileCi95) && calls < options.maxTrials) {
     // At p̂ = 1 (no failure yet) the deepest depth is the first that can show one; at the 0.5 bound the
     // formula still gives a finite optimum (depth 2).
-    const depth = mostInformativeDepth(current.fit.pd, options.maxDepth, minDepth);
+    const depth = nextDepth(
+      objective,
+      { data: current.data, pd: current.fit.pd, profileCi95: current.profileCi95 },
+      options.maxDepth,
+      minDepth,
+    );
     const [ran] = await runMany([{ depth, trials: batchSize }]);
     current = state();
     steps.push({ phase: 'allocate', depth, trials: ran, pd: current.fit.pd, width: current.width });
@@ -199,6 +299,8 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
     profileCi95: current.profileCi95,
     calls,
     missing,
+    objective: objective.kind,
+    cost: costs === null ? null : cost,
     targetWidth: target(current.fit.pd, current.profileCi95),
     stopReason: current.width <= target(current.fit.pd, current.profileCi95) ? 'width' : 'maxTrials',
     steps,

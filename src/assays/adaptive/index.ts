@@ -1,3 +1,4 @@
+export * from './cost.js';
 export * from './design.js';
 export * from './information.js';
 export * from './sweep.js';

@@ -1,24 +1,34 @@
 import type { CellResult } from '../../schema/cell.js';
 import type { RetentionFit } from '../../schema/fit.js';
+import type { Price } from '../../schema/spend.js';
 import type { TrialRecord } from '../../schema/trial.js';
 import type { Subject } from '../../subjects/subject.js';
 import type { AnyTaskPlugin, GenerateOptions } from '../../tasks/task.js';
 import { fitRetentionSweep, type MissingRule } from '../sweep/fit-retention.js';
 import { cellSettings } from '../sweep/run-cell.js';
 import { summarizeCell } from '../sweep/summarize-cell.js';
+import { charsPerTokenCounter, type TokenCounter, trialCostModel } from './cost.js';
 import {
   type AdaptiveDesignOptions,
   type AdaptiveDesignResult,
   type AdaptivePilot,
   runAdaptiveDesign,
 } from './design.js';
+import type { TrialCost } from './information.js';
 import { taskAnswerer } from './task-answerer.js';
+
+/** What `--design adaptive` minimises for its target width: priced cost (the default) or calls. */
+export type AdaptiveObjectiveKind = 'calls' | 'cost';
 
 export interface AdaptiveSweepSpec {
   project: string;
   task: AnyTaskPlugin;
-  /** Deepest depth the design may use (depths 1…maxDepth); default: the task's deepest grid depth. */
+  /** Deepest depth the design may use; default: the task's deepest grid depth (CCB: 50). */
   maxDepth?: number;
+  /** Shallowest depth the design may use; default: the task's shallowest grid depth (CCB: 5). */
+  minDepth?: number;
+  /** Default 'cost': the most information per priced token (AdaptiveSweepOptions.cost / price). */
+  objective?: AdaptiveObjectiveKind;
   /** Stop at this 95% interval width for p_d; default: as narrow as the task's grid would be anywhere in the current interval (conservative). */
   targetWidth?: AdaptiveDesignOptions['targetWidth'];
   /** Call cap; default: the grid's calls (depths × trials per cell). */
@@ -40,6 +50,18 @@ export interface AdaptiveSweepOptions {
   /** Trials per grid cell, for the default call cap. */
   gridTrials: number;
   signal?: AbortSignal;
+  /**
+   * Objective 'cost': the cost of one trial at a depth. Default: trialCostModel of the task with `price` and
+   * `tokens` (no price: expected output tokens alone).
+   */
+  cost?: TrialCost;
+  /** The subject's price (USD per million tokens), for the default cost model; null or absent: tokens only. */
+  price?: Price | null;
+  /**
+   * Token counter of the default cost model (prompt tokens under a price; tasks without a length model).
+   * Default: charsPerTokenCounter.
+   */
+  tokens?: TokenCounter;
 }
 
 export interface AdaptiveSweepResult {
@@ -51,8 +73,8 @@ export interface AdaptiveSweepResult {
 }
 
 /**
- * `--design adaptive` for a CCB depth sweep: runs the adaptive design on the real task and subject, then
- * summarises what it asked exactly as the grid does (per-depth cells, then fitRetentionSweep), so reports,
+ * `--design adaptive` for a CCB depth sweep: runs the adaptive design on the real task and subject — by default
+ * over the grid's depth range, choosing depths for the most information per priced token — then summarises what it asked exactly as the grid does (per-depth cells, then fitRetentionSweep), so reports,
  * gates and baselines consume it unchanged. The fit's ci95 is the grid's BCa bootstrap with the run seed.
  */
 export async function runAdaptiveSweep(
@@ -64,6 +86,8 @@ export async function runAdaptiveSweep(
   const settings = cellSettings(spec);
   const { profile, variant, seedOffset } = settings;
   const grid = task.levels.values;
+  const minDepth = spec.minDepth ?? Math.min(...grid);
+  const maxDepth = spec.maxDepth ?? Math.max(...grid);
   const { answer, records } = taskAnswerer(task, subject, {
     profile,
     variant,
@@ -71,9 +95,23 @@ export async function runAdaptiveSweep(
     generateOptions: spec.generateOptions,
     missing: options.missing,
   });
+  const cost =
+    (spec.objective ?? 'cost') === 'cost'
+      ? (options.cost ??
+        trialCostModel(task, {
+          price: options.price ?? null,
+          tokens: options.tokens ?? charsPerTokenCounter,
+          profile,
+          variant,
+          seedOffset,
+          generateOptions: spec.generateOptions,
+        }))
+      : null;
   const design = await runAdaptiveDesign({
     answer,
-    maxDepth: spec.maxDepth ?? grid[grid.length - 1],
+    minDepth,
+    maxDepth,
+    objective: cost === null ? { kind: 'calls' } : { kind: 'cost', cost },
     targetWidth: spec.targetWidth ?? { matchDesign: grid.map((depth) => ({ depth, n: options.gridTrials })) },
     pilot: spec.pilot,
     batchSize: spec.batchSize,
