@@ -85,6 +85,8 @@ describe('early tier decision', () => {
     const result = await run({ capacity: 100, blank: 0, cut: 0, salt: 1 }, { seed: 7, drawMode: 'lazy' });
     expect(result.earlyDecision).toBe(false);
     expect(result.schedule).toBe('sequential');
-    expect(result.callsSaved).toBe(0);
+    expect(result.tiers.every((t) => !t.decidedEarly && t.issued === 16)).toBe(true);
+    // only the preflight, not needed after a passed first tier
+    expect(result.callsSaved).toBe(1);
   });
 });

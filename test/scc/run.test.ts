@@ -25,7 +25,7 @@ describe('runSccAssay', () => {
   it('returns the authors’ skipped record when the preflight yields no integer', async () => {
     const result = await runSccAssay(
       subject(() => ({ text: 'I cannot count', finishReason: 'stop' })),
-      { seed: 7 },
+      { seed: 7, preflight: 'first' },
     );
     const expected = ladderCases.preflight_skip_record.record;
     expect(sccResultSchema.parse(result)).toMatchObject({
@@ -38,6 +38,45 @@ describe('runSccAssay', () => {
       calls: expected.trial_count,
       tiers: [],
     });
+  });
+
+  it('by default asks the preflight only after the first tier failed, and writes the same skipped record', async () => {
+    const requests: TrialRequest[] = [];
+    const result = await runSccAssay(
+      subject(() => ({ text: 'I cannot count', finishReason: 'stop' }), requests),
+      { seed: 7, concurrency: 1 },
+    );
+    const expected = ladderCases.preflight_skip_record.record;
+    expect(sccResultSchema.parse(result)).toMatchObject({
+      preflightPolicy: 'if-first-tier-fails',
+      skipped: true,
+      skipReason: expected.skip_reason,
+      cc: expected.cc,
+      ccLower: expected.cc_lower_bound,
+      ccUpper: expected.cc_upper_bound,
+      bounded: false,
+      errorBar: expected.cc_error_bar,
+      // one unparsed answer settles tier 32, then the preflight
+      calls: 2,
+    });
+    expect(result.tiers.map((t) => [t.center, t.passed, t.issued])).toEqual([[32, false, 1]]);
+    expect(requests.map((r) => r.instance.level)).toEqual([32, 8]);
+    // the largest of tier 32's targets went first
+    expect(requests[0].instance.answer).toBe(Math.max(...result.tiers[0].targets));
+  });
+
+  it('by default skips the preflight when the first tier passes: same ladder, one call fewer', async () => {
+    const requests: TrialRequest[] = [];
+    const ours = await runSccAssay(subject(exact, requests), { seed: 7, maxLength: 300 });
+    const authors = await runSccAssay(subject(exact), { seed: 7, maxLength: 300, exactPeerCalls: true });
+    expect(ours.preflight).toBeUndefined();
+    expect('preflight' in ours).toBe(false);
+    expect(authors).toMatchObject({ preflightPolicy: 'first', launchOrder: 'index', preflight: { target: 8 } });
+    expect(requests.some((r) => r.instance.level === 8)).toBe(false);
+    expect(ours.calls).toBe(authors.calls - 1);
+    expect(ours.callsSaved).toBe(1);
+    const headline = (r: typeof ours) => [r.cc, r.ccUpper, r.bounded, r.errorBar, r.tiers.map((t) => t.targets)];
+    expect(headline(ours)).toEqual(headline(authors));
   });
 
   it('a wrong but parsed preflight is enough; failing tier 32 gives cc 0, upper 32, bar {0, 32}', async () => {
@@ -65,7 +104,12 @@ describe('runSccAssay', () => {
     const requests: TrialRequest[] = [];
     const answer: Answer = (r) =>
       r.maxOutputTokens < 16384 ? { text: 'Let me count', finishReason: 'length' } : exact(r);
-    const result = await runSccAssay(subject(answer, requests), { seed: 7, maxLength: 64, schedule: 'batch-barrier' });
+    const result = await runSccAssay(subject(answer, requests), {
+      seed: 7,
+      maxLength: 64,
+      schedule: 'batch-barrier',
+      preflight: 'first',
+    });
     expect(result.preflight).toMatchObject({
       retryCount: 2,
       requestedMaxOutputTokens: 4096,

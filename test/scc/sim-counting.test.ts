@@ -48,8 +48,10 @@ describe('sim:counting', () => {
     expect(result.attractors.every((a) => a.count >= 2 && a.share > 0 && a.share <= 1)).toBe(true);
     expect(result.tokensPerCountAtCc.center).toBe(result.cc);
     expect(result.tokensPerCountAtCc.trials).toBe(16);
+    // the first tier passed, so the default schedule never asked the preflight
+    expect(result.preflight).toBeUndefined();
     expect(result.formatAudit.reduce((s, r) => s + r.cases, 0)).toBe(
-      1 + result.tiers.reduce((s, t) => s + t.trials.length, 0),
+      result.tiers.reduce((s, t) => s + t.trials.length, 0),
     );
   });
 });

@@ -4,7 +4,7 @@ import type { SccResult } from './schema.js';
 
 const pathOf = (r: SccResult) => r.tiers.map((t) => `${t.phase} ${t.center} ${t.passed ? 'pass' : 'fail'}`);
 
-/** Compares the full-tier run with the log trial by trial, with the published tiers, and with our early-decision run. */
+/** Compares the full-tier run with the log trial by trial, with the published tiers, and with our run (its schedule). */
 export function compareWithLog(
   result: SccResult,
   ours: SccResult,
@@ -18,7 +18,7 @@ export function compareWithLog(
     );
   const fullPath = pathOf(result);
   if (fullPath.join() !== pathOf(ours).join())
-    found.push(`early decision changed the path: ${pathOf(ours).join(', ')}`);
+    found.push(`our schedule (early decision, launch order, preflight) changed the path: ${pathOf(ours).join(', ')}`);
   if (published.evaluations) {
     const logged = published.evaluations.map((e) => `${e.phase} ${e.center_length} ${e.passed ? 'pass' : 'fail'}`);
     if (logged.join() !== fullPath.join()) found.push(`path ${fullPath.join(', ')}; published ${logged.join(', ')}`);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { loadSccLog, type SccLogModel, sccLogReplaySubject } from '../../subjects/replay/scc-log.js';
 import { formatAuditOf } from './analyses.js';
-import type { SccConfig } from './config.js';
+import type { LaunchOrder, PreflightPolicy, SccConfig } from './config.js';
 import { compareWithLog } from './replay-compare.js';
 import { configFromSummary, loadSccSummary, type SccSummaryModel } from './replay-summary.js';
 import { runSccAssay, type SccAssayOptions } from './run.js';
@@ -23,7 +23,7 @@ export const sccReplayRowSchema = z.object({
   ccLower: z.number().int().nonnegative().nullable(),
   ccUpper: z.number().int().positive().nullable(),
   bounded: z.boolean().nullable(),
-  /** Trials our ladder issued with early tier decision (preflight included). */
+  /** Trials our ladder issued: early tier decision and our schedule (the preflight when it ran). */
   calls: z.number().int().nonnegative(),
   /** Trials of the same ladder with full tiers, scheduled as the authors' runner did. */
   callsFullTiers: z.number().int().nonnegative(),
@@ -107,9 +107,15 @@ export function authorsReplayOptions(published: SccSummaryModel, config: Partial
 
 export interface ReplayOptions {
   concurrency?: number;
+  /** Our run's launch order and preflight policy (default: ours, `largest-first` and `if-first-tier-fails`). */
+  launchOrder?: LaunchOrder;
+  preflight?: PreflightPolicy;
 }
 
-/** Options of our own ladder on the same log: the logged seed and draw mode, early tier decision. */
+/**
+ * Options of our own ladder on the same log: the logged seed and draw mode, early tier decision, and our
+ * schedule (largest targets first, the preflight only after a failed first tier) unless `options` says otherwise.
+ */
 export function earlyDecisionReplayOptions(
   published: SccSummaryModel,
   config: Partial<SccConfig>,
@@ -121,6 +127,8 @@ export function earlyDecisionReplayOptions(
     config,
     earlyDecision: true,
     concurrency: options.concurrency,
+    launchOrder: options.launchOrder,
+    preflight: options.preflight,
   };
 }
 
@@ -143,7 +151,11 @@ export async function replayModel(
 ): Promise<SccReplayRow> {
   const subject = sccLogReplaySubject(log, `replay#${log.model}`);
   const full = await runSccAssay(subject, authorsReplayOptions(published, config));
-  const ours = await runSccAssay(subject, earlyDecisionReplayOptions(published, config, options));
+  // A log without tier trials (a model the authors skipped at the preflight) can answer nothing but the
+  // preflight, so our run asks it first there; every other log answers the first tier.
+  const tiersLogged = log.trials.some((t) => t.evaluation_index >= 0);
+  const oursOptions = tiersLogged ? options : { ...options, preflight: 'first' as const };
+  const ours = await runSccAssay(subject, earlyDecisionReplayOptions(published, config, oursOptions));
   return {
     model: log.model,
     error: null,
@@ -159,7 +171,10 @@ export async function replayModel(
     published: publishedOf(published),
     match: matchesPublished(ours, published) && matchesPublished(full, published),
     discrepancies: compareWithLog(full, ours, log, published),
-    formatAudit: formatAuditOf(log.model, [full.preflight, ...full.tiers.flatMap((t) => t.trials)]),
+    formatAudit: formatAuditOf(log.model, [
+      ...(full.preflight ? [full.preflight] : []),
+      ...full.tiers.flatMap((t) => t.trials),
+    ]),
   };
 }
 

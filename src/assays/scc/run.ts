@@ -5,7 +5,15 @@ import { COUNT_SYSTEM_PROMPT, countPrompt, DEFAULT_MOTIF, resolveMotif } from '.
 import { nestedUserPrompt } from '../../tasks/nested/generate.js';
 import { nestedInstance } from '../../tasks/nested/plugin.js';
 import { findAttractors, formatAuditOf, tokensPerCountAtCc } from './analyses.js';
-import { DEFAULT_SCC_CONFIG, type DrawMode, type SccConfig, type Schedule, sccConfigSchema } from './config.js';
+import {
+  DEFAULT_SCC_CONFIG,
+  type DrawMode,
+  type LaunchOrder,
+  type PreflightPolicy,
+  type SccConfig,
+  type Schedule,
+  sccConfigSchema,
+} from './config.js';
 import { LadderSearch } from './ladder.js';
 import type { SccResult, SccTier, SccTrial } from './schema.js';
 import { evaluateTier, type TierRun } from './tier.js';
@@ -26,15 +34,23 @@ export interface SccAssayOptions {
   maxLength?: number;
   /** Ours: stop and abort a tier's trials once its verdict is settled (default true). */
   earlyDecision?: boolean;
-  /** Same as earlyDecision: false — run every trial the authors' runner would. Wins over earlyDecision. */
+  /**
+   * Run every trial the authors' runner would, in their order: earlyDecision false, launchOrder `index`,
+   * preflight `first`. Wins over those three options.
+   */
   exactPeerCalls?: boolean;
   /** Trials in flight at once under the `pool` schedule (default 4). */
   concurrency?: number;
   /** Default `pool`; `batch-barrier` and `sequential` reproduce the authors' runners. */
   schedule?: Schedule;
+  /** Default `largest-first` (ours); `index` is the authors' order. `lazy` draws force `index`. */
+  launchOrder?: LaunchOrder;
+  /** Default `if-first-tier-fails` (ours); `first` is the authors' (config.ts: PREFLIGHT_POLICIES). */
+  preflight?: PreflightPolicy;
   /**
-   * Default `upfront`; `lazy` reproduces the old `o1` run: it forces the `sequential` schedule and turns the
-   * early decision off, since both would change how many targets a tier draws and so every later target.
+   * Default `upfront`; `lazy` reproduces the old `o1` run: it forces the `sequential` schedule and the `index`
+   * order and turns the early decision off, since each would change which targets a tier draws and so every
+   * later target.
    */
   drawMode?: DrawMode;
   task?: SccTaskId;
@@ -62,7 +78,10 @@ const toTrial = (record: SccTrialRecord): SccTrial => ({
   text: record.text,
 });
 
-/** Runs the SCC assay end to end: preflight at 8, the ladder, the analyses. The subject is the only I/O. */
+/**
+ * Runs the SCC assay end to end: the ladder with its preflight at 8 (before the first tier, or only after it
+ * fails: `preflight`), the analyses. The subject is the only I/O.
+ */
 export async function runSccAssay(subject: Subject, options: SccAssayOptions): Promise<SccResult> {
   const config = sccConfigSchema.parse({
     ...DEFAULT_SCC_CONFIG,
@@ -75,6 +94,11 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
   // Lazy draws follow the trials that start, so only the old one-at-a-time runner reproduces them.
   const schedule = drawMode === 'lazy' ? 'sequential' : (options.schedule ?? 'pool');
   const earlyDecision = !options.exactPeerCalls && (options.earlyDecision ?? true) && drawMode === 'upfront';
+  const launchOrder: LaunchOrder =
+    options.exactPeerCalls || drawMode === 'lazy' ? 'index' : (options.launchOrder ?? 'largest-first');
+  const preflightPolicy: PreflightPolicy = options.exactPeerCalls
+    ? 'first'
+    : (options.preflight ?? 'if-first-tier-fails');
   const concurrency = options.concurrency ?? 4;
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
@@ -108,17 +132,32 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
     };
 
   const outerSignal = options.signal ?? new AbortController().signal;
-  const preRecord = await trialAt('preflight', -1, config.preflightLength)(
-    0,
-    config.preflightLength,
-    config.maxOutputTokens,
-    outerSignal,
-  );
-  if (preRecord === null) throw new Error('SCC assay aborted by the caller during the preflight');
-  const preflight = toTrial(preRecord);
-  const base = { task, seed: options.seed, config, schedule, drawMode, earlyDecision, preflight };
-
-  if (preRecord.parsed === null || preRecord.status === 'error') {
+  // Always at the configured budget, wherever it runs: the authors ask it before any budget was learned.
+  const runPreflight = async (): Promise<SccTrialRecord> => {
+    const record = await trialAt('preflight', -1, config.preflightLength)(
+      0,
+      config.preflightLength,
+      config.maxOutputTokens,
+      outerSignal,
+    );
+    if (record === null) throw new Error('SCC assay aborted by the caller during the preflight');
+    return record;
+  };
+  const base = {
+    task,
+    seed: options.seed,
+    config,
+    schedule,
+    drawMode,
+    earlyDecision,
+    launchOrder,
+    preflightPolicy,
+  };
+  let callsSaved = 0;
+  let tokensSaved = 0;
+  /** The authors' skipped record; `tiers` holds the first tier when it ran before the preflight. */
+  const skippedResult = (preRecord: SccTrialRecord, tiers: SccTier[], learned: number): SccResult => {
+    const preflight = toTrial(preRecord);
     return {
       ...base,
       skipped: true,
@@ -128,31 +167,49 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
       ccUpper: config.initialLength,
       bounded: false,
       errorBar: { lower: 0, upper: Math.max(1, Math.trunc(config.initialLength * config.stepFraction)) },
-      tiers: [],
+      preflight,
+      tiers,
       calls,
-      callsSaved: 0,
-      tokensSaved: 0,
-      tokensSpent: preRecord.tokens ?? 0,
-      learnedMaxOutputTokens: config.maxOutputTokens,
-      attractors: [],
-      tokensPerCountAtCc: tokensPerCountAtCc([], 0),
-      formatAudit: formatAuditOf(subject.identity.spec, [preflight]),
+      callsSaved,
+      tokensSaved,
+      tokensSpent: [preflight, ...tiers.flatMap((t) => t.trials)].reduce((sum, t) => sum + (t.tokens ?? 0), 0),
+      learnedMaxOutputTokens: learned,
+      attractors: findAttractors(tiers, 0),
+      tokensPerCountAtCc: tokensPerCountAtCc(tiers, 0),
+      formatAudit: formatAuditOf(subject.identity.spec, [preflight, ...tiers.flatMap((t) => t.trials)]),
     };
+  };
+  const failedPreflight = (record: SccTrialRecord) => record.parsed === null || record.status === 'error';
+
+  let preRecord: SccTrialRecord | null = null;
+  if (preflightPolicy === 'first') {
+    preRecord = await runPreflight();
+    if (failedPreflight(preRecord)) return skippedResult(preRecord, [], config.maxOutputTokens);
   }
 
-  let budget = shouldPromote(preRecord, config.maxOutputTokens)
-    ? preRecord.finalMaxOutputTokens
-    : config.maxOutputTokens;
+  let budget =
+    preRecord !== null && shouldPromote(preRecord, config.maxOutputTokens)
+      ? preRecord.finalMaxOutputTokens
+      : config.maxOutputTokens;
   const rng = new PyRandom(options.seed);
   const search = new LadderSearch(config);
   const tiers: SccTier[] = [];
-  let callsSaved = 0;
-  let tokensSaved = 0;
   for (let step = search.next(); step; step = search.next()) {
     const evaluationIndex = tiers.length;
     const run: TierRun = await evaluateTier(
       { run: trialAt(step.phase, evaluationIndex, step.center) },
-      { step, config, rng, drawMode, schedule, concurrency, earlyDecision, budget, signal: options.signal },
+      {
+        step,
+        config,
+        rng,
+        drawMode,
+        schedule,
+        launchOrder,
+        concurrency,
+        earlyDecision,
+        budget,
+        signal: options.signal,
+      },
     );
     budget = Math.max(budget, run.budget);
     search.record(run.passed);
@@ -181,7 +238,15 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
     });
   }
   const outcome = search.result();
-  const allTrials = [preflight, ...tiers.flatMap((t) => t.trials)];
+  // Deferred preflight: once the first tier has failed the ladder has ended with CC 0, and the preflight only
+  // chooses between the two records the authors would write for it (skipped, or failed at the first tier).
+  if (preRecord === null && !tiers[0].passed) {
+    preRecord = await runPreflight();
+    if (failedPreflight(preRecord)) return skippedResult(preRecord, tiers, budget);
+  }
+  if (preRecord === null) callsSaved++;
+  const preflight = preRecord === null ? null : toTrial(preRecord);
+  const allTrials = [...(preflight ? [preflight] : []), ...tiers.flatMap((t) => t.trials)];
   return {
     ...base,
     skipped: false,
@@ -191,6 +256,7 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
     ccUpper: outcome.ccUpper,
     bounded: outcome.bounded,
     errorBar: outcome.errorBar,
+    ...(preflight ? { preflight } : {}),
     tiers,
     calls,
     callsSaved,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FORMAT_CATEGORIES } from '../../tasks/count/audit.js';
-import { DRAW_MODES, SCHEDULES, sccConfigSchema } from './config.js';
+import { DRAW_MODES, LAUNCH_ORDERS, PREFLIGHT_POLICIES, SCHEDULES, sccConfigSchema } from './config.js';
 
 /** Zod schemas of the SCC assay's result (it crosses into reports, caches and the CLI's --json). */
 
@@ -82,14 +82,20 @@ export const sccResultSchema = z.object({
   schedule: z.enum(SCHEDULES),
   drawMode: z.enum(DRAW_MODES),
   earlyDecision: z.boolean(),
+  launchOrder: z.enum(LAUNCH_ORDERS),
+  preflightPolicy: z.enum(PREFLIGHT_POLICIES),
   skipped: z.boolean(),
   skipReason: z.string().nullable(),
   ...capacityShape,
-  preflight: sccTrialSchema,
+  /** Absent when the preflight was not needed (policy `if-first-tier-fails` and the first tier passed). */
+  preflight: sccTrialSchema.optional(),
   tiers: z.array(sccTierSchema),
   /** Requests issued, the preflight included (aborted ones included). */
   calls: z.number().int().nonnegative(),
-  /** Trials not issued because of the early decision, counted against K per decided tier. */
+  /**
+   * Trials not issued that the authors' runner would have issued: K − issued per early-decided tier, plus the
+   * preflight when it was not needed.
+   */
   callsSaved: z.number().int().nonnegative(),
   /** Estimated output tokens saved: per decided tier, (K − completed) × the tier's mean output tokens. */
   tokensSaved: z.number().nonnegative(),

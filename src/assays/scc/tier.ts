@@ -1,14 +1,16 @@
 import type { PyRandom } from '../../rng/index.js';
 import { drawTarget, targetRange } from '../../tasks/count/targets.js';
-import type { DrawMode, SccConfig, Schedule } from './config.js';
+import type { DrawMode, LaunchOrder, SccConfig, Schedule } from './config.js';
 import type { LadderStep } from './ladder.js';
 import { summarizeTier, type TierSummary, tierMustFail } from './tally.js';
 import { isAbortWorthy, type SccTrialRecord, shouldPromote } from './trial.js';
 
 /**
- * Evaluating one tier (`evaluate_length`, docs/spec/scc.md §5) under one of three schedules, with the optional
- * early tier decision: once `tierMustFail` holds, stop issuing and abort the trials in flight. The
- * verdict cannot differ from the full tier's (see tally.ts), so the ladder path and CC are unchanged.
+ * Evaluating one tier (`evaluate_length`, docs/spec/scc.md §5) under one of three schedules and two launch
+ * orders, with the optional early tier decision: once `tierMustFail` holds, stop issuing and abort the trials
+ * in flight. Trial i always gets target i, whatever the order; the records that settle an early decision are
+ * a subset of the full tier's, so the verdict cannot differ from the full tier's (see tally.ts), and the
+ * ladder path and CC are unchanged.
  */
 export interface TierRunner {
   /** Runs trial `index` with `target` and `budget`; null when aborted through `signal`. */
@@ -21,6 +23,8 @@ export interface TierOptions {
   rng: PyRandom;
   drawMode: DrawMode;
   schedule: Schedule;
+  /** `largest-first` needs every target before the first trial, so only the `upfront` draw mode allows it. */
+  launchOrder: LaunchOrder;
   concurrency: number;
   earlyDecision: boolean;
   /** Learned budget in force when the tier starts. */
@@ -57,6 +61,11 @@ export async function evaluateTier(runner: TierRunner, options: TierOptions): Pr
     targets.push(target);
     return target;
   };
+  if (options.launchOrder === 'largest-first' && options.drawMode !== 'upfront')
+    throw new RangeError("launch order 'largest-first' needs the 'upfront' draw mode");
+  /** Trial indices in launch order; a stable sort keeps equal targets by index. */
+  const sequence = Array.from({ length: K }, (_, i) => i);
+  if (options.launchOrder === 'largest-first') sequence.sort((a, b) => targets[b] - targets[a]);
 
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort();
@@ -98,15 +107,15 @@ export async function evaluateTier(runner: TierRunner, options: TierOptions): Pr
   try {
     if (options.schedule === 'sequential') {
       for (let i = 0; i < K && !stopped(); i++) {
-        const record = await launch(i, budget);
+        const record = await launch(sequence[i], budget);
         if (record) absorb([record]);
       }
     } else if (options.schedule === 'batch-barrier') {
-      const first = await launch(0, budget);
+      const first = await launch(sequence[0], budget);
       if (first) absorb([first]);
       for (let start = 1; start < K && !stopped(); start += config.parallelTrialsPerBatch) {
         const batchBudget = budget;
-        const indices = Array.from({ length: Math.min(config.parallelTrialsPerBatch, K - start) }, (_, j) => start + j);
+        const indices = sequence.slice(start, start + config.parallelTrialsPerBatch);
         const done: SccTrialRecord[] = [];
         const results = await Promise.all(
           indices.map(async (index) => {
@@ -124,7 +133,7 @@ export async function evaluateTier(runner: TierRunner, options: TierOptions): Pr
       let next = 0;
       const worker = async () => {
         while (next < K && !stopped()) {
-          const record = await launch(next++, budget);
+          const record = await launch(sequence[next++], budget);
           if (record) absorb([record]);
         }
       };

@@ -117,7 +117,9 @@ export const registerSccReplay: RegisterCommand = (cli, io) => {
         if (failed.length > 0) io.stdout(`not replayed: ${failed.length} of ${rows.length} models (errors below)\n`);
         const saved = full - calls;
         const share = full > 0 ? ((100 * saved) / full).toFixed(1) : '0.0';
-        io.stdout(`calls: ${calls} with early tier decision, ${full} with full tiers — ${saved} saved (${share}%)\n`);
+        io.stdout(
+          `calls: ${calls} with our schedule (early decision, largest first, preflight when needed), ${full} with full tiers — ${saved} saved (${share}%)\n`,
+        );
         const tokens = rows.reduce((sum, r) => sum + r.tokensSaved, 0);
         io.stdout(`output tokens of the trials not run: ${tokens}\n`);
         io.stdout(`\nformat audit (Table S2 categories), all responses:\n${auditSummary(rows)}\n`);
