@@ -1,12 +1,22 @@
 import { SCC_OUTPUT_TOKENS_CEILING } from '../assays/scc/budget-rule.js';
 import type { RunConfig } from '../config/resolve.js';
-import { PLAN_FORMAT, type Plan, type PlanProject, type PlanUnit, planSchema } from '../schema/plan.js';
+import {
+  PLAN_FORMAT,
+  type Plan,
+  type PlanAmount,
+  type PlanProject,
+  type PlanRange,
+  type PlanUnit,
+  planSchema,
+} from '../schema/plan.js';
+import type { SpendLimits } from '../schema/spend.js';
 import type { Env } from '../subjects/openai/endpoint.js';
 import { standardProjects } from '../vitest/names.js';
-import { sumAmounts } from './plan-amount.js';
+import { addRange, sumAmounts } from './plan-amount.js';
 import { planAgent, planCounting, planDual, planMotif } from './plan-scc.js';
 import { type PlanSubject, planSubject } from './plan-subject.js';
 import { planAblation, planAdaptive, planSweep, type SweepContext } from './plan-sweep.js';
+import { usd } from './plan-table.js';
 import { type PlannedUnit, plannedUnits } from './plan-units.js';
 
 export interface PlanOptions {
@@ -18,6 +28,8 @@ export interface PlanOptions {
   ownProjects?: readonly string[];
   /** Provider options and the endpoint, read as the openai subject reads them (default process.env). */
   env?: Env;
+  /** Notes of the caller's (the CLI's), printed after the plan's own. */
+  notes?: readonly string[];
 }
 
 /** Instance seeds of a run (src/vitest/context.ts seedOffsetFor: seed s shifts every seed by s · 10^6). */
@@ -82,7 +94,7 @@ function notesOf(plan: Omit<Plan, 'notes'>, subject: PlanSubject): string[] {
       `tokens are counted with ${tokenizer.encoding}: ${subject.model ? `'${subject.model}' is not an OpenAI model name, so` : 'the subject names no model, so'} the counts approximate its tokenizer`,
     );
   }
-  if (plan.price === null) {
+  if (plan.price === null && subject.kind === 'openai') {
     const key = subject.model ?? subject.spec;
     notes.push(
       `no price for ${subject.spec} in the config's prices: tokens only (e.g. prices: { '${key}': { input: 0.15, output: 0.6 } })`,
@@ -112,6 +124,30 @@ function notesOf(plan: Omit<Plan, 'notes'>, subject: PlanSubject): string[] {
   notes.push(
     'expected output: CCB’s length model (the paper’s mean response lengths per depth), else the canonical response; high: every answer runs to its output budget',
   );
+  return notes;
+}
+
+/** Where the estimate stands against the run's spending limits (a limit stops launching; it never cuts an answer). */
+function limitNotes(limits: SpendLimits, amount: PlanAmount): string[] {
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  const against = (name: string, limit: number, range: PlanRange | null, show: (n: number) => string): string => {
+    if (range === null) return `${name} ${show(limit)}: not compared (no price)`;
+    const where =
+      range.high <= limit
+        ? 'the whole range is within it'
+        : range.expected !== null && range.expected <= limit
+          ? `the expected ${show(range.expected)} is within it, the high end ${show(range.high)} is not: the run may stop at the limit`
+          : range.low > limit
+            ? `even the low end ${show(range.low)} is above it: the run will stop at the limit`
+            : `the range ${show(range.low)}–${show(range.high)} crosses it: the run may stop at the limit`;
+    return `${name} ${show(limit)}: ${where}`;
+  };
+  const notes: string[] = [];
+  if (limits.maxCost !== undefined) notes.push(against('--max-cost', limits.maxCost, amount.costUsd, usd));
+  if (limits.maxCalls !== undefined) notes.push(against('--max-calls', limits.maxCalls, amount.calls, fmt));
+  if (limits.maxTokens !== undefined) {
+    notes.push(against('--max-tokens', limits.maxTokens, addRange(amount.promptTokens, amount.outputTokens), fmt));
+  }
   return notes;
 }
 
@@ -149,5 +185,6 @@ export async function buildPlan(options: PlanOptions): Promise<Plan> {
       complete: estimated.length === projects.length,
     },
   };
-  return planSchema.parse({ ...body, notes: notesOf(body, subject) });
+  const notes = [...notesOf(body, subject), ...limitNotes(config.limits, body.totals.amount), ...(options.notes ?? [])];
+  return planSchema.parse({ ...body, notes });
 }

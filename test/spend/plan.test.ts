@@ -168,6 +168,29 @@ describe('buildPlan: a grid from the rendered prompts', () => {
     expect(adaptive.notes.join('\n')).toMatch(/adaptive design stops .* after at most 10 calls/);
   });
 
+  it('says where the estimate stands against the run’s spending limits', async () => {
+    const base = await configFor(
+      { CEILINGBENCH_SUBJECT: 'openai:gpt-4o-mini', CEILINGBENCH_TRIALS: '2' },
+      {
+        'gpt-4o-mini': PRICE,
+      },
+    );
+    const notes = async (limits: RunConfig['limits']) =>
+      (await buildPlan({ config: { ...base, limits }, env: {}, projects: ['d1'] })).notes.join('\n');
+    expect(await notes({ maxCalls: 100, maxCost: 10 })).toMatch(
+      /--max-cost \$10\.00: the whole range is within it\n--max-calls 100: the whole range is within it/,
+    );
+    expect(await notes({ maxCalls: 10 })).toMatch(/--max-calls 10: even the low end 20 is above it/);
+    expect(await notes({ maxTokens: 1e9 })).toMatch(/--max-tokens 1,000,000,000: the whole range is within it/);
+    expect(await notes({})).not.toMatch(/--max-/);
+    const unpriced = await buildPlan({
+      config: { ...base, prices: {}, limits: { maxCost: 1 } },
+      env: {},
+      projects: ['d1'],
+    });
+    expect(unpriced.notes.join('\n')).toMatch(/--max-cost \$1\.00: not compared \(no price\)/);
+  });
+
   it('the user’s own project is listed as not estimated, never as 0, and the totals say they leave it out', async () => {
     const config = await configFor({ CEILINGBENCH_SUBJECT: 'sim:default', CEILINGBENCH_TRIALS: '1' });
     const plan = await buildPlan({ config, env: {}, projects: ['d1', 'benchmarks'] });

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { nativeImport } from '../../config/load.js';
 import { resolveRunConfig } from '../../config/resolve.js';
@@ -16,6 +16,10 @@ export interface PlanFlags {
   trials?: string | number;
   design?: string;
   targetWidth?: string | number;
+  /** `run --dry-run` passes its spending limits on, so the plan can say where the estimate stands against them. */
+  maxCost?: string | number;
+  maxTokens?: string | number;
+  maxCalls?: string | number;
   json?: boolean;
 }
 
@@ -65,6 +69,9 @@ export async function printPlan(flags: PlanFlags, io: CliIo): Promise<number> {
     CEILINGBENCH_TRIALS: integer('trials', flags.trials, 1),
     CEILINGBENCH_DESIGN: flags.design,
     CEILINGBENCH_TARGET_WIDTH: flags.targetWidth === undefined ? undefined : String(flags.targetWidth),
+    CEILINGBENCH_MAX_COST: flags.maxCost === undefined ? undefined : String(flags.maxCost),
+    CEILINGBENCH_MAX_TOKENS: flags.maxTokens === undefined ? undefined : String(flags.maxTokens),
+    CEILINGBENCH_MAX_CALLS: flags.maxCalls === undefined ? undefined : String(flags.maxCalls),
   };
   const env = { ...process.env };
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined) env[key] = value;
@@ -73,10 +80,17 @@ export async function printPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   const own = resolve(root, 'benchmarks');
   const ownProjects = existsSync(own) && statSync(own).isDirectory() ? ['benchmarks'] : [];
   const projects = projectList(flags.project);
+  const hasVitestConfig = readdirSync(root).some((name) => /^(vitest|vite)\.config\.[cm]?[jt]s$/.test(name));
+  const notes =
+    projects === undefined && hasVitestConfig
+      ? [
+          "planned: the plugin's standard projects (and benchmarks/ when it exists); a vitest.config.ts may add or leave out projects — name the ones it runs with --project",
+        ]
+      : [];
   // loaded on use: the tasks, assays and tokenizer the plan reads are no cost to the CLI's other commands
   const { buildPlan } = await import('../../spend/plan.js');
   const { formatPlanTable } = await import('../../spend/plan-table.js');
-  const plan = await buildPlan({ config, env, projects, ownProjects });
+  const plan = await buildPlan({ config, env, projects, ownProjects, notes });
   io.stdout(flags.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlanTable(plan));
   return 0;
 }
