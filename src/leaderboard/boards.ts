@@ -32,8 +32,8 @@ export interface BoardDraft {
   headline: Comparison[];
   /** The per-cell tests that join the project's cell family. */
   cellTests: Comparison[];
-  /** Ranks, rank ranges and relations, once the tests are adjusted. */
-  finish(): void;
+  /** Ranks, rank ranges and relations, once the tests are adjusted; `notes` are the project's, appended. */
+  finish(notes: readonly string[]): void;
 }
 
 const unadjusted = (c: RawComparison): Comparison => ({ ...c, pAdjusted: null, separable: false });
@@ -221,7 +221,7 @@ export function retentionBoard(
     board,
     headline: comparisons,
     cellTests: tests,
-    finish() {
+    finish(projectNotes) {
       const labels = applyRanks(entries, comparisons);
       board.relations = adjacentRelations(labels, comparisons, { rankedBy: 'p_d', tested: 'p_d' });
       board.notes = [
@@ -232,6 +232,7 @@ export function retentionBoard(
         missingNote(rule),
         cellsNote(fit.project),
         ...unpairedNotes(comparisons),
+        ...projectNotes,
       ];
     },
   };
@@ -323,7 +324,7 @@ export function collapseBoard(
     board,
     headline: comparisons,
     cellTests: tests,
-    finish() {
+    finish(projectNotes) {
       const labels = applyRanks(entries, comparisons);
       board.relations = adjacentRelations(labels, comparisons, { rankedBy: 'λ*', tested: 'accuracy' });
       board.notes = [
@@ -334,6 +335,7 @@ export function collapseBoard(
         missingNote(rule),
         cellsNote(fit.project),
         ...unpairedNotes(comparisons),
+        ...projectNotes,
       ];
     },
   };
@@ -395,7 +397,7 @@ export function sccBoard(
     board,
     headline: [],
     cellTests: [],
-    finish() {
+    finish(projectNotes) {
       const labels = applyRanks(entries, comparisons);
       board.relations = adjacentRelations(labels, comparisons, {
         rankedBy: 'CC',
@@ -410,6 +412,7 @@ export function sccBoard(
         "Ranked by counting capacity CC (the ladder's highest passing length).",
         'The ladder gives bounds [ccLower, ccUpper], not a p-value: two subjects are separable when their bounds, taken as closed intervals, do not overlap; no Holm adjustment applies. ∞: no tier failed (unbounded).',
         rankRangeNote,
+        ...projectNotes,
       ];
     },
   };

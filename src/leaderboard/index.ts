@@ -23,7 +23,7 @@
  */
 
 import type { CollapseFit, RetentionFit } from '../schema/fit.js';
-import type { Leaderboard, NotWorseResult, ProjectLeaderboard } from '../schema/leaderboard.js';
+import type { Comparison, Leaderboard, NotWorseResult, ProjectLeaderboard } from '../schema/leaderboard.js';
 import type { SccRecord } from '../schema/report.js';
 import { quantileLinear } from '../stats/index.js';
 import { type BoardDraft, type BoardSettings, collapseBoard, retentionBoard, sccBoard } from './boards.js';
@@ -124,6 +124,21 @@ function plan(subjects: readonly LabelledSubject[]): BoardPlan[] {
 }
 
 /**
+ * A bootstrap p is never below 2/(B + 1), so Holm over K tests never goes below K · 2/(B + 1): when that reaches α
+ * no Δp_d can be separable, whatever the data, and the board must say so rather than read as "all ≈".
+ */
+function bootstrapFloorNotes(headline: readonly Comparison[], settings: BoardSettings): string[] {
+  const family = headline.filter((c) => c.p !== null).length;
+  const bootstrapped = headline.some((c) => c.p !== null && c.method.endsWith('bootstrap'));
+  const floor = (family * 2) / (settings.resamples + 1);
+  if (!bootstrapped || floor < settings.alpha) return [];
+  const needed = Math.ceil((2 * family) / settings.alpha);
+  return [
+    `With ${family} tests in the Holm family and B = ${settings.resamples} resamples the smallest adjusted bootstrap p is ${Number(Math.min(1, floor).toPrecision(2))} ≥ α: no Δp_d can be separable at this B; use at least ${needed} resamples.`,
+  ];
+}
+
+/**
  * The leaderboard of one or more subjects' records (one run with several subjects, or several runs merged):
  * projects in order of first appearance, boards within a project likewise. Deterministic: the same records and
  * options give the same leaderboard, byte for byte.
@@ -143,7 +158,11 @@ export function buildLeaderboard(inputs: readonly LeaderboardSubject[], options:
       drafts.flatMap((d) => d.cellTests),
       settings.alpha,
     );
-    for (const d of drafts) d.finish();
+    const notes = bootstrapFloorNotes(
+      drafts.flatMap((d) => d.headline),
+      settings,
+    );
+    for (const d of drafts) d.finish(d.board.kind === 'retention' ? notes : []);
     return { project, boards: drafts.map((d) => d.board) };
   });
   return {

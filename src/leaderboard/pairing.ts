@@ -89,6 +89,9 @@ export function pairSweeps(
   hint = '',
 ): SweepPairing {
   const fail = (reason: string): SweepPairing => ({ paired: false, reason: `${reason}${hint}` });
+  if (a.length === 0 || b.length === 0) {
+    return fail(`${a.length === 0 ? names[0] : names[1]} has no cells with trial records`);
+  }
   const levelsA = a.map((l) => l.level);
   const levelsB = b.map((l) => l.level);
   const onlyA = levelsA.filter((l) => !levelsB.includes(l));
@@ -97,7 +100,6 @@ export function pairSweeps(
     const side = onlyA.length > 0 ? names[0] : names[1];
     return fail(`level(s) ${(onlyA.length > 0 ? onlyA : onlyB).join(', ')} only in ${side}`);
   }
-  if (a.length === 0) return fail('no cells with trial records');
   const tables: PairTable[] = [];
   for (let i = 0; i < a.length; i++) {
     const matched = matchTrials(a[i].trials, b[i].trials, a[i].level, names);

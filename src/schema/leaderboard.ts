@@ -155,7 +155,7 @@ export type CellRow = z.infer<typeof cellRowSchema>;
 const boardBase = {
   project: z.string(),
   task: z.string(),
-  /** All headline comparisons of the board are paired. */
+  /** Every headline comparison of the board is paired (vacuously true with fewer than two ranked subjects). */
   paired: z.boolean(),
   comparisons: z.array(comparisonSchema),
   relations: z.array(relationSchema),

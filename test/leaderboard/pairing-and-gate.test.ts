@@ -88,6 +88,30 @@ describe('runs with different run seeds', () => {
     });
     expect(c.method).toBe('parametric-bootstrap');
   });
+  it('records without trials (a fit alone, or cells stored without their trials) are compared unpaired', () => {
+    const fitOnly: LeaderboardSubject = { ...worse, cells: [] };
+    const [c] = onlyBoard([best, fitOnly]).comparisons;
+    expect(c.pairing).toEqual({ paired: false, reason: 'sim:retention?p=0.80 has no cells with trial records' });
+    expect(c.method).toBe('parametric-bootstrap');
+    expect(c.separable).toBe(true);
+    const bare: LeaderboardSubject = { ...worse, cells: worse.cells.map((cell) => ({ ...cell, trials: [] })) };
+    const [d] = onlyBoard([best, bare]).comparisons;
+    expect(d.pairing).toEqual({ paired: false, reason: 'level 5: sim:retention?p=0.80 has no trial records' });
+  });
+});
+
+describe('too few resamples for the Holm family', () => {
+  it('says so on the board instead of reading as "all ≈"', () => {
+    const lb = buildLeaderboard([best, copy, worse], { resamples: 100 });
+    const b = lb.projects[0].boards[0];
+    expect(b.comparisons.every((c) => !c.separable)).toBe(true);
+    expect(b.notes.at(-1)).toBe(
+      'With 3 tests in the Holm family and B = 100 resamples the smallest adjusted bootstrap p is 0.059 ≥ α: no Δp_d can be separable at this B; use at least 120 resamples.',
+    );
+    const enough = buildLeaderboard([best, copy, worse], { resamples: 120 }).projects[0].boards[0];
+    expect(enough.notes.some((n) => n.includes('resamples the smallest'))).toBe(false);
+    expect(enough.comparisons.filter((c) => c.separable)).toHaveLength(2);
+  });
 });
 
 describe('notWorseThan', () => {

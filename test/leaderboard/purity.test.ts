@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// src/leaderboard is pure (records in, a leaderboard out): it may import the pure layers and the two pure modules
+// of src/compare it builds on, never a Node API or a layer above. src/schema/leaderboard.ts imports neither stats
+// (schema and stats sit side by side) nor report.ts (the report schema will import it: no cycle).
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const specifiers = (file: string): string[] =>
+  [...readFileSync(`${root}${file}`, 'utf8').matchAll(/^(?:import|export)[^'"]*?from\s*'([^']+)'/gm)].map((m) => m[1]);
+
+describe('leaderboard purity', () => {
+  const files = readdirSync(`${root}src/leaderboard`).filter((f) => f.endsWith('.ts'));
+
+  it('src/leaderboard imports only src/schema, src/stats, src/tasks, src/rng and the pure parts of src/compare', () => {
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    const allowed =
+      /^(\.\/[\w-]+\.js|\.\.\/(schema|stats|tasks|rng)\/[\w-]+\.js|\.\.\/compare\/(holm|retention-difference)\.js)$/;
+    const bad = files.flatMap((f) =>
+      specifiers(`src/leaderboard/${f}`)
+        .filter((s) => !allowed.test(s))
+        .map((s) => `${f}: ${s}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('the src/compare modules it uses are pure themselves', () => {
+    for (const f of ['holm.ts', 'retention-difference.ts']) {
+      expect(specifiers(`src/compare/${f}`).every((s) => /^\.\.\/(rng|stats)\//.test(s))).toBe(true);
+    }
+  });
+
+  it('src/schema/leaderboard.ts imports zod, src/tasks and schema fragments only (not report.ts)', () => {
+    const found = specifiers('src/schema/leaderboard.ts');
+    expect(found).toContain('zod');
+    expect(found.filter((s) => !/^(zod|\.\.\/tasks\/[\w-]+\.js|\.\/(common|cell|fit|trial)\.js)$/.test(s))).toEqual([]);
+  });
+});
