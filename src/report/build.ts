@@ -4,7 +4,9 @@ import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit.js';
 import type { GateResult } from '../schema/gate.js';
 import type { CeilingbenchMeta } from '../schema/meta.js';
 import type { PlainTest, Report, SccAssayRecord, SccRecord } from '../schema/report.js';
+import type { Prices, SpendLimitReport } from '../schema/spend.js';
 import type { SubjectIdentity } from '../schema/subject.js';
+import { buildSpend } from './spend.js';
 
 /** One finished test as the reporter saw it; a failed one without a record is kept in the report as it is here. */
 export interface TestEntry extends PlainTest {
@@ -21,6 +23,10 @@ export interface RunInfo {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
+  /** The configuration's price table (USD per million tokens); without it the report has tokens and no cost. */
+  prices?: Prices;
+  /** The run's spending-limit record (its budget ledger), when the run had a limit. */
+  spendLimit?: SpendLimitReport;
 }
 
 const byKey =
@@ -88,6 +94,8 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
   const sccAssays: SccAssayRecord[] = [];
   const gates: GateResult[] = [];
   const subjects = new Map<string, SubjectIdentity>();
+  // who answered each record, for the accounts (a record does not name its subject; its test's meta does)
+  const subjectOf = new Map<object, string>();
   const seeds = new Set<number>();
   for (const entry of entries) {
     const meta = entry.meta;
@@ -97,6 +105,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     gates.push(...meta.gates);
     cells.push(...(meta.cells ?? []));
     const record = meta.record;
+    for (const r of [...(meta.cells ?? []), record]) subjectOf.set(r, meta.subject.spec);
     if (record.kind === 'cell') cells.push(record);
     else if (record.kind === 'retention') fits.push(record);
     else if (record.kind === 'collapse') collapse.push(record);
@@ -134,11 +143,19 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     );
   const trials = cells.reduce((sum, c) => sum + c.n, 0);
   const missing = cells.reduce((sum, c) => sum + c.missing, 0);
+  const sortedSubjects = [...subjects.values()].sort(byKey((s) => s.spec));
+  const spend = buildSpend({
+    cells: cells.map((cell) => ({ cell, subject: subjectOf.get(cell) ?? '' })),
+    assays: [...scc, ...sccAssays].map((record) => ({ record, subject: subjectOf.get(record) ?? '' })),
+    subjects: sortedSubjects,
+    prices: run.prices ?? {},
+    ...(run.spendLimit ? { limit: run.spendLimit } : {}),
+  });
   return {
     schemaVersion: 1,
     tool: { name: 'ceilingbench', version: run.version },
     seed: seeds.size === 1 ? [...seeds][0] : null,
-    subjects: [...subjects.values()].sort(byKey((s) => s.spec)),
+    subjects: sortedSubjects,
     git: { sha: run.gitSha },
     projects: [...new Set(entries.map((e) => e.project))].sort(),
     cells,
@@ -158,6 +175,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
       hardGatesFailed: gates.filter((g) => g.mode === 'hard' && !g.passed).length,
       testsFailed: entries.filter((e) => e.state === 'failed').length,
     },
+    spend,
     timing: { startedAt: run.startedAt, finishedAt: run.finishedAt, durationMs: run.durationMs },
   };
 }

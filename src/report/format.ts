@@ -7,3 +7,15 @@ export const percent = (x: number | null | undefined, digits = 1): string =>
 
 export const interval = (ci: readonly [number, number] | null | undefined, digits = 3): string =>
   ci ? `[${fixed(ci[0], digits)}, ${fixed(ci[1], digits)}]` : '–';
+
+/** A count with thousands separators (1,234,567), independent of the locale. */
+export const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** USD: cents from $1 up, four significant digits below (token prices are fractions of a cent); – when unknown. */
+export function usd(x: number | null | undefined): string {
+  if (x === null || x === undefined) return '–';
+  if (x === 0) return '$0';
+  if (x >= 1) return `$${x.toFixed(2)}`;
+  const digits = Math.min(12, Math.max(2, 3 - Math.floor(Math.log10(x))));
+  return `$${x.toFixed(digits).replace(/0+$/, '')}`;
+}

@@ -1,8 +1,9 @@
 import junitModule, { type Builder } from 'junit-report-builder';
 import type { CellResult } from '../schema/cell.js';
-import type { Report } from '../schema/report.js';
+import type { Report, SpendTotals } from '../schema/report.js';
 import type { TestEntry } from './build.js';
 import { fixed, interval, percent } from './format.js';
+import { addSpend, noSpend, spendOfTrials } from './spend.js';
 
 // The package assigns the builder to module.exports; its declarations describe it as an ES default export,
 // which TypeScript's NodeNext resolution reads as `{ default: Builder }`.
@@ -79,6 +80,31 @@ function properties(entry: TestEntry): Properties {
   }
 }
 
+/** What a suite or case spent, as properties; a cost only when it is known. */
+function spendProperties(t: SpendTotals): Properties {
+  return {
+    spend_calls: t.calls,
+    spend_paid_trials: t.paid.trials,
+    spend_cached_trials: t.fromCache.trials,
+    spend_prompt_tokens: t.paid.prompt,
+    spend_cached_prompt_tokens: t.paid.cachedPrompt,
+    spend_completion_tokens: t.paid.completion,
+    spend_reasoning_tokens: t.paid.reasoning,
+    spend_cost_usd: t.paid.costUsd,
+    spend_saved_usd: t.fromCache.savedUsd,
+  };
+}
+
+/** The spend of a test's cells (a cell test's own, a fit's adaptive depths) at its subject's price. */
+function entrySpend(report: Report, entry: TestEntry): SpendTotals | null {
+  const meta = entry.meta;
+  if (!meta || !report.spend) return null;
+  const cells = [...(meta.cells ?? []), ...(meta.record.kind === 'cell' ? [meta.record] : [])];
+  if (cells.length === 0) return null;
+  const price = report.spend.subjects.find((s) => s.subject === meta.subject.spec)?.price ?? null;
+  return cells.reduce((sum, c) => addSpend(sum, spendOfTrials(c.trials, price)), noSpend(true));
+}
+
 /** junit.xml: a testsuite per project, a testcase per cell and fit, metrics as properties, a `gate` case. */
 export function renderJunit(report: Report, entries: readonly TestEntry[]): string {
   const builder = junitBuilder.newBuilder();
@@ -92,6 +118,10 @@ export function renderJunit(report: Report, entries: readonly TestEntry[]): stri
       .timestamp(report.timing.startedAt)
       .time(projectEntries.reduce((s, e) => s + e.durationMs, 0) / 1000);
     for (const subject of report.subjects) suite.property('subject', subject.spec);
+    const projectSpend = report.spend?.projects.find((p) => p.project === project);
+    if (projectSpend)
+      for (const [key, value] of Object.entries(spendProperties(projectSpend)))
+        if (value !== null && value !== undefined) suite.property(key, String(value));
     for (const entry of projectEntries) {
       const record = entry.meta?.record;
       const testCase = suite
@@ -101,7 +131,8 @@ export function renderJunit(report: Report, entries: readonly TestEntry[]): stri
         .file(entry.file)
         .time(entry.durationMs / 1000)
         .standardOutput(summaryLine(entry));
-      for (const [key, value] of Object.entries(properties(entry))) {
+      const spend = entrySpend(report, entry);
+      for (const [key, value] of Object.entries({ ...properties(entry), ...(spend ? spendProperties(spend) : {}) })) {
         if (value !== null && value !== undefined) testCase.property(key, String(value));
       }
       const insufficient = record?.kind === 'cell' && record.status === 'insufficient';

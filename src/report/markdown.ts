@@ -1,6 +1,7 @@
 import type { RetentionFit } from '../schema/fit.js';
-import type { Report } from '../schema/report.js';
-import { fixed, interval, percent } from './format.js';
+import type { Report, Spend } from '../schema/report.js';
+import { fixed, interval, percent, thousands, usd } from './format.js';
+import { limitLine, unpricedSubjects } from './spend.js';
 
 /** summary.md: the human-readable projection of ceilingbench.json (also for $GITHUB_STEP_SUMMARY). */
 export function renderMarkdown(report: Report): string {
@@ -80,6 +81,7 @@ export function renderMarkdown(report: Report): string {
     }
     lines.push('');
   }
+  if (report.spend) lines.push(...spendLines(report.spend));
   if (report.cells.length > 0) {
     lines.push(
       '## Cells',
@@ -121,4 +123,48 @@ function setAsideLine(task: string, variant: string, s: NonNullable<RetentionFit
     `${task} ${variant}: ${s.format} Format and ${s.truncation} Truncation trials; final answer readable in ${read} ` +
     `(${s.finalAnswerCorrect} correct, ${s.finalAnswerWrong} wrong), unreadable in ${s.finalAnswerUnread}${unread}.`
   );
+}
+
+/** The Spend table: per project, what was sent and paid, and what the response cache answered. */
+function spendLines(spend: Spend): string[] {
+  if (spend.projects.length === 0) return [];
+  const money = spend.priced;
+  const lines = [
+    '## Spend',
+    '',
+    `| project | calls | trials paid / from cache | prompt tokens (cached) | completion tokens (reasoning) |${money ? ' cost | saved by the cache |' : ''}`,
+    `|---|---|---|---|---|${money ? '---|---|' : ''}`,
+  ];
+  const row = (name: string, t: Spend['total']) =>
+    `| ${name} | ${thousands(t.calls)} | ${thousands(t.paid.trials)} / ${thousands(t.fromCache.trials)} | ${thousands(t.paid.prompt)} (${thousands(t.paid.cachedPrompt)}) | ` +
+    `${thousands(t.paid.completion)} (${thousands(t.paid.reasoning)}) |${money ? ` ${usd(t.paid.costUsd)} | ${usd(t.fromCache.savedUsd)} |` : ''}`;
+  for (const p of spend.projects) lines.push(row(p.project, p));
+  if (spend.projects.length > 1) lines.push(row('**total**', spend.total));
+  lines.push('');
+  const notes: string[] = [];
+  if (!money) {
+    const unpriced = unpricedSubjects(spend);
+    notes.push(
+      `Cost: not priced${unpriced.length ? ` (no price for ${unpriced.map((s) => `\`${s}\``).join(', ')} in the configuration's \`prices\`)` : ''} — tokens only.`,
+    );
+  }
+  const fromCache = spend.total.fromCache;
+  if (fromCache.trials > 0)
+    notes.push(
+      `From the response cache: ${fromCache.trials} trials, ${thousands(fromCache.prompt)} prompt and ${thousands(fromCache.completion)} completion tokens, not sent again.`,
+    );
+  if (spend.total.unknownUsage > 0)
+    notes.push(`${spend.total.unknownUsage} answered trials reported no usage: their tokens are in no sum.`);
+  for (const p of spend.projects) {
+    if (!p.assays) continue;
+    const a = p.assays;
+    const counted =
+      a.finalCallPromptTokens === null || a.finalCallCompletionTokens === null
+        ? 'no token counts kept'
+        : `${thousands(a.finalCallPromptTokens)} prompt and ${thousands(a.finalCallCompletionTokens)} completion tokens of each trial's final call`;
+    notes.push(`${p.project}: SCC records: ${a.trials} trials issued, ${counted} (not priced).`);
+  }
+  if (spend.limit) notes.push(limitLine(spend.limit));
+  if (notes.length > 0) lines.push(...notes.map((n) => `- ${n}`), '');
+  return lines;
 }

@@ -5,14 +5,32 @@ import { count, estimateStatusSchema, interval, recordKey } from './common.js';
 import { trialRecordSchema } from './trial.js';
 
 /**
+ * Tokens of a set of trials as billed: `cachedPrompt` is the part of `prompt` the provider served from its prompt
+ * cache, `reasoning` the part of `completion` the model spent reasoning (providers count it inside the completion).
+ */
+export const billedTokensSchema = z.object({
+  prompt: count,
+  cachedPrompt: count,
+  completion: count,
+  reasoning: count,
+});
+
+/**
  * Token sums over the trials whose provider reported usage. `unknownUsage`: answered trials whose provider sent
  * none (their tokens are unknown, not 0, and are not in the sums); present only when there are such trials.
+ * `paid`: the trials answered by requests sent in this run; `fromCache`: the trials answered from ceilingbench's
+ * response cache, which sent nothing and cost nothing in this run. (The three are absent in a report written
+ * before ceilingbench kept them.)
  */
 export const tokenTotalsSchema = z.object({
   prompt: count,
   completion: count,
   reasoning: count,
   unknownUsage: count.optional(),
+  /** Of `prompt`: served from the provider's prompt cache. */
+  cachedPrompt: count.optional(),
+  paid: billedTokensSchema.optional(),
+  fromCache: billedTokensSchema.optional(),
 });
 
 export const kStarSummarySchema = z.object({

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { cellResultSchema } from './cell.js';
-import { recordKey } from './common.js';
+import { billedTokensSchema, cellResultSchema } from './cell.js';
+import { count, recordKey } from './common.js';
 import { ablationSchema, collapseFitSchema, retentionFitSchema } from './fit.js';
 import { gateResultSchema } from './gate.js';
+import { priceSchema, spendLimitReportSchema } from './spend.js';
 import { subjectIdentitySchema } from './subject.js';
 
 /** An SCC counting-capacity assay: the headline numbers, and the full result (src/assays/scc: sccResultSchema). */
@@ -44,6 +45,77 @@ export const plainTestSchema = z.object({
 });
 export type PlainTest = z.infer<typeof plainTestSchema>;
 
+/**
+ * What a set of trials cost. `calls`: requests sent, retries included. `paid`: the trials for which requests were
+ * sent in this run, their tokens as billed and their cost; `fromCache`: the trials answered from ceilingbench's
+ * response cache (no request, cost 0 in this run), their tokens and what they would have cost (`savedUsd`).
+ * A cost is the provider's own figure when it reported one (OpenRouter), else the tokens at the price table's
+ * price; null when neither is known — never an invented figure. `unknownUsage`: answered trials whose provider
+ * reported no usage: their tokens and cost are in no sum.
+ */
+export const spendTotalsSchema = z.object({
+  calls: count,
+  paid: z.object({ trials: count, ...billedTokensSchema.shape, costUsd: z.number().nonnegative().nullable() }),
+  fromCache: z.object({ trials: count, ...billedTokensSchema.shape, savedUsd: z.number().nonnegative().nullable() }),
+  unknownUsage: count,
+});
+export type SpendTotals = z.infer<typeof spendTotalsSchema>;
+
+/**
+ * What an SCC record (or a secondary assay's) keeps of its usage: the trials it issued and, per trial, the
+ * final call's reported tokens (as the authors' logs do). The calls a trial made before the budget rule re-asked
+ * at a doubled budget, and whether a call was a cache hit, are not in these records, so their tokens are shown
+ * as they are, apart from the cells' and never priced. Null: the record keeps no token count (motif rows).
+ */
+export const assayUsageSchema = z.object({
+  /** Records (SCC runs, secondary assays) summed here. */
+  records: count,
+  /** Trials issued (an SCC record's `calls`); each is one request, more when its budget was doubled. */
+  trials: count,
+  finalCallPromptTokens: count.nullable(),
+  finalCallCompletionTokens: count.nullable(),
+});
+export type AssayUsage = z.infer<typeof assayUsageSchema>;
+
+/** ceilingbench.json `spend`: calls, tokens and USD per subject, project and cell, paid vs from the cache. */
+export const spendSchema = z.object({
+  currency: z.literal('USD'),
+  /** Every cost of the cells is known (a price for each subject, or the provider's own cost on every trial). */
+  priced: z.boolean(),
+  total: spendTotalsSchema.extend({ assays: assayUsageSchema.optional() }),
+  subjects: z.array(
+    z.object({
+      subject: z.string(),
+      /** The price table's entry the cells were priced at (null: none). */
+      price: priceSchema.nullable(),
+      ...spendTotalsSchema.shape,
+    }),
+  ),
+  projects: z.array(z.object({ project: z.string(), ...spendTotalsSchema.shape, assays: assayUsageSchema.optional() })),
+  cells: z.array(
+    z.object({
+      project: z.string(),
+      task: z.string(),
+      variant: z.string(),
+      level: z.number(),
+      subject: z.string(),
+      ...spendTotalsSchema.shape,
+    }),
+  ),
+  assays: z.array(
+    z.object({
+      project: z.string(),
+      task: z.string(),
+      assay: z.enum(['scc', ...SCC_ASSAYS]),
+      subject: z.string(),
+      ...assayUsageSchema.omit({ records: true }).shape,
+    }),
+  ),
+  /** The run's spending limit, when it had one: what was spent against it, what stopped the run. */
+  limit: spendLimitReportSchema.optional(),
+});
+export type Spend = z.infer<typeof spendSchema>;
+
 /** ceilingbench.json — the source of truth every other artifact is projected from. */
 export const reportSchema = z.object({
   schemaVersion: z.literal(1),
@@ -69,6 +141,8 @@ export const reportSchema = z.object({
     hardGatesFailed: z.number().int(),
     testsFailed: z.number().int(),
   }),
+  /** Absent in a report written before ceilingbench kept accounts. */
+  spend: spendSchema.optional(),
   /** Wall-clock fields live here only; everything else is a function of the seed and the subject. */
   timing: z.object({ startedAt: z.string(), finishedAt: z.string(), durationMs: z.number() }),
 });

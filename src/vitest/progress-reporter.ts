@@ -1,25 +1,91 @@
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import { thousands, usd } from '../report/format.js';
+import { assayUsageOf, spendOfTrials } from '../report/spend.js';
+import type { Prices } from '../schema/spend.js';
+import { priceFor } from '../spend/price.js';
 import type { CeilingbenchMeta } from './meta.js';
+import { configOf } from './reporter.js';
 
 const formatSeconds = (ms: number): string =>
   ms < 60_000 ? `${Math.round(ms / 1000)}s` : `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s`;
 
 /**
- * `ceilingbench run` progress: cells done/total, calls, tokens, cache hits and ETA — a redrawn bar on a
- * TTY, one plain line per finished test otherwise (CI logs). Failures are listed at the end.
+ * What the run has spent so far, from the records of the finished tests: requests sent, the tokens of the trials
+ * sent in this run and of those answered from the response cache, and the cost when it is known (the provider's
+ * figure, else the tokens at the configuration's prices; never shown when neither is known).
+ */
+export class SpendTally {
+  calls = 0;
+  /** Prompt + completion tokens of the trials sent in this run (SCC: its records' final-call output tokens). */
+  tokens = 0;
+  cacheHits = 0;
+  /** Prompt + completion tokens of the trials answered from the response cache. */
+  cachedTokens = 0;
+  /** USD paid so far; null once a record's cost is unknown. */
+  cost: number | null = 0;
+  saved: number | null = 0;
+  private priced = false;
+
+  constructor(private prices: Prices = {}) {}
+
+  setPrices(prices: Prices): void {
+    this.prices = prices;
+  }
+
+  add(meta: CeilingbenchMeta): void {
+    const record = meta.record;
+    const cells = [...(meta.cells ?? []), ...(record.kind === 'cell' ? [record] : [])];
+    const price = priceFor(this.prices, meta.subject);
+    for (const cell of cells) {
+      const spend = spendOfTrials(cell.trials, price);
+      this.calls += spend.calls;
+      this.tokens += spend.paid.prompt + spend.paid.completion;
+      this.cacheHits += spend.fromCache.trials;
+      this.cachedTokens += spend.fromCache.prompt + spend.fromCache.completion;
+      this.cost = this.cost === null || spend.paid.costUsd === null ? null : this.cost + spend.paid.costUsd;
+      this.saved =
+        this.saved === null || spend.fromCache.savedUsd === null ? null : this.saved + spend.fromCache.savedUsd;
+      this.priced = true;
+    }
+    if (record.kind === 'scc' || record.kind === 'sccAssay') {
+      const usage = assayUsageOf(record);
+      this.calls += usage?.trials ?? 0;
+      this.tokens += usage?.finalCallCompletionTokens ?? 0;
+    }
+  }
+
+  /** `calls 40 · tokens 12,345 · cache hits 3 (2,100 tokens) · cost $0.0123 (saved $0.001)` */
+  counters(): string {
+    const hits = `cache hits ${this.cacheHits}${this.cacheHits > 0 ? ` (${thousands(this.cachedTokens)} tokens)` : ''}`;
+    const saved = this.cacheHits > 0 && this.saved !== null ? ` (saved ${usd(this.saved)})` : '';
+    const cost = this.priced && this.cost !== null ? ` · cost ${usd(this.cost)}${saved}` : '';
+    return `calls ${this.calls} · tokens ${thousands(this.tokens)} · ${hits}${cost}`;
+  }
+}
+
+/**
+ * `ceilingbench run` progress: cells done/total, calls, tokens (sent and from the cache), cost when priced and
+ * ETA — a redrawn bar on a TTY, one plain line per finished test otherwise (CI logs). Failures are listed at the end.
  */
 export default class ProgressReporter implements Reporter {
   private total = 0;
   private done = 0;
-  private calls = 0;
-  private tokens = 0;
-  private cacheHits = 0;
+  private readonly spend = new SpendTally();
   private readonly started = Date.now();
   private readonly failures: string[] = [];
   private readonly tty: boolean;
 
   constructor() {
     this.tty = Boolean(process.stdout.isTTY) && !process.env.CI;
+  }
+
+  /** The prices come from the run's configuration, read as the report's reporter reads it. */
+  async onInit(vitest: Vitest): Promise<void> {
+    try {
+      this.spend.setPrices((await configOf(vitest)).prices);
+    } catch {
+      // no configuration, no prices: the line shows tokens only (the report's reporter names the problem)
+    }
   }
 
   private write(text: string): void {
@@ -34,23 +100,13 @@ export default class ProgressReporter implements Reporter {
     this.done++;
     const meta = test.meta().ceilingbench as CeilingbenchMeta | undefined;
     const record = meta?.record;
+    if (meta) this.spend.add(meta);
     let detail = '';
     if (record?.kind === 'cell') {
-      this.calls += record.calls;
-      this.tokens += record.tokens.prompt + record.tokens.completion;
-      this.cacheHits += record.cacheHits;
       detail = `accuracy ${record.accuracy === null ? '–' : `${(100 * record.accuracy).toFixed(1)}%`}`;
     } else if (record?.kind === 'retention') {
-      for (const cell of meta?.cells ?? []) {
-        this.calls += cell.calls;
-        this.tokens += cell.tokens.prompt + cell.tokens.completion;
-        this.cacheHits += cell.cacheHits;
-      }
       detail = `p_d ${record.pd.toFixed(3)} [${record.ci95[0].toFixed(3)}, ${record.ci95[1].toFixed(3)}]`;
     } else if (record?.kind === 'scc') {
-      const result = record.result as { calls?: number; tokensSpent?: number };
-      this.calls += result.calls ?? 0;
-      this.tokens += result.tokensSpent ?? 0;
       detail = `CC ${record.cc} (${record.ccLower}–${record.ccUpper ?? '∞'})`;
     } else if (record?.kind === 'collapse') {
       detail = `λ* ${record.collapseThreshold.levelIndex ?? 'undefined'}`;
@@ -61,7 +117,7 @@ export default class ProgressReporter implements Reporter {
     }
     const elapsed = Date.now() - this.started;
     const eta = this.done > 0 ? (elapsed / this.done) * Math.max(0, this.total - this.done) : 0;
-    const counters = `calls ${this.calls} · tokens ${this.tokens} · cache hits ${this.cacheHits} · ETA ${formatSeconds(eta)}`;
+    const counters = `${this.spend.counters()} · ETA ${formatSeconds(eta)}`;
     if (this.tty) {
       const width = 24;
       const filled = this.total > 0 ? Math.round((width * this.done) / this.total) : 0;
@@ -78,7 +134,7 @@ export default class ProgressReporter implements Reporter {
     if (this.tty) this.write('\n');
     for (const failure of this.failures) this.write(`FAIL ${failure}\n`);
     this.write(
-      `ceilingbench: ${this.done} tests in ${formatSeconds(Date.now() - this.started)}, ${this.failures.length} failed\n`,
+      `ceilingbench: ${this.done} tests in ${formatSeconds(Date.now() - this.started)}, ${this.failures.length} failed · ${this.spend.counters()}\n`,
     );
   }
 }

@@ -37,7 +37,7 @@ function toolVersion(): string {
 }
 
 /** The configuration the plugin provided to the projects; resolved here only when the plugin is not in use. */
-async function configOf(vitest: Vitest): Promise<RunConfig> {
+export async function configOf(vitest: Vitest): Promise<RunConfig> {
   for (const project of vitest.projects) {
     const provided = project.getProvidedContext()[RUN_CONFIG_KEY];
     if (provided) return provided;
@@ -132,6 +132,7 @@ export default class CeilingbenchReporter implements Reporter {
         startedAt: this.startedAt.toISOString(),
         finishedAt: finishedAt.toISOString(),
         durationMs: finishedAt.getTime() - this.startedAt.getTime(),
+        prices: config.prices,
       });
       const outDir = config.outDir;
       writeReportSet(report, entries, outDir);

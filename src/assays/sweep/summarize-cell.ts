@@ -1,5 +1,6 @@
 import type { CellResult } from '../../schema/cell.js';
 import type { TrialRecord } from '../../schema/trial.js';
+import { type BilledTokens, billedTokens } from '../../spend/price.js';
 import { clopperPearson, summarizeKStar } from '../../stats/index.js';
 import { isMissing, isSuccess, outcomeKinds } from '../../tasks/outcome.js';
 import type { AnyTaskPlugin } from '../../tasks/task.js';
@@ -25,6 +26,20 @@ export const kStarPopulation = (trials: readonly TrialRecord[]): number[] =>
     .filter((t) => ['reasoning', 'constraint', 'fail'].includes(t.outcome.kind) && t.outcome.kStar > 0)
     .map((t) => t.outcome.kStar);
 
+/** The billed tokens of the trials that reported usage (src/spend/price.ts: billedTokens). */
+export function sumBilled(trials: readonly TrialRecord[]): BilledTokens {
+  const sum: BilledTokens = { prompt: 0, cachedPrompt: 0, completion: 0, reasoning: 0 };
+  for (const t of trials) {
+    if (t.usage === null) continue;
+    const b = billedTokens(t.usage);
+    sum.prompt += b.prompt;
+    sum.cachedPrompt += b.cachedPrompt;
+    sum.completion += b.completion;
+    sum.reasoning += b.reasoning;
+  }
+  return sum;
+}
+
 /** Aggregates graded trials into a CellResult. Accuracy excludes API (missing) trials from its denominator. */
 export function summarizeCell(id: CellIdentity, trials: TrialRecord[]): CellResult {
   const outcomes: Record<string, number> = Object.fromEntries(outcomeKinds(id.task.family).map((k) => [k, 0]));
@@ -36,11 +51,16 @@ export function summarizeCell(id: CellIdentity, trials: TrialRecord[]): CellResu
   // an answer without usage has unknown tokens: counted apart, never as 0 (an api trial made no answer)
   const unknownUsage = trials.filter((t) => t.usage === null && !isMissing(t.outcome)).length;
   if (unknownUsage > 0) tokens.unknownUsage = unknownUsage;
+  const paid = sumBilled(trials.filter((t) => !t.cacheHit));
+  const fromCache = sumBilled(trials.filter((t) => t.cacheHit));
   for (const t of trials) {
     tokens.prompt += t.usage?.promptTokens ?? 0;
     tokens.completion += t.usage?.completionTokens ?? 0;
     tokens.reasoning += t.usage?.reasoningTokens ?? 0;
   }
+  tokens.cachedPrompt = paid.cachedPrompt + fromCache.cachedPrompt;
+  tokens.paid = paid;
+  tokens.fromCache = fromCache;
   const insufficient = answered === 0 || missing / Math.max(1, trials.length) > id.maxMissingFraction;
   return {
     kind: 'cell',

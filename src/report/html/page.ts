@@ -13,6 +13,7 @@ import {
   gatesTable,
   headerTable,
   sccTable,
+  spendTables,
 } from './tables.js';
 
 export interface RenderedFigure {
@@ -89,6 +90,13 @@ function sections(report: Report): Section[] {
       title: 'Per-release history',
       charts: ['history-pd', 'history-cc'],
       tables: '',
+      absentReason: null,
+    },
+    {
+      id: 'spend',
+      title: 'Spend: calls, tokens and cost',
+      charts: [],
+      tables: report.spend?.projects.length ? spendTables(report.spend) : '',
       absentReason: null,
     },
     {

@@ -1,5 +1,6 @@
-import type { Report } from '../../schema/report.js';
-import { fixed, interval, percent } from '../format.js';
+import type { Report, Spend, SpendTotals } from '../../schema/report.js';
+import { fixed, interval, percent, thousands, usd } from '../format.js';
+import { limitLine, unpricedSubjects } from '../spend.js';
 import { escapeHtml as e, htmlTable } from './escape.js';
 import { readSccRuns } from './scc-view.js';
 
@@ -181,4 +182,92 @@ export function cellsTable(report: Report): string {
 
 export function failedTestsList(report: Report): string {
   return `<ul>${report.tests.map((t) => `<li>${e(`${t.project} › ${t.name}: ${t.errors[0] ?? 'failed'}`)}</li>`).join('\n')}</ul>`;
+}
+
+/** Calls, tokens and cost: per project (and the total), per subject with its price, per cell in a fold. */
+export function spendTables(spend: Spend): string {
+  const money = spend.priced;
+  const head = (first: string[]) => [
+    ...first,
+    'calls',
+    'trials paid',
+    'from cache',
+    'prompt tokens',
+    'cached prompt',
+    'completion tokens',
+    'reasoning',
+    ...(money ? ['cost', 'saved by the cache'] : []),
+  ];
+  const cols = (t: SpendTotals) => [
+    thousands(t.calls),
+    thousands(t.paid.trials),
+    thousands(t.fromCache.trials),
+    thousands(t.paid.prompt),
+    thousands(t.paid.cachedPrompt),
+    thousands(t.paid.completion),
+    thousands(t.paid.reasoning),
+    ...(money ? [usd(t.paid.costUsd), usd(t.fromCache.savedUsd)] : []),
+  ];
+  const projects = [
+    ...spend.projects.map((p) => [e(p.project), ...cols(p)]),
+    ...(spend.projects.length > 1 ? [['<b>total</b>', ...cols(spend.total)]] : []),
+  ];
+  const price = (s: Spend['subjects'][number]) =>
+    s.price
+      ? `in ${s.price.input} · out ${s.price.output}` +
+        (s.price.cachedInput !== undefined ? ` · cached in ${s.price.cachedInput}` : '') +
+        (s.price.reasoning !== undefined ? ` · reasoning ${s.price.reasoning}` : '')
+      : 'none';
+  const notes: string[] = [
+    'Tokens are those of the trials sent in this run, as the provider reported them (cached prompt tokens are part ' +
+      'of the prompt tokens, reasoning tokens part of the completion tokens). Trials from the response cache sent ' +
+      'nothing and cost nothing in this run' +
+      (money ? '; “saved by the cache” is what they cost when they were first paid.' : '.'),
+  ];
+  if (!money) {
+    const unpriced = unpricedSubjects(spend);
+    notes.push(
+      `Not priced${unpriced.length ? ` (no price for ${unpriced.map((u) => `<code>${e(u)}</code>`).join(', ')} in the configuration’s <code>prices</code>)` : ''}: tokens only.`,
+    );
+  }
+  if (spend.total.unknownUsage > 0)
+    notes.push(`${spend.total.unknownUsage} answered trials reported no usage: their tokens are in no sum.`);
+  const assays = spend.assays.length
+    ? `<h3>SCC records</h3>\n${htmlTable(
+        ['project', 'task', 'assay', 'trials issued', 'final-call prompt tokens', 'final-call completion tokens'],
+        spend.assays.map((a) => [
+          e(a.project),
+          e(a.task),
+          e(a.assay),
+          thousands(a.trials),
+          a.finalCallPromptTokens === null ? '–' : thousands(a.finalCallPromptTokens),
+          a.finalCallCompletionTokens === null ? '–' : thousands(a.finalCallCompletionTokens),
+        ]),
+      )}\n<p class="note">SCC records keep each trial’s final call only (not the calls cut short before its budget ` +
+      'was doubled, nor whether a call was a cache hit): these tokens are shown as kept and not priced.</p>\n'
+    : '';
+  const cells = spend.cells.length
+    ? `<details><summary>${spend.cells.length} cells (click to expand)</summary>\n${htmlTable(
+        head(['task', 'variant', 'level', 'subject']),
+        spend.cells.map((c) => [e(c.task), e(c.variant), String(c.level), `<code>${e(c.subject)}</code>`, ...cols(c)]),
+        'compact',
+      )}\n</details>\n`
+    : '';
+  return (
+    (spend.limit
+      ? `<p class="${spend.limit.stoppedBy ? 'fail' : 'note'}">${e(limitLine(spend.limit))}</p>
+`
+      : '') +
+    htmlTable(head(['project']), projects) +
+    '\n' +
+    (spend.subjects.length
+      ? `<h3>Subjects (price in USD per million tokens)</h3>\n${htmlTable(
+          head(['subject', 'price']),
+          spend.subjects.map((s) => [`<code>${e(s.subject)}</code>`, e(price(s)), ...cols(s)]),
+        )}\n`
+      : '') +
+    assays +
+    cells +
+    notes.map((n) => `<p class="note">${n}</p>`).join('\n')
+  );
 }

@@ -5,6 +5,7 @@ import {
   summarizeCell,
 } from '../../../src/assays/sweep/index.js';
 import { baselineFromReport } from '../../../src/compare/baseline.js';
+import { buildSpend } from '../../../src/report/spend.js';
 import { PyRandom } from '../../../src/rng/index.js';
 import type { Baseline } from '../../../src/schema/baseline.js';
 import type { CellResult } from '../../../src/schema/cell.js';
@@ -239,6 +240,14 @@ export function sampleReport(options: SampleOptions = SAMPLE_OPTIONS): Report {
       message: 'p_d lower bound ≥ 0.9',
     },
   ];
+  // the accounts are summed from the trials, before they are dropped (a sim subject at a made-up sample price)
+  const subject = { spec: 'sim:retention?p=0.95', kind: 'sim' as const, parameters: { p: 0.95 } };
+  const spend = buildSpend({
+    cells: cells.map((cell) => ({ cell, subject: subject.spec })),
+    assays: scc.map((record) => ({ record, subject: subject.spec })),
+    subjects: [subject],
+    prices: { [subject.spec]: { input: 0.15, output: 0.6 } },
+  });
   for (const c of cells) c.trials = [];
   // Record kinds this sample has none of, spread so the literal type-checks whichever of them the schema has.
   const none = { sccAssays: [] };
@@ -248,7 +257,7 @@ export function sampleReport(options: SampleOptions = SAMPLE_OPTIONS): Report {
     schemaVersion: 1,
     tool: { name: 'ceilingbench', version: '0.1.0' },
     seed: options.seed,
-    subjects: [{ spec: 'sim:retention?p=0.95', kind: 'sim', parameters: { p: 0.95 } }],
+    subjects: [subject],
     git: { sha: '0123456789abcdef0123456789abcdef01234567' },
     projects: ['d1', 'd2', 'd3', 'puzzles', 'scc'],
     cells,
@@ -267,6 +276,7 @@ export function sampleReport(options: SampleOptions = SAMPLE_OPTIONS): Report {
       hardGatesFailed: gates.filter((g) => g.mode === 'hard' && !g.passed).length,
       testsFailed: 0,
     },
+    spend,
     timing: {
       startedAt: options.startedAt,
       finishedAt: options.startedAt.replace('10:00:00', '10:03:12'),

@@ -1,0 +1,384 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { runSccAssay } from '../../src/assays/scc/run.js';
+import { summarizeCell } from '../../src/assays/sweep/summarize-cell.js';
+import { buildReport, type TestEntry } from '../../src/report/build.js';
+import { assemblePage } from '../../src/report/html/page.js';
+import { renderJunit } from '../../src/report/junit.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
+import { addSpend, assayUsageOf, noSpend } from '../../src/report/spend.js';
+import type { CellResult } from '../../src/schema/cell.js';
+import type { CeilingbenchRecord } from '../../src/schema/meta.js';
+import { type Report, reportSchema, type SpendTotals } from '../../src/schema/report.js';
+import type { Prices, SpendLimitReport } from '../../src/schema/spend.js';
+import type { SubjectIdentity } from '../../src/schema/subject.js';
+import type { TrialRecord, Usage } from '../../src/schema/trial.js';
+import { billedTokens, costOf } from '../../src/spend/price.js';
+import { createSubject } from '../../src/subjects/index.js';
+import { apiOutcome, budgetOutcome } from '../../src/tasks/outcome.js';
+import { resolveTask } from '../../src/tasks/registry.js';
+
+const d2 = resolveTask('d2');
+const MINI: SubjectIdentity = { spec: 'openai:gpt-4o-mini', kind: 'openai', model: 'gpt-4o-mini', parameters: {} };
+const ROUTER: SubjectIdentity = {
+  spec: 'openai:anthropic/claude',
+  kind: 'openai',
+  model: 'anthropic/claude',
+  parameters: {},
+};
+const PRICE = { input: 0.15, cachedInput: 0.075, output: 0.6, reasoning: 0.9 };
+const PRICES: Prices = { 'gpt-4o-mini': PRICE };
+const run = {
+  version: '0.1.0',
+  gitSha: null,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-01T00:00:01.000Z',
+  durationMs: 1000,
+};
+
+type Kind = 'paid' | 'cached' | 'api' | 'budget' | 'silent';
+
+/** A D2 trial: answered by a request sent now (paid), from the response cache, an api failure, never sent, or silent. */
+function trial(kind: Kind, index: number, usage: Usage | null = null): TrialRecord {
+  const base = {
+    task: 'd2',
+    level: 5,
+    seed: index,
+    trialIndex: index,
+    profile: 'official',
+    variant: 'standard',
+    finishReason: 'stop' as const,
+    latencyMs: 0,
+  };
+  const correct = {
+    family: 'ccb' as const,
+    kind: 'correct' as const,
+    answerCorrect: true,
+    kStar: -1,
+    tfbc: false,
+    issues: [],
+  };
+  switch (kind) {
+    case 'paid':
+      return { ...base, outcome: correct, usage, cacheHit: false, attempts: 1 + (index % 2) };
+    case 'cached':
+      return { ...base, outcome: correct, usage, cacheHit: true, attempts: 0 };
+    case 'silent':
+      return { ...base, outcome: correct, usage: null, cacheHit: false, attempts: 1 };
+    case 'api':
+      return { ...base, outcome: apiOutcome('ccb', '503'), usage: null, cacheHit: false, attempts: 3 };
+    case 'budget':
+      return { ...base, outcome: budgetOutcome('ccb', 'maxCalls'), usage: null, cacheHit: false, attempts: 0 };
+  }
+}
+
+const cellOf = (project: string, level: number, trials: TrialRecord[]): CellResult =>
+  summarizeCell(
+    { project, task: d2, level, profile: 'official', variant: 'standard', seedOffset: 0, maxMissingFraction: 1 },
+    trials.map((t) => ({ ...t, level })),
+  );
+
+const entry = (record: CeilingbenchRecord, subject = MINI) =>
+  ({
+    project: record.project,
+    name: `${record.project} > ${record.task} · ${'level' in record ? record.level : record.kind}`,
+    file: `specs/${record.project}.spec.ts`,
+    state: 'passed',
+    errors: [],
+    durationMs: 1,
+    meta: { record, gates: [], subject, seed: 0 },
+  }) satisfies TestEntry;
+
+const u = (promptTokens: number, completionTokens: number, extra: Partial<Usage> = {}): Usage => ({
+  promptTokens,
+  completionTokens,
+  ...extra,
+});
+
+describe('spend: paid this run vs from the response cache', () => {
+  const trials = [
+    trial('paid', 0, u(1000, 200, { cachedPromptTokens: 800, reasoningTokens: 50 })),
+    trial('paid', 1, u(1000, 300)),
+    trial('cached', 2, u(900, 100)),
+    trial('api', 3),
+    trial('budget', 4),
+    trial('silent', 5),
+  ];
+  const report = buildReport([entry(cellOf('d2', 5, trials))], { ...run, prices: PRICES });
+
+  it('counts requests, trials and billed tokens apart for what was paid and what the cache answered', () => {
+    expect(reportSchema.safeParse(report).error).toBeUndefined();
+    const spend = report.spend;
+    if (!spend) throw new Error('no spend section');
+    expect(spend.total).toMatchObject({
+      calls: 1 + 2 + 0 + 3 + 0 + 1,
+      paid: { trials: 4, prompt: 2000, cachedPrompt: 800, completion: 500, reasoning: 50 },
+      fromCache: { trials: 1, prompt: 900, cachedPrompt: 0, completion: 100, reasoning: 0 },
+      unknownUsage: 1,
+    });
+    // the cell's own token sums say the same
+    expect(report.cells[0].tokens).toMatchObject({
+      prompt: 2900,
+      cachedPrompt: 800,
+      paid: { prompt: 2000, cachedPrompt: 800, completion: 500, reasoning: 50 },
+      fromCache: { prompt: 900, cachedPrompt: 0, completion: 100, reasoning: 0 },
+      unknownUsage: 1,
+    });
+  });
+
+  it('prices cached input and reasoning at their own rates; the cache hit is "saved", not paid', () => {
+    const spend = report.spend as NonNullable<Report['spend']>;
+    // (200 · 0.15 + 800 · 0.075 + 150 · 0.6 + 50 · 0.9) + (1000 · 0.15 + 300 · 0.6), per million
+    expect(spend.total.paid.costUsd).toBeCloseTo((30 + 60 + 90 + 45 + 150 + 180) / 1e6, 15);
+    expect(spend.total.fromCache.savedUsd).toBeCloseTo((900 * 0.15 + 100 * 0.6) / 1e6, 15);
+    expect(spend.priced).toBe(true);
+    expect(spend.subjects).toEqual([expect.objectContaining({ subject: MINI.spec, price: PRICE })]);
+  });
+
+  it("prefers the provider's own cost (OpenRouter) to the price table, trial by trial", () => {
+    const routed = [
+      trial('paid', 0, u(1000, 200, { costUsd: 0.01 })),
+      trial('cached', 1, u(1000, 200, { costUsd: 0.02 })),
+    ];
+    const withPrice = buildReport([entry(cellOf('d2', 5, routed), ROUTER)], {
+      ...run,
+      prices: { [ROUTER.spec]: PRICE },
+    });
+    expect(withPrice.spend?.total.paid.costUsd).toBe(0.01);
+    expect(withPrice.spend?.total.fromCache.savedUsd).toBe(0.02);
+    // no price needed when every trial carries the provider's cost
+    const noPrice = buildReport([entry(cellOf('d2', 5, routed), ROUTER)], run);
+    expect(noPrice.spend).toMatchObject({ priced: true, total: { paid: { costUsd: 0.01 } } });
+    // one trial without it and no price: the cost is unknown, not the sum of what is known
+    const mixed = buildReport([entry(cellOf('d2', 5, [...routed, trial('paid', 2, u(10, 10))]), ROUTER)], run);
+    expect(mixed.spend).toMatchObject({ priced: false, total: { paid: { costUsd: null } } });
+  });
+
+  it('without a price: tokens only, cost null everywhere, and the summary says so', () => {
+    const unpriced = buildReport([entry(cellOf('d2', 5, trials))], run);
+    const spend = unpriced.spend as NonNullable<Report['spend']>;
+    expect(spend.priced).toBe(false);
+    for (const t of [spend.total, ...spend.subjects, ...spend.projects, ...spend.cells]) {
+      expect(t.paid.costUsd).toBeNull();
+      expect(t.fromCache.savedUsd).toBeNull();
+    }
+    expect(spend.total.paid.prompt).toBe(2000);
+    const md = renderMarkdown(unpriced);
+    expect(md).toContain(
+      '| project | calls | trials paid / from cache | prompt tokens (cached) | completion tokens (reasoning) |\n',
+    );
+    expect(md).toContain('| d2 | 7 | 4 / 1 | 2,000 (800) | 500 (50) |\n');
+    expect(md).toContain('Cost: not priced (no price for `openai:gpt-4o-mini`');
+    expect(md).not.toMatch(/saved|\$/);
+    const html = assemblePage(unpriced, [], []);
+    expect(html).toContain('<section id="spend">');
+    expect(html).not.toContain('saved by the cache');
+  });
+
+  it('summary.md, JUnit and HTML carry the spend, with the price', () => {
+    const md = renderMarkdown(report);
+    expect(md).toContain('## Spend');
+    expect(md).toContain('| d2 | 7 | 4 / 1 | 2,000 (800) | 500 (50) | $0.000555 | $0.000195 |');
+    expect(md).toContain('From the response cache: 1 trials, 900 prompt and 100 completion tokens, not sent again.');
+    const xml = renderJunit(report, [entry(cellOf('d2', 5, trials))]);
+    // once on the suite (the project), once on the cell's case
+    for (const [key, value] of [
+      ['spend_calls', '7'],
+      ['spend_paid_trials', '4'],
+      ['spend_cached_trials', '1'],
+      ['spend_prompt_tokens', '2000'],
+      ['spend_cached_prompt_tokens', '800'],
+      ['spend_completion_tokens', '500'],
+      ['spend_reasoning_tokens', '50'],
+    ])
+      expect(xml.match(new RegExp(`<property name="${key}" value="${value}"/>`, 'g'))).toHaveLength(2);
+    expect(xml).toMatch(/<property name="spend_cost_usd" value="0\.000555"\/>/);
+    const html = assemblePage(report, [], []);
+    expect(html).toContain('<h2>Spend: calls, tokens and cost</h2>');
+    expect(html).toContain('<td>$0.000555</td><td>$0.000195</td>');
+    expect(html).toContain('in 0.15 · out 0.6 · cached in 0.075 · reasoning 0.9');
+  });
+});
+
+describe('spend: SCC records and the spending limit', () => {
+  it('an SCC record counts its trials and final-call tokens apart from the cells, unpriced', async () => {
+    const result = await runSccAssay(await createSubject('sim:counting?cc=64'), { seed: 7 });
+    const scc = {
+      kind: 'scc' as const,
+      project: 'scc',
+      task: 'count',
+      cc: result.cc,
+      ccLower: result.ccLower,
+      ccUpper: result.ccUpper,
+      bounded: result.bounded,
+      skipped: result.skipped,
+      result,
+    };
+    const trials = [...(result.preflight ? [result.preflight] : []), ...result.tiers.flatMap((t) => t.trials)];
+    const usage = assayUsageOf(scc);
+    expect(usage).toEqual({
+      trials: result.calls,
+      finalCallPromptTokens: trials.reduce((s, t) => s + (t.inputTokens ?? 0), 0),
+      finalCallCompletionTokens: result.tokensSpent,
+    });
+    expect(usage?.finalCallCompletionTokens).toBeGreaterThan(0);
+    const dual = {
+      kind: 'sccAssay' as const,
+      assay: 'dual-task' as const,
+      project: 'scc',
+      task: 'dual',
+      summary: {},
+      result: {
+        trials: [
+          { inputTokens: 10, outputTokens: 4 },
+          { inputTokens: null, outputTokens: null },
+        ],
+      },
+    };
+    const report = buildReport([entry(scc), entry(dual), entry(cellOf('d2', 5, [trial('paid', 0, u(5, 5))]))], {
+      ...run,
+      prices: PRICES,
+    });
+    const spend = report.spend as NonNullable<Report['spend']>;
+    expect(spend.assays.map((a) => a.assay)).toEqual(['scc', 'dual-task']);
+    expect(spend.projects.find((p) => p.project === 'scc')).toMatchObject({
+      calls: 0,
+      paid: { trials: 0, costUsd: 0 },
+      assays: {
+        records: 2,
+        trials: result.calls + 2,
+        finalCallPromptTokens: (usage?.finalCallPromptTokens ?? 0) + 10,
+        finalCallCompletionTokens: result.tokensSpent + 4,
+      },
+    });
+    expect(spend.total.assays?.records).toBe(2);
+    expect(spend.total.paid.prompt).toBe(5);
+    expect(renderMarkdown(report)).toContain(
+      `- scc: SCC records: ${result.calls + 2} trials issued, ${(usage?.finalCallPromptTokens ?? 0) + 10}`.replace(
+        /(\d)(?=(\d{3})+(?!\d))/g,
+        '$1,',
+      ),
+    );
+    // a motif ablation keeps calls, not tokens: reported as it is, never as 0 tokens
+    const motif = { ...dual, assay: 'motif' as const, task: 'count', result: { rows: [{ calls: 30 }, { calls: 12 }] } };
+    expect(assayUsageOf(motif)).toEqual({ trials: 42, finalCallPromptTokens: null, finalCallCompletionTokens: null });
+  });
+
+  it('carries the limit record the budget ledger hands over, and renders it', () => {
+    const limit: SpendLimitReport = {
+      limits: { maxCalls: 100 },
+      spent: { calls: 103, tokens: 51234, costUsd: 0.0123 },
+      stoppedBy: 'maxCalls',
+      notSent: 37,
+      overshoot: { calls: 3, tokens: 1500, costUsd: 0.0004 },
+      overshootBound: { calls: 4, tokens: 2000, costUsd: 0.0005 },
+    };
+    const report = buildReport([entry(cellOf('d2', 5, [trial('paid', 0, u(5, 5))]))], {
+      ...run,
+      prices: PRICES,
+      spendLimit: limit,
+    });
+    expect(reportSchema.parse(report).spend?.limit).toEqual(limit);
+    const line =
+      'Spending limit 100 calls: spent 103 calls, 51,234 tokens, $0.0123; the run stopped at its maxCalls limit; ' +
+      '37 trials not sent (outcome budget, missing data); overshoot 3 calls, 1,500 tokens, $0.0004 ' +
+      '(at most 4 calls, 2,000 tokens, $0.0005).';
+    expect(renderMarkdown(report)).toContain(`- ${line}`);
+    expect(assemblePage(report, [], [])).toContain(`<p class="fail">${line}</p>`);
+    expect(buildReport([entry(cellOf('d2', 5, []))], run).spend).not.toHaveProperty('limit');
+  });
+});
+
+// ── property: the accounts add up ─────────────────────────────────────────────────────────────────────────
+const usageArb = fc
+  .record({
+    prompt: fc.integer({ min: 0, max: 50_000 }),
+    completion: fc.integer({ min: 0, max: 20_000 }),
+    cached: fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: undefined }),
+    reasoning: fc.option(fc.integer({ min: 0, max: 30_000 }), { nil: undefined }),
+  })
+  .map(
+    (x): Usage => ({
+      promptTokens: x.prompt,
+      completionTokens: x.completion,
+      ...(x.cached !== undefined ? { cachedPromptTokens: x.cached } : {}),
+      ...(x.reasoning !== undefined ? { reasoningTokens: x.reasoning } : {}),
+    }),
+  );
+const trialArb = fc
+  .tuple(fc.constantFrom<Kind>('paid', 'paid', 'cached', 'api', 'budget', 'silent'), usageArb)
+  .map(([kind, usage]) => ({ kind, usage }));
+const cellArb = fc.record({
+  project: fc.constantFrom('d1', 'd2', 'd3'),
+  trials: fc.array(trialArb, { maxLength: 12 }),
+});
+
+const sumTotals = (xs: readonly SpendTotals[]): SpendTotals => xs.reduce((a, b) => addSpend(a, b), noSpend(true));
+const totalsOf = (t: SpendTotals): SpendTotals => ({
+  calls: t.calls,
+  paid: t.paid,
+  fromCache: t.fromCache,
+  unknownUsage: t.unknownUsage,
+});
+
+describe('spend: the accounts add up (property)', () => {
+  it('projects = sum over their cells; paid + cached + not sent = all trials; cost = costOf(summed tokens)', () => {
+    fc.assert(
+      fc.property(fc.array(cellArb, { minLength: 1, maxLength: 6 }), fc.boolean(), (specs, priced) => {
+        const entries = specs.map((spec, i) =>
+          entry(
+            cellOf(
+              spec.project,
+              5 * (i + 1),
+              spec.trials.map((t, j) => trial(t.kind, j, t.usage)),
+            ),
+          ),
+        );
+        const report = buildReport(entries, { ...run, prices: priced ? PRICES : {} });
+        const spend = report.spend as NonNullable<Report['spend']>;
+        const close = (a: number | null, b: number | null) => {
+          if (a === null || b === null) return expect(a).toBe(b);
+          expect(Math.abs(a - b)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(b)));
+        };
+        const expectTotals = (actual: SpendTotals, expected: SpendTotals) => {
+          const { paid, fromCache, ...rest } = totalsOf(actual);
+          const { paid: ePaid, fromCache: eCached, ...eRest } = totalsOf(expected);
+          expect(rest).toEqual(eRest);
+          expect({ ...paid, costUsd: 0 }).toEqual({ ...ePaid, costUsd: 0 });
+          expect({ ...fromCache, savedUsd: 0 }).toEqual({ ...eCached, savedUsd: 0 });
+          close(paid.costUsd, ePaid.costUsd);
+          close(fromCache.savedUsd, eCached.savedUsd);
+        };
+        for (const project of spend.projects)
+          expectTotals(project, sumTotals(spend.cells.filter((c) => c.project === project.project)));
+        expectTotals(spend.total, sumTotals(spend.projects));
+        expectTotals(spend.total, sumTotals(spend.subjects));
+        for (const [i, cell] of report.cells.entries()) {
+          const s = spend.cells[i];
+          const notSent = cell.trials.filter((t) => !t.cacheHit && t.attempts === 0).length;
+          expect(s.paid.trials + s.fromCache.trials + notSent).toBe(cell.n);
+          expect(s.fromCache.trials).toBe(cell.cacheHits);
+          expect(s.calls).toBe(cell.calls);
+          const { trials: _p, costUsd: _c, ...paidTokens } = s.paid;
+          const { trials: _f, savedUsd: _s, ...cachedTokens } = s.fromCache;
+          expect(paidTokens).toEqual(cell.tokens.paid);
+          expect(cachedTokens).toEqual(cell.tokens.fromCache);
+          expect(s.unknownUsage).toBe(cell.tokens.unknownUsage ?? 0);
+        }
+        // no provider costs here: the cost is exactly the price applied to the summed tokens
+        const { trials: _t, costUsd, ...paidTokens } = spend.total.paid;
+        const { trials: _u, savedUsd, ...cachedTokens } = spend.total.fromCache;
+        close(costUsd, priced ? costOf(paidTokens, PRICE) : null);
+        close(savedUsd, priced ? costOf(cachedTokens, PRICE) : null);
+        expect(spend.priced).toBe(priced);
+        // and the billed tokens are those of billedTokens, trial by trial
+        const billed = report.cells
+          .flatMap((c) => c.trials)
+          .filter((t) => !t.cacheHit && t.usage !== null)
+          .reduce((sum, t) => sum + billedTokens(t.usage as Usage).cachedPrompt, 0);
+        expect(spend.total.paid.cachedPrompt).toBe(billed);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

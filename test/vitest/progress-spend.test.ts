@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { CeilingbenchMeta } from '../../src/schema/meta.js';
+import type { TrialRecord } from '../../src/schema/trial.js';
+import { SpendTally } from '../../src/vitest/progress-reporter.js';
+import { cell } from '../support/records.js';
+
+const subject = { spec: 'openai:gpt-4o-mini', kind: 'openai' as const, model: 'gpt-4o-mini', parameters: {} };
+const trial = (cacheHit: boolean, promptTokens: number, completionTokens: number): TrialRecord => ({
+  task: 'd2',
+  level: 5,
+  seed: 0,
+  trialIndex: 0,
+  profile: 'official',
+  variant: 'standard',
+  outcome: { family: 'ccb', kind: 'correct', answerCorrect: true, kStar: -1, tfbc: false, issues: [] },
+  finishReason: 'stop',
+  usage: { promptTokens, completionTokens },
+  latencyMs: 0,
+  cacheHit,
+  attempts: cacheHit ? 0 : 1,
+});
+const meta = (trials: TrialRecord[]): CeilingbenchMeta => ({
+  record: cell({ trials, n: trials.length }),
+  gates: [],
+  subject,
+  seed: 0,
+});
+
+// The progress line: tokens sent in this run and from the cache apart, the cost so far only when it is known.
+describe('the progress line’s spend so far', () => {
+  it('adds each finished test: sent tokens, cache hits and their tokens, cost and what the cache saved', () => {
+    const tally = new SpendTally({ 'gpt-4o-mini': { input: 0.15, output: 0.6 } });
+    tally.add(meta([trial(false, 1000, 500), trial(true, 2000, 1000)]));
+    expect(tally.counters()).toBe(
+      'calls 1 · tokens 1,500 · cache hits 1 (3,000 tokens) · cost $0.00045 (saved $0.0009)',
+    );
+    tally.add(meta([trial(false, 100_000, 0)]));
+    expect(tally.counters()).toBe(
+      'calls 2 · tokens 101,500 · cache hits 1 (3,000 tokens) · cost $0.01545 (saved $0.0009)',
+    );
+  });
+
+  it('shows no cost without a price (tokens only), and SCC records count by their trials and output tokens', () => {
+    const tally = new SpendTally();
+    tally.add(meta([trial(false, 10, 5)]));
+    expect(tally.counters()).toBe('calls 1 · tokens 15 · cache hits 0');
+    const result = {
+      calls: 7,
+      tiers: [{ trials: [{ inputTokens: 3, tokens: 40 }] }],
+      preflight: { inputTokens: 3, tokens: 2 },
+    };
+    tally.add({
+      record: { kind: 'scc', project: 'scc', task: 'count', cc: 1, ccLower: 1, ccUpper: 2, bounded: true, result },
+      gates: [],
+      subject,
+      seed: 0,
+    });
+    expect(tally.counters()).toBe('calls 8 · tokens 57 · cache hits 0');
+  });
+});
