@@ -17,6 +17,10 @@
  *   or Fisher per cell. SCC: the ladder's bounds, no p-value.
  * - Holm: over every headline test of a project (all subject pairs of all its boards); the cell tests of a project
  *   are a second family. Separable = Holm-adjusted p < α (SCC: bounds disjoint as closed intervals).
+ * - Ranks: position by the headline (ties by label); rankRange = [1 + subjects shown better, n − subjects shown
+ *   worse] ("rank 1–2"). Adjacent ranks read "A > B (p = …)", "A ≈ B (p = …)", "A < B" (a puzzle ranked above by
+ *   λ* but shown less accurate) or "A ? B" (no test). A board notes when B is too small for Holm over its family
+ *   to separate anything (K · 2/(B + 1) ≥ α).
  * - Each pair draws from its own seeded stream (a function of the root seed, the sweep and the two labels), and is
  *   computed in label order and oriented afterwards: results do not depend on the other subjects, and exchanging
  *   two subjects negates Δ and its interval and keeps p exactly.
