@@ -1,3 +1,5 @@
+import { charsPerTokenCounter, trialCostModel } from '../assays/adaptive/cost.js';
+import { designCost } from '../assays/adaptive/information.js';
 import { replicateIndices } from '../assays/sweep/run-cell.js';
 import type { PlanCell, PlanUnit } from '../schema/plan.js';
 import { generateCell } from '../tasks/instances.js';
@@ -137,34 +139,110 @@ export async function planAblation(
   return unitOf(`${task.id} ablation · N=${level}`, 'ablation', cells, context, null);
 }
 
+/** The adaptive design's settings (src/config/design.ts), as the plan needs them. */
+export interface AdaptiveSettings {
+  objective?: 'calls' | 'cost';
+  depths?: { min: number; max: number };
+}
+
+/** Instances per depth the plan renders at a depth off the grid (for the high end only). */
+const OFF_GRID_SAMPLES = 8;
+
 /**
- * `--design adaptive` on a retention sweep. Its cap is the grid's calls (depths × trials) and it may stop far
- * earlier, so the plan states the grid's cells as the expected amount (an upper bound of the calls), 0 as the low,
- * and as the high every call of the cap at the most expensive depth. Cached trials are the grid's: the adaptive
- * trials at a depth are the grid cell's first instances, the same requests.
+ * `--design adaptive` on a retention sweep (src/vitest/sweep.ts describeAdaptive). It stops once p_d is as precise
+ * as the grid would make it, possibly far earlier, and never spends more than its cap: with the 'calls' objective
+ * the grid's calls, with 'cost' (the default) the grid's cost under the design's own cost model (its expected
+ * prompt and output tokens per depth at the subject's price, or output tokens alone). The plan states the grid's
+ * cells as the expected amount (the cap), 0 as the low, and as the high the most the cap can buy: every call of the
+ * cap at the dearest depth of its range ('calls'), or the cap spent where it buys the most tokens ('cost').
+ * Cached trials are the grid's: the adaptive trials at a depth are the grid cell's first instances.
  */
-export async function planAdaptive(task: AnyTaskPlugin, context: SweepContext): Promise<PlanUnit> {
+export async function planAdaptive(
+  task: AnyTaskPlugin,
+  context: SweepContext,
+  settings: AdaptiveSettings,
+): Promise<PlanUnit> {
   const variant = task.variants[0];
+  const grid = task.levels.values;
   const cells: PlanCell[] = [];
-  let worst = NO_TOKENS;
-  for (const level of task.levels.values) {
+  const highAt = new Map<number, Tokens>();
+  for (const level of grid) {
     const name = cellName(task, level, variant);
     const planned = await planCell(
       { task, level, variant, instances: gridInstances(task, level, context), name },
       context,
     );
     cells.push(planned.cell);
-    if (highOf(planned.perTrialHigh) > highOf(worst)) worst = planned.perTrialHigh;
+    highAt.set(level, planned.perTrialHigh);
   }
-  const cap = task.levels.values.length * context.trials;
-  const grid = sumTokens(cells.map((c) => c.amount));
-  const bound = (expected: number | null, perCall: number) => ({ low: 0, expected, high: cap * perCall });
+  const min = settings.depths?.min ?? Math.min(...grid);
+  const max = settings.depths?.max ?? Math.max(...grid);
+  const depths = Array.from({ length: max - min + 1 }, (_, i) => min + i);
+  const cap = task.maxOutputTokens.bind(task);
+  for (const depth of depths) {
+    if (highAt.has(depth)) continue;
+    const instances = generateCell(task, depth, Math.min(OFF_GRID_SAMPLES, context.trials), {
+      profile: task.profiles[0],
+      seedOffset: context.seedOffset,
+    });
+    const prompt = Math.max(...instances.map((i) => context.subject.promptTokens(task.render(i, variant))));
+    const out = cap(depth, task.budgets?.[0]);
+    highAt.set(depth, {
+      calls: fixed(1),
+      promptTokens: fixed(prompt),
+      outputTokens: { low: 0, expected: out, high: out },
+    });
+  }
+  const inRange = depths.map((d) => ({ depth: d, high: highAt.get(d) as Tokens }));
+  const expected = sumTokens(cells.map((c) => c.amount));
+  const objective = settings.objective ?? 'cost';
+  let high: { calls: number; prompt: number; output: number };
+  let capText: string;
+  if (objective === 'calls') {
+    const calls = grid.length * context.trials;
+    high = {
+      calls,
+      prompt: calls * Math.max(...inRange.map((d) => d.high.promptTokens.high)),
+      output: calls * Math.max(...inRange.map((d) => d.high.outputTokens.high)),
+    };
+    capText = `at most ${calls} calls (the grid's)`;
+  } else {
+    // the design's own cost model and cap, built as describeAdaptive builds them
+    const cost = trialCostModel(task, {
+      price: context.subject.price,
+      tokens: charsPerTokenCounter,
+      variant,
+      seedOffset: context.seedOffset,
+    });
+    const budget = designCost(
+      grid.map((depth) => ({ depth, n: context.trials })),
+      cost,
+    );
+    // Σ cost(d_i) ≤ budget bounds Σ x(d_i) by budget · max over the range of x(d) / cost(d)
+    const most = (x: (t: Tokens) => number) => budget * Math.max(...inRange.map((d) => x(d.high) / cost(d.depth)));
+    high = {
+      calls: Math.floor(most(() => 1) + 1e-9),
+      prompt: Math.ceil(most((t) => t.promptTokens.high)),
+      output: Math.ceil(most((t) => t.outputTokens.high)),
+    };
+    capText = "its cap is the grid's cost under its own cost model";
+  }
   const tokens: Tokens = {
-    calls: bound(grid.calls.expected, 1),
-    promptTokens: bound(grid.promptTokens.expected, worst.promptTokens.high),
-    outputTokens: bound(grid.outputTokens.expected, worst.outputTokens.high),
+    calls: { low: 0, expected: objective === 'calls' ? expected.calls.expected : null, high: high.calls },
+    promptTokens: {
+      low: 0,
+      expected: expected.promptTokens.expected,
+      high: Math.max(high.prompt, expected.promptTokens.high),
+    },
+    outputTokens: {
+      low: 0,
+      expected: expected.outputTokens.expected,
+      high: Math.max(high.output, expected.outputTokens.high),
+    },
   };
-  const note = `the adaptive design stops once p_d is as precise as the grid would make it, after at most ${cap} calls; expected: the grid's, its cap`;
+  const note =
+    `the adaptive design (objective ${objective}, depths ${min}…${max}) stops once p_d is as precise as the grid would make it; ` +
+    `${capText}, up to ${high.calls.toLocaleString('en-US')} calls; expected: the grid's amounts (its cap)`;
   const unit = unitOf(`${task.id} · adaptive`, 'adaptive', cells, context, note);
   return { ...unit, isRange: true, amount: priced(tokens, context.subject.price) };
 }

@@ -40,7 +40,7 @@ async function planUnit(unit: PlannedUnit, config: RunConfig, context: SweepCont
   switch (unit.kind) {
     case 'sweep':
       return config.design.kind === 'adaptive' && unit.task.analysis === 'retention'
-        ? planAdaptive(unit.task, context)
+        ? planAdaptive(unit.task, context, config.design)
         : planSweep(unit.task, context);
     case 'ablation':
       return planAblation(unit.task, unit.level, unit.variants, context);

@@ -153,19 +153,28 @@ describe('buildPlan: a grid from the rendered prompts', () => {
       ['grid', 10],
       ['ablation', 5],
     ]);
-    const adaptive = await buildPlan({
-      config: { ...config, design: { kind: 'adaptive' } },
-      env: {},
-      projects: ['d3'],
-    });
-    const [unit] = adaptive.projects[0].units;
-    expect(unit.kind).toBe('adaptive');
-    expect(unit.isRange).toBe(true);
-    expect(unit.amount.calls).toEqual({ low: 0, expected: 10, high: 10 });
     const grid = plan.projects[0].units[0];
-    expect(unit.amount.outputTokens.expected).toBe(grid.amount.outputTokens.expected);
-    expect(unit.amount.outputTokens.high).toBe(10 * resolveTask('d3').maxOutputTokens(50));
-    expect(adaptive.notes.join('\n')).toMatch(/adaptive design stops .* after at most 10 calls/);
+    const adaptive = async (design: RunConfig['design']) =>
+      (await buildPlan({ config: { ...config, design }, env: {}, projects: ['d3'] })).projects[0].units[0];
+
+    const byCalls = await adaptive({ kind: 'adaptive', objective: 'calls' });
+    expect(byCalls).toMatchObject({ kind: 'adaptive', isRange: true });
+    expect(byCalls.amount.calls).toEqual({ low: 0, expected: 10, high: 10 });
+    expect(byCalls.amount.outputTokens.expected).toBe(grid.amount.outputTokens.expected);
+    expect(byCalls.amount.outputTokens.high).toBe(10 * resolveTask('d3').maxOutputTokens(50));
+    expect(byCalls.note).toMatch(/objective calls, depths 5…50.*at most 10 calls/);
+
+    // the default objective: the cap is the grid's cost, which buys more calls at cheaper depths
+    const byCost = await adaptive({ kind: 'adaptive' });
+    expect(byCost.amount.calls.expected).toBeNull();
+    expect(byCost.amount.calls.high).toBeGreaterThan(10);
+    expect(byCost.amount.outputTokens.expected).toBe(grid.amount.outputTokens.expected);
+    expect(byCost.amount.outputTokens.high).toBeGreaterThanOrEqual(grid.amount.outputTokens.high);
+    expect(byCost.note).toMatch(/objective cost, depths 5…50.*grid's cost/);
+    const wider = await adaptive({ kind: 'adaptive', depths: { min: 1, max: 60 } });
+    expect(wider.amount.calls.high).toBeGreaterThan(byCost.amount.calls.high);
+    expect(wider.note).toMatch(/depths 1…60/);
+    for (const unit of [byCalls, byCost, wider]) expect(amountOrdered(unit.amount)).toBe(true);
   });
 
   it('says where the estimate stands against the run’s spending limits', async () => {
