@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/schema/report.js';
+import { costOf } from '../../src/spend/price.js';
 import { CLI_BIN, promptOf, promptsOf, readReport, spawnBench } from '../reliability/support/bench-run.js';
 import {
   type Fault,
@@ -76,6 +77,14 @@ const kinds = (report: Report) => {
   return tally;
 };
 const answered = (server: LoopbackServer) => server.log.filter((r) => r.usage !== undefined);
+
+/** USD per million tokens for the loopback model, in a configuration file of its own (CEILINGBENCH_CONFIG). */
+const LOOP_PRICE = { input: 0.15, output: 0.6, reasoning: 1.2 };
+function priceConfig(): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'cb-provider-config-')), 'ceilingbench.config.mjs');
+  writeFileSync(path, `export default ${JSON.stringify({ prices: { 'openai:loop-model': LOOP_PRICE } })};\n`);
+  return path;
+}
 
 /** Every file under a folder, read as text (for "the secret is nowhere"). */
 const textsUnder = (dir: string): string[] =>
@@ -294,20 +303,53 @@ describe.concurrent('real provider shapes through `ceilingbench run`, no configu
 
   it('token totals equal the server’s usage sums, retried trials included; a cached rerun with CEILINGBENCH_SEED=0 sends nothing', async () => {
     const server = await serve({
-      answer: exact,
+      // each answer reports 3 reasoning tokens inside its completion tokens
+      answer: (request) => ({ ...exact(request), reasoningTokens: 3 }),
       fault: (_request, { attempt }) => (attempt === 1 ? { kind: 'status', status: 503, retryAfter: '0' } : undefined),
     });
     const cacheDir = mkdtempSync(join(tmpdir(), 'cb-provider-cache-'));
-    const first = await runAgainst(server, { CEILINGBENCH_SEED: '0' }, { cacheDir });
+    const env = { CEILINGBENCH_SEED: '0', CEILINGBENCH_CONFIG: priceConfig() };
+    const first = await runAgainst(server, env, { cacheDir });
     expect(first.code, first.output).toBe(0);
     const served = answered(server);
     const sum = (pick: (c: Report['cells'][number]) => number) => first.report.cells.reduce((a, c) => a + pick(c), 0);
-    expect(sum((c) => c.tokens.prompt)).toBe(served.reduce((a, r) => a + (r.usage?.promptTokens ?? 0), 0));
-    expect(sum((c) => c.tokens.completion)).toBe(served.reduce((a, r) => a + (r.usage?.completionTokens ?? 0), 0));
+    const prompt = served.reduce((a, r) => a + (r.usage?.promptTokens ?? 0), 0);
+    const completion = served.reduce((a, r) => a + (r.usage?.completionTokens ?? 0), 0);
+    expect(sum((c) => c.tokens.prompt)).toBe(prompt);
+    expect(sum((c) => c.tokens.completion)).toBe(completion);
+    // the accounts: every request the server saw (the 503s included) and every token it reported, paid this run
+    const paid = first.report.spend;
+    const cost = costOf({ prompt, cachedPrompt: 0, completion, reasoning: 3 * served.length }, LOOP_PRICE);
+    expect(paid).toMatchObject({
+      currency: 'USD',
+      priced: true,
+      total: {
+        calls: server.log.length,
+        paid: { trials: CELLS * TRIALS, prompt, cachedPrompt: 0, completion, reasoning: 3 * served.length },
+        fromCache: { trials: 0, prompt: 0, completion: 0, savedUsd: 0 },
+        unknownUsage: 0,
+      },
+    });
+    expect(paid?.total.paid.costUsd).toBeCloseTo(cost, 12);
+    expect(paid?.projects.map((p) => p.project)).toEqual(['d2']);
+    expect(paid?.cells).toHaveLength(CELLS);
+    expect(readFileSync(join(first.outDir, 'summary.md'), 'utf8')).toContain('## Spend');
+    expect(readFileSync(join(first.outDir, 'junit.xml'), 'utf8')).toContain(
+      `<property name="spend_calls" value="${server.log.length}"/>`,
+    );
     const before = server.log.length;
-    const again = await runAgainst(server, { CEILINGBENCH_SEED: '0' }, { cacheDir });
+    const again = await runAgainst(server, env, { cacheDir });
     expect(again.code, again.output).toBe(0);
     expect(server.log.length - before).toBe(0);
     expect(kinds(again.report)).toEqual({ correct: CELLS * TRIALS });
+    // a fully cached rerun paid nothing: every trial and token from the cache, and the same cost "saved"
+    const cached = again.report.spend;
+    expect(cached?.total).toMatchObject({
+      calls: 0,
+      paid: { trials: 0, prompt: 0, cachedPrompt: 0, completion: 0, reasoning: 0, costUsd: 0 },
+      fromCache: { trials: CELLS * TRIALS, prompt, completion, reasoning: 3 * served.length },
+    });
+    expect(cached?.total.fromCache.savedUsd).toBeCloseTo(cost, 12);
+    expect(cached?.total.fromCache.savedUsd).toBe(paid?.total.paid.costUsd);
   });
 });
