@@ -85,3 +85,12 @@ export function countChatTokens(messages: readonly ChatMessage[], model?: string
 export function countPromptTokens(prompt: Prompt, model?: string | null, systemRole?: SystemRole): number {
   return countChatTokens(buildMessages(prompt, systemRole), model);
 }
+
+/**
+ * Prompt and text counts for one model, in the shape of the adaptive design's `TokenCounter`
+ * (src/assays/adaptive/cost.ts), so its cost model can count with the model's encoding instead of chars/4.
+ */
+export const tokenCounter = (model?: string | null, systemRole?: SystemRole) => ({
+  prompt: (prompt: Prompt): number => countPromptTokens(prompt, model, systemRole),
+  text: (text: string): number => countTokens(text, model),
+});

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { TokenCounter } from '../../src/assays/adaptive/cost.js';
 import {
   countChatTokens,
   countPromptTokens,
@@ -9,6 +10,7 @@ import {
   encodingFor,
   TOKENS_PER_MESSAGE,
   TOKENS_REPLY_PRIMING,
+  tokenCounter,
 } from '../../src/spend/tokenizer.js';
 import { buildMessages } from '../../src/subjects/openai/request-body.js';
 import { ROOT } from '../support/run-vitest.js';
@@ -104,6 +106,15 @@ describe('countChatTokens: OpenAI’s documented framing of chat messages', () =
     const merged = countPromptTokens(prompt, 'gpt-4o-mini', 'merge');
     expect(merged).toBe(countChatTokens(buildMessages(prompt, 'merge'), 'gpt-4o-mini'));
     expect(merged).toBeLessThan(countPromptTokens(prompt, 'gpt-4o-mini')); // one message framed, not two
+  });
+});
+
+describe('tokenCounter: the adaptive design’s counter with the model’s encoding', () => {
+  it('counts prompts and texts as countPromptTokens and countTokens do', () => {
+    const counter: TokenCounter = tokenCounter('gpt-4');
+    const prompt = { system: 'Answer with a number.', user: 'こんにちは世界、お元気ですか' };
+    expect(counter.prompt(prompt)).toBe(countPromptTokens(prompt, 'gpt-4'));
+    expect(counter.text(prompt.user)).toBe(10);
   });
 });
 
