@@ -22,8 +22,8 @@ import {
  * Scenario 2 (RELIABILITY.md): `vitest run --project d2` on `openai:loop-model` against the loopback
  * server is SIGKILLed (the whole process group: runner and workers) at seeded random points, KILLS times,
  * then run to completion. The final ceilingbench.json equals an uninterrupted run's once the run-dependent
- * fields are removed (RUN_DEPENDENT_FIELDS: timing; cacheHits, calls; latencyMs, cacheHit, attempts), and
- * no trial whose answer was on disk when a run died is ever requested again.
+ * fields are removed (RUN_DEPENDENT_FIELDS: timing, spend; cacheHits, calls, tokens.paid/fromCache; latencyMs,
+ * cacheHit, attempts), and no trial whose answer was on disk when a run died is ever requested again.
  */
 
 const TRIALS = 6;
@@ -186,8 +186,9 @@ describe('crash-resume of a whole run', () => {
 
   it('ends with the same report as an uninterrupted run, up to the run-dependent fields', () => {
     expect(RUN_DEPENDENT_FIELDS).toEqual({
-      report: ['timing'],
+      report: ['timing', 'spend'],
       cell: ['cacheHits', 'calls'],
+      cellTokens: ['paid', 'fromCache'],
       trial: ['latencyMs', 'cacheHit', 'attempts'],
     });
     expect(resumed.summary.trials).toBe(TOTAL_TRIALS);

@@ -117,11 +117,13 @@ export function readReport(outDir: string): Report {
 
 /**
  * The fields that legitimately differ between a resumed and an uninterrupted run, removed before comparing:
- * wall-clock timings, and the bookkeeping of how an answer was obtained (cache hit or request, requests sent).
+ * wall-clock timings, and the bookkeeping of how an answer was obtained (cache hit or request, requests sent),
+ * with what follows from it: the accounts (`spend`, paid vs from the cache) and a cell's token split.
  */
 export const RUN_DEPENDENT_FIELDS = {
-  report: ['timing'],
+  report: ['timing', 'spend'],
   cell: ['cacheHits', 'calls'],
+  cellTokens: ['paid', 'fromCache'],
   trial: ['latencyMs', 'cacheHit', 'attempts'],
 } as const;
 
@@ -130,6 +132,7 @@ export function withoutRunDependentFields(report: Report): unknown {
   for (const field of RUN_DEPENDENT_FIELDS.report) delete copy[field];
   for (const cell of copy.cells as Record<string, unknown>[]) {
     for (const field of RUN_DEPENDENT_FIELDS.cell) delete cell[field];
+    for (const field of RUN_DEPENDENT_FIELDS.cellTokens) delete (cell.tokens as Record<string, unknown>)[field];
     for (const trial of cell.trials as Record<string, unknown>[]) {
       for (const field of RUN_DEPENDENT_FIELDS.trial) delete trial[field];
     }
