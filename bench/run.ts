@@ -10,7 +10,8 @@
  * throughput  scripts/perf/throughput.ts: trials/s at concurrency 4, 16, 64 against a loopback server
  * ratelimit   bench/rate-limit.ts: the adaptive concurrency limit and fixed 1, 4, 16, 64 against a loopback server
  *             behind a hidden token bucket (answers/s ÷ the bucket's rate, share of requests answered 429)
- * adaptive    scripts/perf/adaptive-study.ts: the adaptive design against the 40 × 10 grid
+ * adaptive    bench/adaptive-suite.ts: grid, call-optimal and cost-aware adaptive designs and the bound with p known, in
+ *             priced tokens on D1, D2, D3 (cost ratio, CI width, coverage; 200 replications per p)
  * e2e         scripts/perf/e2e.ts: wall time of `ceilingbench run --project d1,d2,d3 --subject sim:default`
  * tokenizer   bench/tokenizer-suite.ts: the spend estimates' tokenizer — loading an encoding, counting our prompts
  *             (tinybench), real tokens against chars/4, and the wall time of `ceilingbench plan`'s computation
@@ -104,7 +105,7 @@ const run: Record<Part, () => Promise<void> | void> = {
   linearity: () => runLinearity(values.quick ?? false),
   throughput: () => script('throughput.ts', values.quick ? ['--quick'] : []),
   ratelimit: () => script('rate-limit.ts', values.quick ? ['--quick'] : [], 'bench'),
-  adaptive: () => script('adaptive-study.ts', values.quick ? ['--reps', '20'] : []),
+  adaptive: () => script('adaptive-suite.ts', values.quick ? ['--reps', '20', '--sim-reps', '5'] : [], 'bench'),
   e2e: () => script('e2e.ts', values.quick ? ['--quick'] : []),
   tokenizer: () => runTokenizer(values.quick ?? false),
 };

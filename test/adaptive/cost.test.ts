@@ -306,6 +306,27 @@ describe('runAdaptiveDesign with objective cost', () => {
     expect(cost / calls).toBeLessThan(0.8);
   });
 
+  it('never spends more than maxCost: a batch is cut to what fits, and the stop says why', async () => {
+    for (const maxCost of [183 * 8, 5000, 20000]) {
+      const { result, asked } = await run(0.95, 4, { targetWidth: 0.001, maxCost });
+      expect(result.stopReason).toBe('maxCost');
+      expect(result.cost).toBeLessThanOrEqual(maxCost);
+      expect(asked.reduce((s, d) => s + d1Tokens(d), 0)).toBeCloseTo(result.cost ?? Number.NaN, 6);
+      // it stopped because the next trial did not fit, not earlier: less than the dearest trial was left
+      expect(maxCost - (result.cost ?? 0)).toBeLessThan(d1Tokens(50));
+    }
+    await expect(
+      runAdaptiveDesign({
+        answer: async () => true,
+        maxDepth: 10,
+        targetWidth: 0.1,
+        seed: 0,
+        maxTrials: 10,
+        maxCost: 5,
+      }),
+    ).rejects.toThrow(/maxCost=5 needs objective 'cost'/);
+  });
+
   it('rejects a cost that is not finite and positive, naming the depth', async () => {
     const answer = async () => true;
     const base = { answer, minDepth: 5, maxDepth: 10, targetWidth: 0.1, seed: 0, maxTrials: 10 };
@@ -373,6 +394,12 @@ describe('runAdaptiveSweep: cost by default, over the grid’s depths', () => {
     }
     const spent = cost.cells.reduce((s, c) => s + c.n * d1Tokens(c.level), 0);
     expect(cost.design.cost).toBeCloseTo(spent, 6);
+    // capped by default at what the grid would cost (40 trials at each of 5, 10, …, 50)
+    const grid = GRID.reduce((s, c) => s + c.n * d1Tokens(c.depth), 0);
+    const capped = await runAdaptiveSweep({ project: 'd1', task: d1, targetWidth: 0.0005 }, subject, options);
+    expect(capped.design.stopReason).toBe('maxCost');
+    expect(capped.design.cost).toBeLessThanOrEqual(grid);
+    expect(capped.design.cost).toBeGreaterThan(grid - d1Tokens(50));
     expect(cost.fit.ci95[0]).toBeLessThanOrEqual(0.9);
     expect(cost.fit.ci95[1]).toBeGreaterThanOrEqual(0.9);
 

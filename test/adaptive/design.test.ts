@@ -131,7 +131,7 @@ describe('runAdaptiveDesign', () => {
     ).rejects.toThrow(/pilot depth 9/);
   });
 
-  it('covers the true p_d in most of 60 seeded replications (the ≥ 200-replication study is scripts/perf)', async () => {
+  it('covers the true p_d in most of 60 seeded replications (the 200-replication study is bench/adaptive-suite.ts)', async () => {
     for (const p of [0.7, 0.95]) {
       let covered = 0;
       for (let r = 0; r < 60; r++) {

@@ -57,6 +57,11 @@ export interface AdaptiveDesignOptions {
   seed: number;
   /** Hard cap on calls (missing answers included). */
   maxTrials: number;
+  /**
+   * Objective 'cost' only: hard cap on the summed cost(depth) of the calls (missing answers included); a batch
+   * is cut to what still fits. Default: none.
+   */
+  maxCost?: number;
   /** Trials allocated per step after the pilot, all at the step's most informative depth (default 8). */
   batchSize?: number;
   /** Calls in flight at once (default batchSize). */
@@ -91,7 +96,7 @@ export interface AdaptiveDesignResult {
   cost: number | null;
   /** The width the stopping rule aimed at when the design stopped. */
   targetWidth: number;
-  stopReason: 'width' | 'maxTrials';
+  stopReason: 'width' | 'maxTrials' | 'maxCost';
   steps: AdaptiveStep[];
 }
 
@@ -127,6 +132,9 @@ function validate(options: AdaptiveDesignOptions): Validated {
   }
   if (!(Number.isInteger(maxTrials) && maxTrials >= 1)) {
     throw new RangeError(`adaptive design: maxTrials=${maxTrials} must be a positive integer`);
+  }
+  if (options.maxCost !== undefined && !(options.maxCost > 0 && objective.kind === 'cost')) {
+    throw new RangeError(`adaptive design: maxCost=${options.maxCost} needs objective 'cost' and a value > 0`);
   }
   if (!(Number.isInteger(batchSize) && batchSize >= 1)) {
     throw new RangeError(`adaptive design: batchSize=${batchSize} must be a positive integer`);
@@ -234,11 +242,13 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
     const ran = requests.map(({ depth, trials }) => {
       const cell = byDepth.get(depth) ?? { correct: 0, n: 0, asked: 0 };
       byDepth.set(depth, cell);
-      const take = Math.max(0, Math.min(trials, options.maxTrials - calls));
+      const unit = costs === null ? 0 : costs[depth - minDepth];
+      const affordable = options.maxCost === undefined ? trials : Math.floor((options.maxCost - cost) / unit + 1e-9);
+      const take = Math.max(0, Math.min(trials, options.maxTrials - calls, affordable));
       for (let i = 0; i < take; i++) planned.push({ depth, trialIndex: cell.asked + i });
       cell.asked += take;
       calls += take;
-      if (costs !== null) cost += take * costs[depth - minDepth];
+      cost += take * unit;
       return take;
     });
     const answers = await mapLimit(
@@ -279,8 +289,8 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
   };
   let current = state();
   while (current.width > target(current.fit.pd, current.profileCi95) && calls < options.maxTrials) {
-    // At p̂ = 1 (no failure yet) the deepest depth is the first that can show one; at the 0.5 bound the
-    // formula still gives a finite optimum (depth 2).
+    // Objective 'calls': at p̂ = 1 (no failure yet) the deepest depth is the first that can show one; at the
+    // 0.5 bound the formula still gives a finite optimum (depth 2).
     const depth = nextDepth(
       objective,
       { data: current.data, pd: current.fit.pd, profileCi95: current.profileCi95 },
@@ -288,6 +298,7 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
       minDepth,
     );
     const [ran] = await runMany([{ depth, trials: batchSize }]);
+    if (ran === 0) break; // maxCost: not one more trial at this depth fits
     current = state();
     steps.push({ phase: 'allocate', depth, trials: ran, pd: current.fit.pd, width: current.width });
   }
@@ -302,7 +313,12 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
     objective: objective.kind,
     cost: costs === null ? null : cost,
     targetWidth: target(current.fit.pd, current.profileCi95),
-    stopReason: current.width <= target(current.fit.pd, current.profileCi95) ? 'width' : 'maxTrials',
+    stopReason:
+      current.width <= target(current.fit.pd, current.profileCi95)
+        ? 'width'
+        : calls >= options.maxTrials
+          ? 'maxTrials'
+          : 'maxCost',
     steps,
   };
 }

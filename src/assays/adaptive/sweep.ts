@@ -14,7 +14,7 @@ import {
   type AdaptivePilot,
   runAdaptiveDesign,
 } from './design.js';
-import type { TrialCost } from './information.js';
+import { designCost, type TrialCost } from './information.js';
 import { taskAnswerer } from './task-answerer.js';
 
 /** What `--design adaptive` minimises for its target width: priced cost (the default) or calls. */
@@ -31,8 +31,10 @@ export interface AdaptiveSweepSpec {
   objective?: AdaptiveObjectiveKind;
   /** Stop at this 95% interval width for p_d; default: as narrow as the task's grid would be anywhere in the current interval (conservative). */
   targetWidth?: AdaptiveDesignOptions['targetWidth'];
-  /** Call cap; default: the grid's calls (depths × trials per cell). */
+  /** Call cap; default: the grid's calls (depths × trials per cell) for objective 'calls', none for 'cost'. */
   maxTrials?: number;
+  /** Objective 'cost': cost cap; default: what the grid would cost (it never spends more than the grid it replaces). */
+  maxCost?: number;
   pilot?: AdaptivePilot;
   batchSize?: number;
   profile?: string;
@@ -107,17 +109,19 @@ export async function runAdaptiveSweep(
           generateOptions: spec.generateOptions,
         }))
       : null;
+  const gridDesign = grid.map((depth) => ({ depth, n: options.gridTrials }));
   const design = await runAdaptiveDesign({
     answer,
     minDepth,
     maxDepth,
     objective: cost === null ? { kind: 'calls' } : { kind: 'cost', cost },
-    targetWidth: spec.targetWidth ?? { matchDesign: grid.map((depth) => ({ depth, n: options.gridTrials })) },
+    targetWidth: spec.targetWidth ?? { matchDesign: gridDesign },
     pilot: spec.pilot,
     batchSize: spec.batchSize,
     concurrency: options.concurrency,
     seed: options.seed,
-    maxTrials: spec.maxTrials ?? grid.length * options.gridTrials,
+    maxTrials: spec.maxTrials ?? (cost === null ? grid.length * options.gridTrials : Number.MAX_SAFE_INTEGER),
+    ...(cost === null ? {} : { maxCost: spec.maxCost ?? designCost(gridDesign, cost) }),
     signal: options.signal,
   });
   const byLevel = new Map<number, TrialRecord[]>();

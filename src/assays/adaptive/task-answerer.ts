@@ -15,7 +15,17 @@ export interface TaskAnswererOptions {
   generateOptions?: GenerateOptions;
   /** Which outcomes count in p_d's denominator, as in fitRetentionSweep (default 'paper'). */
   missing?: MissingRule;
+  /**
+   * Generated cells to share between answerers of the same task, profile, seed offset and generate options
+   * (a study that replicates the design with fresh subjects); default: a cache of this answerer's own.
+   */
+  cells?: InstanceCells;
 }
+
+/** Generated instances per depth, grown in prefixes (createInstanceCells()). */
+export type InstanceCells = Map<number, { instances: TaskInstance[]; replicate: number[] }>;
+
+export const createInstanceCells = (): InstanceCells => new Map();
 
 export interface TaskAnswerer {
   answer: AdaptiveAnswer;
@@ -37,7 +47,7 @@ export function taskAnswerer(task: AnyTaskPlugin, subject: Subject, options: Tas
   const profile = options.profile ?? task.profiles[0];
   const variant = options.variant ?? task.variants[0];
   const missing = options.missing ?? 'paper';
-  const cells = new Map<number, { instances: TaskInstance[]; replicate: number[] }>();
+  const cells = options.cells ?? createInstanceCells();
   const records: TrialRecord[] = [];
 
   const instanceAt = (depth: number, index: number) => {
