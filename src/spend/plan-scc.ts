@@ -19,8 +19,10 @@ import type { PlanSubject } from './plan-subject.js';
 /**
  * The SCC project's assays. Their requests follow the answers: every request may double its output budget up to
  * SCC's ceiling (budget-rule.ts), and the counting ladders choose each tier from the verdicts before it. So these
- * units are ranges. low: every request answered at once with its canonical response (a ladder: the preflight fails
- * and nothing else runs); high: every request doubled to the ceiling, every answer at its budget, and for a ladder
+ * units are ranges. low: every request answered at once with its canonical response (a ladder, under the default
+ * schedule that runs the preflight only after a failed first tier: one first-tier trial without an integer decides
+ * that tier, then the preflight fails and nothing else runs — 2 requests one at a time; with c in flight up to c
+ * first-tier trials are already sent); high: every request doubled to the ceiling, every answer at its budget, and for a ladder
  * the longest path its search can take.
  */
 
@@ -102,15 +104,16 @@ function ladderTokens(subject: PlanSubject, motif: Motif, paths: readonly Ladder
     mostPrompt = Math.max(mostPrompt, prompt);
   }
   const perTier = config.samplesPerLength * chain.length;
+  const firstTierPrompt = tokensAt(targetRange(paths[0][0].center, config.jitterFraction).low);
   return {
-    calls: { low: 1, expected: null, high: chain.length * (1 + config.samplesPerLength * mostTiers) },
+    calls: { low: 2, expected: null, high: chain.length * (1 + config.samplesPerLength * mostTiers) },
     promptTokens: {
-      low: preflightPrompt,
+      low: preflightPrompt + firstTierPrompt,
       expected: null,
       high: chain.length * preflightPrompt + perTier * mostPrompt,
     },
     outputTokens: {
-      low: subject.textTokens(String(config.preflightLength)),
+      low: 2 * subject.textTokens(String(config.preflightLength)),
       expected: null,
       high: chainOutput * (1 + config.samplesPerLength * mostTiers),
     },

@@ -242,7 +242,7 @@ describe('SCC: ranges from the ladder configuration', () => {
       ['design', true],
     ]);
     const [counting, motif] = units;
-    expect(counting.amount.calls.low).toBe(1); // the preflight fails: nothing else runs
+    expect(counting.amount.calls.low).toBe(2); // a first-tier trial without an integer, then the preflight fails
     expect(counting.amount.calls.expected).toBeNull();
     const tiers = Math.max(...ladderPaths().map((p) => p.length));
     expect(counting.amount.calls.high).toBe(4 * (1 + 16 * tiers));
