@@ -1,4 +1,4 @@
-import { charsPerTokenCounter, trialCostModel } from '../assays/adaptive/cost.js';
+import { trialCostModel } from '../assays/adaptive/cost.js';
 import { designCost } from '../assays/adaptive/information.js';
 import { replicateIndices } from '../assays/sweep/run-cell.js';
 import type { PlanCell, PlanUnit } from '../schema/plan.js';
@@ -210,7 +210,11 @@ export async function planAdaptive(
     // the design's own cost model and cap, built as describeAdaptive builds them
     const cost = trialCostModel(task, {
       price: context.subject.price,
-      tokens: charsPerTokenCounter,
+      // the spend tokenizer for the subject's model, as describeAdaptive counts
+      tokens: {
+        prompt: (prompt) => context.subject.promptTokens(prompt),
+        text: (text) => context.subject.textTokens(text),
+      },
       variant,
       seedOffset: context.seedOffset,
     });
