@@ -127,7 +127,7 @@ function setAsideLine(task: string, variant: string, s: NonNullable<RetentionFit
 
 /** The Spend table: per project, what was sent and paid, and what the response cache answered. */
 function spendLines(spend: Spend): string[] {
-  if (spend.projects.length === 0) return [];
+  if (spend.projects.length === 0) return spend.limit ? ['## Spend', '', `- ${limitLine(spend.limit)}`, ''] : [];
   const money = spend.priced;
   const lines = [
     '## Spend',

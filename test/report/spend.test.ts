@@ -286,6 +286,11 @@ describe('spend: SCC records and the spending limit', () => {
     expect(renderMarkdown(report)).toContain(`- ${line}`);
     expect(assemblePage(report, [], [])).toContain(`<p class="fail">${line}</p>`);
     expect(buildReport([entry(cellOf('d2', 5, []))], run).spend).not.toHaveProperty('limit');
+    // a run stopped before any test left a record still states its limit
+    const empty = buildReport([], { ...run, spendLimit: limit });
+    expect(empty.spend).toMatchObject({ priced: false, projects: [], limit });
+    expect(renderMarkdown(empty)).toContain(`## Spend\n\n- ${line}\n`);
+    expect(assemblePage(empty, [], [])).toContain(`<p class="fail">${line}</p>`);
   });
 });
 

@@ -96,7 +96,7 @@ function sections(report: Report): Section[] {
       id: 'spend',
       title: 'Spend: calls, tokens and cost',
       charts: [],
-      tables: report.spend?.projects.length ? spendTables(report.spend) : '',
+      tables: report.spend && (report.spend.projects.length || report.spend.limit) ? spendTables(report.spend) : '',
       absentReason: null,
     },
     {

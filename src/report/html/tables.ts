@@ -254,12 +254,8 @@ export function spendTables(spend: Spend): string {
       )}\n</details>\n`
     : '';
   return (
-    (spend.limit
-      ? `<p class="${spend.limit.stoppedBy ? 'fail' : 'note'}">${e(limitLine(spend.limit))}</p>
-`
-      : '') +
-    htmlTable(head(['project']), projects) +
-    '\n' +
+    (spend.limit ? `<p class="${spend.limit.stoppedBy ? 'fail' : 'note'}">${e(limitLine(spend.limit))}</p>\n` : '') +
+    (projects.length ? `${htmlTable(head(['project']), projects)}\n` : '') +
     (spend.subjects.length
       ? `<h3>Subjects (price in USD per million tokens)</h3>\n${htmlTable(
           head(['subject', 'price']),
