@@ -102,7 +102,12 @@ interface Waiter {
   resolve: (lease: Lease) => void;
   reject: (error: Error) => void;
   signal?: AbortSignal;
-  onAbort?: () => void;
+}
+
+/** The one abort listener the limiter keeps on a signal, and the waiters queued under that signal. */
+interface Watch {
+  waiters: Set<Waiter>;
+  onAbort: () => void;
 }
 
 interface Charge {
@@ -129,6 +134,12 @@ export class RateLimiter {
   private readonly tpm: number;
   private inFlight = 0;
   private readonly queue: Waiter[] = [];
+  /**
+   * One listener per signal, however many of its requests wait: a cell's trials share their test's signal, and a
+   * listener per waiter (more than 10 when a cell has more trials in flight than the endpoint's concurrency) drew
+   * Node's MaxListenersExceededWarning.
+   */
+  private readonly watches = new Map<AbortSignal, Watch>();
   private readonly starts: number[] = [];
   private readonly charges: Charge[] = [];
   private timer: unknown = undefined;
@@ -161,18 +172,38 @@ export class RateLimiter {
     if (signal?.aborted) return Promise.reject(new LimiterAbortError());
     return new Promise<Lease>((resolve, reject) => {
       const waiter: Waiter = { tokens: Math.max(0, tokens), resolve, reject, signal };
-      if (signal) {
-        waiter.onAbort = () => {
-          const index = this.queue.indexOf(waiter);
-          if (index >= 0) this.queue.splice(index, 1);
-          reject(new LimiterAbortError());
-          this.pump();
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
+      if (signal) this.watch(signal, waiter);
       this.queue.push(waiter);
       this.pump();
     });
+  }
+
+  private watch(signal: AbortSignal, waiter: Waiter): void {
+    let watch = this.watches.get(signal);
+    if (!watch) {
+      const waiters = new Set<Waiter>();
+      const onAbort = () => {
+        this.watches.delete(signal);
+        for (let i = this.queue.length - 1; i >= 0; i--) if (waiters.has(this.queue[i])) this.queue.splice(i, 1);
+        for (const w of waiters) w.reject(new LimiterAbortError());
+        this.pump();
+      };
+      watch = { waiters, onAbort };
+      this.watches.set(signal, watch);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    watch.waiters.add(waiter);
+  }
+
+  /** A waiter leaves the queue with a slot: its signal's listener goes when no other waiter needs it. */
+  private unwatch(waiter: Waiter): void {
+    const signal = waiter.signal;
+    const watch = signal ? this.watches.get(signal) : undefined;
+    if (!signal || !watch) return;
+    watch.waiters.delete(waiter);
+    if (watch.waiters.size > 0) return;
+    signal.removeEventListener('abort', watch.onAbort);
+    this.watches.delete(signal);
   }
 
   private pump(): void {
@@ -194,7 +225,7 @@ export class RateLimiter {
         return;
       }
       this.queue.shift();
-      if (head.signal && head.onAbort) head.signal.removeEventListener('abort', head.onAbort);
+      this.unwatch(head);
       head.resolve(this.grant(now, head.tokens));
     }
   }

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -118,6 +119,27 @@ describe('RateLimiter', () => {
     expect(limiter.pending).toBe(1);
     held.release();
     (await behind).release();
+    expect(limiter.active).toBe(0);
+  });
+
+  it('keeps one abort listener per signal however many of its requests wait, and none once they all have slots', async () => {
+    const limiter = new RateLimiter({ concurrency: 1 });
+    const held = await limiter.acquire(1);
+    const shared = new AbortController();
+    const other = new AbortController();
+    const waiting = Array.from({ length: 20 }, (_, i) =>
+      limiter.acquire(1, i % 5 === 0 ? other.signal : shared.signal),
+    );
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(1);
+    expect(getEventListeners(other.signal, 'abort')).toHaveLength(1);
+    other.abort();
+    // every waiter under the aborted signal is rejected and leaves the queue; the others keep their places
+    const settled = await Promise.allSettled(waiting.filter((_, i) => i % 5 === 0));
+    expect(settled.every((r) => r.status === 'rejected' && r.reason instanceof LimiterAbortError)).toBe(true);
+    expect(limiter.pending).toBe(16);
+    held.release();
+    for (const [i, lease] of waiting.entries()) if (i % 5 !== 0) (await lease).release();
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
     expect(limiter.active).toBe(0);
   });
 
