@@ -206,10 +206,11 @@ export function nextDepth(
 
 /**
  * Sequential depth allocation for the geometric model P(correct | N) = p_d^N: a pilot, then batches placed at
- * the depth whose trial carries the most Fisher information about p_d at the current maximum-likelihood p̂ —
- * per call (objective 'calls') or per unit of priced cost (objective 'cost', see nextDepth) — until the 95%
- * profile-likelihood interval is at most `targetWidth` wide or `maxTrials` calls are spent. The reported ci95
- * is the same BCa bootstrap interval the grid reports.
+ * the depth whose trial carries the most Fisher information about p_d — per call at the maximum-likelihood p̂
+ * (objective 'calls'), or per unit of priced cost under the likelihood over the profile interval (objective
+ * 'cost', see nextDepth) — until the 95% profile-likelihood interval is at most `targetWidth` wide, or
+ * `maxTrials` calls or `maxCost` are spent. The reported ci95 is the same BCa bootstrap interval the grid
+ * reports.
  *
  * The allocation trusts the geometric model: it concentrates trials at one or two depths, so it cannot
  * detect departures from p^N the way the 10-depth grid can. Use the grid for replication.
