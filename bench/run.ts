@@ -105,7 +105,12 @@ const run: Record<Part, () => Promise<void> | void> = {
   linearity: () => runLinearity(values.quick ?? false),
   throughput: () => script('throughput.ts', values.quick ? ['--quick'] : []),
   ratelimit: () => script('rate-limit.ts', values.quick ? ['--quick'] : [], 'bench'),
-  adaptive: () => script('adaptive-suite.ts', values.quick ? ['--reps', '20', '--sim-reps', '5'] : [], 'bench'),
+  adaptive: () =>
+    script(
+      'adaptive-suite.ts',
+      values.quick ? ['--reps', '20', '--sim-reps', '5', '--coverage-reps', '0'] : [],
+      'bench',
+    ),
   e2e: () => script('e2e.ts', values.quick ? ['--quick'] : []),
   tokenizer: () => runTokenizer(values.quick ?? false),
 };
