@@ -22,6 +22,12 @@ export const runConfigSchema = configSchema.extend({
   design: designSchema,
   /** The configuration file that was read, or null when there was none. */
   configFile: z.string().nullable(),
+  /**
+   * The run's spend ledger (src/spend/ledger-server.ts), started in the main process when a paid subject runs
+   * under a spending limit or under `ceilingbench run` (for Ctrl-C): its loopback URL, and whether the workers
+   * leave the first Ctrl-C to the main process (`ceilingbench run` only). Absent: no trial asks anything.
+   */
+  spendLedger: z.object({ url: z.string().url(), interruptible: z.boolean() }).optional(),
 });
 export type RunConfig = z.infer<typeof runConfigSchema>;
 

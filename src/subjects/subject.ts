@@ -67,6 +67,17 @@ export type TrialResponse =
       stopsRun?: boolean;
       latencyMs: number;
       attempts: number;
+    }
+  | {
+      /**
+       * Never sent: the run's spend ledger refused the trial (a spending limit was reached, or the run was
+       * interrupted). Missing data (outcome `budget`), never a model failure; nothing was paid and nothing is
+       * cached, so a rerun with a larger limit sends it.
+       */
+      kind: 'not-sent';
+      reason: string;
+      latencyMs: number;
+      attempts: 0;
     };
 
 /** What a report may say about a subject: never keys or headers. */

@@ -1,6 +1,7 @@
 import { inject } from 'vitest';
 import { ConfigError } from '../config/errors.js';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
+import { createLedgerClient } from '../spend/ledger-client.js';
 import { createSubject } from '../subjects/index.js';
 import type { Subject } from '../subjects/subject.js';
 
@@ -30,7 +31,29 @@ export function runConfig(): RunConfig {
         'to `plugins` in vitest.config.ts (or run `ceilingbench run`)',
     );
   }
+  leaveFirstInterruptToMain(config);
   return config;
+}
+
+let interruptsSeen: number | undefined;
+
+/**
+ * Under `ceilingbench run`, Ctrl-C reaches the whole process group, workers included. The main process answers
+ * the first one (its spend ledger stops launching; the answers in flight land in the response cache), so a worker
+ * must not die of it; the second one ends the worker at once, as it ends the main process: the listener steps
+ * aside and the signal is raised again, to its default action (Vitest's workers turn `process.exit` into a test
+ * error). Signals reach a worker thread through the main thread only, so in a thread this listener never runs.
+ */
+function leaveFirstInterruptToMain(config: RunConfig): void {
+  if (interruptsSeen !== undefined || !config.spendLedger?.interruptible) return;
+  interruptsSeen = 0;
+  const onInterrupt = () => {
+    interruptsSeen = (interruptsSeen ?? 0) + 1;
+    if (interruptsSeen < 2) return;
+    process.off('SIGINT', onInterrupt);
+    process.kill(process.pid, 'SIGINT');
+  };
+  process.on('SIGINT', onInterrupt);
 }
 
 let context: Promise<RunContext> | undefined;
@@ -39,7 +62,15 @@ let context: Promise<RunContext> | undefined;
 export function runContext(): Promise<RunContext> {
   context ??= (async () => {
     const config = runConfig();
-    const subject = await createSubject(config.subject, { seed: config.seed, cacheDir: config.cacheDir });
+    // a paid subject asks the run's spend ledger (in the main process) before sending each trial
+    const spend = config.spendLedger
+      ? { gate: createLedgerClient(config.spendLedger.url), prices: config.prices }
+      : undefined;
+    const subject = await createSubject(config.subject, {
+      seed: config.seed,
+      cacheDir: config.cacheDir,
+      ...(spend ? { openai: { spend } } : {}),
+    });
     return { config, subject };
   })();
   return context;

@@ -8,6 +8,7 @@ import { ERROR_CODES } from '../errors.js';
 import { buildReport, type TestEntry } from '../report/build.js';
 import { writeReportSet } from '../report/write.js';
 import type { Report } from '../schema/report.js';
+import { limitRecordAt } from '../spend/ledger-server.js';
 import type { CeilingbenchMeta } from './meta.js';
 import { standardProjects } from './names.js';
 import { runConfigFor } from './run-config.js';
@@ -133,6 +134,7 @@ export default class CeilingbenchReporter implements Reporter {
         finishedAt: finishedAt.toISOString(),
         durationMs: finishedAt.getTime() - this.startedAt.getTime(),
         prices: config.prices,
+        spendLimit: limitRecordAt(config.spendLedger?.url),
       });
       const outDir = config.outDir;
       writeReportSet(report, entries, outDir);

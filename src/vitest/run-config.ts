@@ -1,19 +1,42 @@
+import { ConfigError } from '../config/errors.js';
 import { type RunConfig, resolveRunConfig } from '../config/resolve.js';
+import type { SpendLimits } from '../schema/spend.js';
+import { stopLine } from '../spend/ledger.js';
+import { isInterruptible, startLedgerServer } from '../spend/ledger-server.js';
+import { priceFor } from '../spend/price.js';
 import { createSubject } from '../subjects/index.js';
+import type { SubjectIdentity } from '../subjects/subject.js';
 
 /** The part of Vitest's main-process API that resolving a run's configuration needs. */
 export interface VitestHost {
   config: { root: string };
   import<T>(moduleId: string): Promise<T>;
+  /** Called when Vitest closes: the spend ledger's server closes with it. */
+  onClose?(fn: () => unknown): void;
 }
 
 const resolved = new WeakMap<object, Promise<RunConfig>>();
+
+const hasLimit = (limits: SpendLimits): boolean => Object.values(limits).some((v) => v !== undefined);
+
+/** A cost limit with nothing to price the subject's tokens at would stop nothing: a configuration error. */
+function checkCostLimit(run: RunConfig, identity: SubjectIdentity): void {
+  if (run.limits.maxCost === undefined || identity.kind !== 'openai') return;
+  if (priceFor(run.prices, identity) !== null) return;
+  throw new ConfigError(
+    `a cost limit (--max-cost / CEILINGBENCH_MAX_COST / limits.maxCost = ${run.limits.maxCost}) needs a price for ` +
+      `${identity.spec}: add prices: { '${identity.spec}': { input: <USD per 1M tokens>, output: <USD per 1M tokens> } } ` +
+      'to ceilingbench.config.ts, or limit the run by --max-tokens / --max-calls instead',
+  );
+}
 
 /**
  * The run's configuration, resolved once per Vitest instance against Vitest's root (never the current
  * directory): ceilingbench.config.ts is loaded through Vitest's module runner, so TypeScript works on plain
  * Node. The subject is built once (no request is sent) so that a bad subject, key or replay file is one
- * error before any worker starts, not one failed test per cell.
+ * error before any worker starts, not one failed test per cell. A paid subject under a spending limit, or under
+ * `ceilingbench run`, gets the run's spend ledger here (src/spend/ledger-server.ts), closed with Vitest; when it
+ * stopped the run, its one line is printed then, after the report was written.
  */
 export function runConfigFor(vitest: VitestHost): Promise<RunConfig> {
   let config = resolved.get(vitest);
@@ -26,7 +49,17 @@ export function runConfigFor(vitest: VitestHost): Promise<RunConfig> {
         report: () => undefined,
       });
       await subject.close?.();
-      return run;
+      checkCostLimit(run, subject.identity);
+      // only requests cost money: sim, oracle and replay subjects have nothing to limit or to interrupt
+      const interruptible = isInterruptible();
+      if (subject.identity.kind !== 'openai' || !(hasLimit(run.limits) || interruptible)) return run;
+      const service = await startLedgerServer(run.limits);
+      vitest.onClose?.(async () => {
+        const line = stopLine(service.ledger.report());
+        if (line) process.stderr.write(`${line}\n`);
+        await service.close();
+      });
+      return { ...run, spendLedger: { url: service.url, interruptible } };
     })();
     resolved.set(vitest, config);
   }

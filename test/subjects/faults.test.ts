@@ -43,7 +43,8 @@ async function serve(fault?: LoopbackOptions['fault'], latency?: LoopbackOptions
   });
 }
 
-const textOf = (r: TrialResponse) => (r.kind === 'answer' ? r.text : `error: ${r.error}`);
+const textOf = (r: TrialResponse) =>
+  r.kind === 'answer' ? r.text : `${r.kind}: ${r.kind === 'error' ? r.error : r.reason}`;
 
 /** Short request timeouts so that hanging requests time out fast (only where a hang is injected). */
 const HANG_RETRY = { ...FAST_RETRY, requestTimeoutMs: 150 };

@@ -18,7 +18,7 @@ describe('subjects on the registered tasks', () => {
             trialIndex,
             maxOutputTokens: task.maxOutputTokens(level),
           });
-          if (response.kind !== 'answer') throw new Error(response.error);
+          if (response.kind !== 'answer') throw new Error(response.kind === 'error' ? response.error : response.reason);
           const outcome = task.grade(instance, response.text, { finishReason: response.finishReason });
           expect({ task: task.id, level, ok: isSuccess(outcome) }).toEqual({ task: task.id, level, ok: true });
         }
@@ -38,7 +38,7 @@ describe('subjects on the registered tasks', () => {
           trialIndex,
           maxOutputTokens: task.maxOutputTokens(level),
         });
-        if (response.kind !== 'answer') throw new Error(response.error);
+        if (response.kind !== 'answer') throw new Error(response.kind === 'error' ? response.error : response.reason);
         expect(isMissing(task.grade(instance, response.text, { finishReason: response.finishReason }))).toBe(false);
       }
     }

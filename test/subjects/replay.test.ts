@@ -30,7 +30,8 @@ afterAll(async () => {
 
 const replay = (spec: string, report?: (m: string) => void) => createSubject(spec, { report });
 const answersOf = async (subject: Subject) => Promise.all(requests.map((r) => subject.answer(r)));
-const texts = (responses: TrialResponse[]) => responses.map((r) => (r.kind === 'answer' ? r.text : r.error));
+const texts = (responses: TrialResponse[]) =>
+  responses.map((r) => (r.kind === 'answer' ? r.text : r.kind === 'error' ? r.error : r.reason));
 
 describe('replay of our own records', () => {
   it('replays a cache directory for the chosen model, with no request sent', async () => {

@@ -30,7 +30,7 @@ async function answers(subject: Subject, requests: TrialRequest[]): Promise<stri
   const out: string[] = [];
   for (const request of requests) {
     const response = await subject.answer(request);
-    if (response.kind !== 'answer') throw new Error(response.error);
+    if (response.kind !== 'answer') throw new Error(response.kind === 'error' ? response.error : response.reason);
     out.push(response.text);
   }
   return out;
@@ -167,7 +167,7 @@ describe('oracle', () => {
     for (const level of task.levels.values.slice(0, 4)) {
       const request = requestFor(task, level, level, 0);
       const r = await oracle.answer(request);
-      if (r.kind !== 'answer') throw new Error(r.error);
+      if (r.kind !== 'answer') throw new Error(r.kind === 'error' ? r.error : r.reason);
       expect(task.grade(request.instance, r.text).kind).toBe('exact');
     }
   });

@@ -28,6 +28,6 @@ for (let i = 0; i < trials; i++) {
           usage: response.usage,
           cacheHit: response.cacheHit,
         }
-      : { i, kind: response.kind, error: response.error };
+      : { i, kind: response.kind, error: response.kind === 'error' ? response.error : response.reason };
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }

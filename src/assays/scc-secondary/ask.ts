@@ -7,7 +7,8 @@ import { answerWithBudgetRule, type BudgetRuleOptions, SCC_OUTPUT_TOKENS_CEILING
  * One request of a secondary assay, under SCC's budget rule (../scc/budget-rule.ts). The authors' runners double
  * the output budget while the answer is cut at the budget, whether or not it parses (docs/spec/scc.md §12), so
  * by default `hasAnswer` is always false; the ceiling defaults to SCC's 32768. The token counts are the final
- * call's, as the authors record them. A transport failure is missing data, never a model answer.
+ * call's, as the authors record them. A transport failure is missing data, never a model answer; so is a request
+ * the run's spending limit (or Ctrl-C) kept from being sent, asked again by a rerun.
  */
 export type Asked =
   | {
@@ -32,6 +33,7 @@ export async function ask(
       { hasAnswer: rule.hasAnswer ?? (() => false), ceiling: rule.ceiling ?? SCC_OUTPUT_TOKENS_CEILING },
     );
     if (response.kind === 'error') return { kind: 'error', error: response.error.slice(0, 200) };
+    if (response.kind === 'not-sent') return { kind: 'error', error: response.reason.slice(0, 200) };
     const usage = response.finalUsage;
     return {
       kind: 'answer',

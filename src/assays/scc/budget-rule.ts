@@ -23,6 +23,7 @@ export interface BudgetRuleOptions {
 
 type AnswerResponse = Extract<TrialResponse, { kind: 'answer' }>;
 type ErrorResponse = Extract<TrialResponse, { kind: 'error' }>;
+type NotSentResponse = Extract<TrialResponse, { kind: 'not-sent' }>;
 
 /** What the chain of calls adds to the last response. */
 interface ChainFields {
@@ -44,7 +45,15 @@ export type BudgetedAnswer = AnswerResponse & ChainFields & { finalUsage: Usage 
  */
 export type BudgetedError = ErrorResponse & ChainFields & { previousText: string };
 
-export type BudgetedResponse = BudgetedAnswer | BudgetedError;
+/**
+ * A call of the chain was never sent (the run's spend ledger refused it): the trial is missing data (outcome
+ * `budget`), neither an answer nor a failure. `attempts` counts the requests of the calls before it.
+ */
+export type BudgetedNotSent = Omit<NotSentResponse, 'attempts'> & { attempts: number } & ChainFields & {
+    previousText: string;
+  };
+
+export type BudgetedResponse = BudgetedAnswer | BudgetedError | BudgetedNotSent;
 
 /**
  * Sum of two usages; unknown (null) if either is. Reasoning and cached prompt tokens count as 0 in a call that
@@ -114,7 +123,7 @@ export async function applyBudgetRule<T>(
     calls++;
     attempts += response.attempts;
     latencyMs += response.latencyMs;
-    if (response.kind === 'error') {
+    if (response.kind === 'error' || response.kind === 'not-sent') {
       const record: BudgetRecord = { requested, final: budget, doublings, ceilingReached: false };
       return then({ ...response, attempts, latencyMs, budget: record, calls, previousText });
     }

@@ -3,7 +3,7 @@ import { drawTarget, targetRange } from '../../tasks/count/targets.js';
 import type { DrawMode, LaunchOrder, SccConfig, Schedule } from './config.js';
 import type { LadderStep } from './ladder.js';
 import { summarizeTier, type TierSummary, tierMustFail } from './tally.js';
-import { isAbortWorthy, type SccTrialRecord, shouldPromote } from './trial.js';
+import { isAbortWorthy, type SccTrialRecord, shouldPromote, TrialNotSentError } from './trial.js';
 
 /**
  * Evaluating one tier (`evaluate_length`, docs/spec/scc.md §5) under one of three schedules and two launch
@@ -76,11 +76,20 @@ export async function evaluateTier(runner: TierRunner, options: TierOptions): Pr
   let aborted = 0;
   let decidedEarly = false;
   let abortRuleStopped = false;
-  const stopped = () => decidedEarly || abortRuleStopped || controller.signal.aborted;
+  /** The first trial the run's spend ledger refused: no further launch, and the tier has no verdict. */
+  let notSent: TrialNotSentError | undefined;
+  const stopped = () => decidedEarly || abortRuleStopped || notSent !== undefined || controller.signal.aborted;
 
   const launch = async (index: number, trialBudget: number): Promise<SccTrialRecord | null> => {
     issued++;
-    const record = await runner.run(index, targetFor(index), trialBudget, controller.signal);
+    let record: SccTrialRecord | null;
+    try {
+      record = await runner.run(index, targetFor(index), trialBudget, controller.signal);
+    } catch (error) {
+      if (!(error instanceof TrialNotSentError)) throw error;
+      notSent ??= error;
+      return null;
+    }
     if (record === null) aborted++;
     return record;
   };
@@ -143,6 +152,8 @@ export async function evaluateTier(runner: TierRunner, options: TierOptions): Pr
     options.signal?.removeEventListener('abort', onOuterAbort);
   }
   if (options.signal?.aborted) throw new Error('SCC assay aborted by the caller');
+  // thrown once the trials in flight have settled, so their answers are in the response cache
+  if (notSent) throw notSent;
   records.sort((a, b) => a.trialIndex - b.trialIndex);
   const summary = summarizeTier(records, config.toleranceFraction);
   if (decidedEarly && summary.passed) throw new Error('internal: early tier decision contradicted the pass rule');

@@ -35,6 +35,23 @@ export interface SccTrialRecord {
 
 export { SccFatalError };
 
+/**
+ * A trial the run's spend ledger kept from being sent (a spending limit was reached, or the run was interrupted).
+ * It is missing data, and SCC has no missing-data rule: a tier short of a trial has no verdict (an error trial
+ * would fail it, a dropped one could pass it), so the ladder stops — after the trials in flight have landed —
+ * and no counting capacity is reported, never a higher or a lower one. A rerun with a larger limit replays the
+ * answered trials from the response cache and carries on.
+ */
+export class TrialNotSentError extends Error {
+  constructor(readonly reason: string) {
+    super(
+      `${reason} — the SCC ladder stopped before its counting capacity was determined (no CC is reported); ` +
+        'rerun with a larger limit to resume from the response cache',
+    );
+    this.name = 'TrialNotSentError';
+  }
+}
+
 export interface TrialSpec {
   subject: Subject;
   taskId: string;
@@ -83,7 +100,10 @@ function finish(
   };
 }
 
-/** Runs one trial; resolves to null when it was aborted (early tier decision or the caller's signal). */
+/**
+ * Runs one trial; resolves to null when it was aborted (early tier decision or the caller's signal), rejects with
+ * TrialNotSentError when the run's spend ledger refused one of its calls.
+ */
 export function runSccTrial(spec: TrialSpec): Promise<SccTrialRecord | null> {
   if (spec.signal.aborted) return Promise.resolve(null);
   const request: TrialRequest = {
@@ -126,6 +146,7 @@ function thrownRecord(spec: TrialSpec, error: unknown): SccTrialRecord | null {
 
 function recordOf(spec: TrialSpec, response: BudgetedResponse): SccTrialRecord | null {
   if (spec.signal.aborted) return null;
+  if (response.kind === 'not-sent') throw new TrialNotSentError(response.reason);
   const { budget } = response;
   const common = {
     requestedMaxOutputTokens: budget.requested,

@@ -1,7 +1,7 @@
 import type { ReasoningRecord, TrialRecord } from '../../schema/trial.js';
 import type { Subject } from '../../subjects/subject.js';
 import { gradeResponse } from '../../tasks/final-answer.js';
-import { apiOutcome } from '../../tasks/outcome.js';
+import { apiOutcome, budgetOutcome } from '../../tasks/outcome.js';
 import { readResponse } from '../../tasks/response.js';
 import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
 
@@ -16,7 +16,10 @@ export interface TrialSpec {
   signal?: AbortSignal;
 }
 
-/** Asks the subject once and grades the answer; a transport fault becomes the `api` outcome (missing data). */
+/**
+ * Asks the subject once and grades the answer; a transport fault becomes the `api` outcome and a trial the run's
+ * spending limit (or Ctrl-C) kept from being sent the `budget` outcome — both missing data, never a failure.
+ */
 export async function runTrial(subject: Subject, spec: TrialSpec): Promise<TrialRecord> {
   const { task, instance, variant, budget, trialIndex, signal } = spec;
   const response = await subject.answer({
@@ -39,6 +42,10 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
   };
   if (response.kind === 'error') {
     const outcome = apiOutcome(task.family, response.error, instance.answer);
+    return { ...base, outcome, finishReason: null, usage: null, cacheHit: false };
+  }
+  if (response.kind === 'not-sent') {
+    const outcome = budgetOutcome(task.family, response.reason, instance.answer);
     return { ...base, outcome, finishReason: null, usage: null, cacheHit: false };
   }
   const served = {

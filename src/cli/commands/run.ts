@@ -1,6 +1,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { RegisterCommand } from '../command.js';
+import type { Vitest } from 'vitest/node';
+import { RUN_CONFIG_KEY } from '../../config/resolve.js';
+import { EXIT } from '../../errors.js';
+import type { SpendLedger } from '../../spend/ledger.js';
+import { ledgerAt, setInterruptible } from '../../spend/ledger-server.js';
+import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { standardProjectList } from '../task-help.js';
 import { printPlan } from './plan.js';
@@ -16,6 +21,9 @@ interface RunFlags {
   design?: string;
   targetWidth?: string | number;
   dryRun?: boolean;
+  maxCost?: string | number;
+  maxTokens?: string | number;
+  maxCalls?: string | number;
 }
 
 /** Vitest's own config file names, in its lookup order. */
@@ -70,6 +78,74 @@ function integerFlag(name: string, value: string | number | undefined, min: numb
   return String(n);
 }
 
+function positiveFlag(name: string, value: string | number | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name}: '${value}' is not a positive number (USD)`);
+  return String(n);
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * Ctrl-C and SIGTERM on the spend ledger's path: the first stops launching (every trial not yet sent becomes
+ * `budget`, the answers in flight land in the response cache, the report is written, exit 4); the second exits at
+ * once (130). Vitest's own handlers, which exit on the first signal and lose the answers in flight, are taken off
+ * while the run lasts and run on the second, for their terminal clean-up. Returns the undo.
+ */
+function stopOnSignals(
+  ledger: SpendLedger,
+  vitestHandlers: Map<string, Array<(...args: unknown[]) => void>>,
+  io: CliIo,
+): () => void {
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals === 1) {
+      ledger.interrupt();
+      io.stderr(
+        `\nceilingbench: ${signal} — no new request is sent; waiting for the ${ledger.inFlight} trial(s) in flight to land ` +
+          'in the response cache, then writing the report (press Ctrl-C again to exit at once)\n',
+      );
+      return;
+    }
+    process.exitCode = 130;
+    for (const handler of vitestHandlers.get(signal) ?? []) handler(signal);
+    process.exit(130);
+  };
+  for (const signal of STOP_SIGNALS) {
+    for (const handler of vitestHandlers.get(signal) ?? []) process.off(signal, handler);
+    process.on(signal, onSignal);
+  }
+  return () => {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  };
+}
+
+/** The listeners of the stop signals added while `start` ran (Vitest's logger adds its own). */
+async function signalListenersAddedBy<T>(
+  start: () => Promise<T>,
+): Promise<{ value: T; added: Map<string, Array<(...args: unknown[]) => void>> }> {
+  const before = new Map(STOP_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const value = await start();
+  const added = new Map(
+    STOP_SIGNALS.map((s) => [
+      s,
+      process.listeners(s).filter((l) => !before.get(s)?.has(l)) as Array<(...args: unknown[]) => void>,
+    ]),
+  );
+  return { value, added };
+}
+
+/** The spend ledger the plugin started for this Vitest instance (none for unpaid subjects). */
+function ledgerOf(vitest: Vitest): SpendLedger | undefined {
+  for (const project of vitest.projects) {
+    const config = project.getProvidedContext()[RUN_CONFIG_KEY];
+    if (config) return ledgerAt(config.spendLedger?.url);
+  }
+  return undefined;
+}
+
 /**
  * `ceilingbench run`: drives Vitest programmatically in the user's repository (the current directory or
  * --root): with the user's vitest config when there is one, otherwise the plugin's standard projects. Reports
@@ -90,6 +166,9 @@ export const registerRun: RegisterCommand = (cli, io) => {
     .option('--design <grid|adaptive>', "CCB depth design: the papers' grid (default) or adaptive allocation")
     .option('--target-width <w>', 'Adaptive design: stop at this 95% CI width of p_d')
     .option('--dry-run', 'Print the plan (calls, tokens, cost; see `ceilingbench plan`) and exit without running')
+    .option('--max-cost <usd>', 'Send no new trial once this much is spent (USD, at the config prices)')
+    .option('--max-tokens <n>', 'Send no new trial once this many tokens (prompt + completion) are spent')
+    .option('--max-calls <n>', 'Send no new trial once this many requests (retries included) are sent')
     .action(async (flags: RunFlags) => {
       const root = resolve(flags.root ?? process.cwd());
       if (!existsSync(root)) throw new UsageError(`--root: no directory at ${root}`);
@@ -101,6 +180,9 @@ export const registerRun: RegisterCommand = (cli, io) => {
         CEILINGBENCH_OUT: flags.out ? resolve(flags.out) : undefined,
         CEILINGBENCH_DESIGN: flags.design,
         CEILINGBENCH_TARGET_WIDTH: flags.targetWidth === undefined ? undefined : String(flags.targetWidth),
+        CEILINGBENCH_MAX_COST: positiveFlag('max-cost', flags.maxCost),
+        CEILINGBENCH_MAX_TOKENS: integerFlag('max-tokens', flags.maxTokens, 1),
+        CEILINGBENCH_MAX_CALLS: integerFlag('max-calls', flags.maxCalls, 1),
       };
       if (flags.design !== undefined && flags.design !== 'grid' && flags.design !== 'adaptive') {
         throw new UsageError(`--design: '${flags.design}' is not a design; use grid or adaptive`);
@@ -159,13 +241,24 @@ export const registerRun: RegisterCommand = (cli, io) => {
         await listing.close();
         if (selected.length === 0) throw new UsageError(`no benchmark project in ${root} — ${PLUGIN_HINT}`);
       }
-      const vitest = await create(selected);
+      // A paid subject gets a spend ledger even without a limit, so that Ctrl-C stops launching instead of killing
+      // the answers in flight.
+      setInterruptible(true);
+      const created = await signalListenersAddedBy(() => create(selected)).finally(() => setInterruptible(false));
+      const vitest = created.value;
+      const ledger = ledgerOf(vitest);
+      const restoreSignals = ledger ? stopOnSignals(ledger, created.added, io) : () => undefined;
       try {
         await vitest.start();
       } finally {
         await vitest.close();
+        restoreSignals();
       }
-      const code = typeof process.exitCode === 'number' ? process.exitCode : 0;
+      let code = typeof process.exitCode === 'number' ? process.exitCode : 0;
+      // trials were kept from being sent: the report is partial; a rerun resumes from the cache
+      if ((ledger?.report().notSent ?? 0) > 0 && (code === EXIT.ok || code === EXIT.gateFailed)) {
+        code = EXIT.budgetStopped;
+      }
       io.stdout(code === 0 ? 'ceilingbench: run passed\n' : `ceilingbench: run finished with exit code ${code}\n`);
       return code;
     });

@@ -1,7 +1,11 @@
 import { PyRandom } from '../../rng/index.js';
+import type { Prices } from '../../schema/spend.js';
+import type { SpendGate } from '../../spend/ledger.js';
+import { priceFor } from '../../spend/price.js';
 import type { ResponseCache } from '../cache/store.js';
 import { type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter.js';
 import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject.js';
+import { createBudgetStep, type TrialBudget } from './budget-step.js';
 import { createCacheStep } from './cache-step.js';
 import type { Completion } from './completion.js';
 import { type Env, resolveEndpoint } from './endpoint.js';
@@ -69,6 +73,12 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
   specText?: string;
   /** Time of the retry loop and of latencies (tests inject one to count backoffs); default the system clock. */
   clock?: RetryClock;
+  /**
+   * The run's spend ledger (a spending limit, or `ceilingbench run`'s Ctrl-C) and the price table: every trial
+   * that is not a cache hit asks the ledger before its first request and reports what it spent (budget-step.ts).
+   * Absent: nothing is asked.
+   */
+  spend?: { gate: SpendGate; prices: Prices };
 }
 
 /** Seeded jitter for a trial's retries; built on the first retry only (a string seed costs ~0.3 ms). */
@@ -88,6 +98,8 @@ function lazyRetryRng(key: string): () => PyRandom {
  *   retry.ts         the retry loop: backoff, Retry-After, the trial's time budget
  *   limiter-step.ts  each attempt under a slot of the process-wide limiter (adaptive unless a concurrency is
  *                    configured: told whether the attempt was answered or refused with a 429)
+ *   budget-step.ts   under that slot, before the trial's first request: the run's spend ledger admits the trial
+ *                    or refuses it (`kind: 'not-sent'`, outcome `budget`); what it spent is reported at the end
  *   request.ts       one HTTP request under one timeout over headers and body, streamed or not (request-body.ts
  *                    builds it; completion.ts normalises a JSON answer, event-stream.ts a streamed one)
  *   run-stop.ts      a quota/credential refusal stops the subject once; secrets are redacted from errors
@@ -123,6 +135,10 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     endpoint: endpoint.identity,
     parameters: identityParameters(options, endpoint.identity),
   };
+  const spend = options.spend;
+  const budgetStep = spend
+    ? createBudgetStep({ gate: spend.gate, price: priceFor(spend.prices, identity), maxAttempts: policy.maxAttempts })
+    : undefined;
 
   /** One attempt: a request under a limiter slot, unless the run was stopped or the time is up meanwhile. */
   async function attempt(
@@ -131,10 +147,15 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     key: string,
     signal: AbortSignal | undefined,
     context: AttemptContext,
+    account: TrialBudget | undefined,
   ): Promise<AttemptResult<Completion>> {
     const send = async (): Promise<AttemptResult<Completion>> => {
       // the run was stopped while this trial waited for the limiter: send nothing
       if (runStop.stopped !== undefined) return { kind: 'halted', error: runStop.stopped, stopsRun: true };
+      if (account) {
+        const admitted = await account.admit();
+        if (!admitted.ok) return { kind: 'not-sent', reason: admitted.reason };
+      }
       const remaining = context.remainingMs();
       if (remaining <= 0) return { kind: 'out-of-time' };
       const sentWith = learnedAdaptation(endpoint.identity, options.model);
@@ -186,8 +207,9 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     request: TrialRequest,
     key: string,
     startedAt: number,
+    account: TrialBudget | undefined,
   ): Promise<RetryOutcome<Completion>> {
-    return retryLoop((context) => attempt(messages, request.maxOutputTokens, key, request.signal, context), {
+    return retryLoop((context) => attempt(messages, request.maxOutputTokens, key, request.signal, context, account), {
       policy,
       rng: lazyRetryRng(key),
       signal: request.signal,
@@ -216,7 +238,20 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       async (key) => {
         if (request.signal?.aborted) return errorResponse('aborted by the caller', start, 0);
         if (runStop.stopped !== undefined) return errorResponse(runStop.stopped, start, 0, true);
-        const outcome = await send(messages, request, key, start);
+        const account = budgetStep?.trial(messages, request.maxOutputTokens);
+        let outcome: RetryOutcome<Completion> | undefined;
+        try {
+          outcome = await send(messages, request, key, start, account);
+        } finally {
+          await account?.settle({
+            attempts: outcome?.attempts ?? policy.maxAttempts,
+            usage: outcome?.ok ? outcome.value.usage : null,
+            answered: outcome?.ok ?? false,
+          });
+        }
+        if (!outcome.ok && outcome.notSent) {
+          return { kind: 'not-sent', reason: outcome.error, latencyMs: clock.now() - start, attempts: 0 };
+        }
         if (!outcome.ok) {
           if (outcome.stopsRun) return errorResponse(outcome.error, start, outcome.attempts, true);
           return errorResponse(runStop.redact(outcome.error), start, outcome.attempts);

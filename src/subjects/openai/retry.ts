@@ -184,7 +184,9 @@ export type AttemptResult<T> =
   /** Nothing was sent and nothing will be (the run was stopped meanwhile). */
   | { kind: 'halted'; error: string; stopsRun?: boolean }
   /** Nothing was sent: the trial's time budget is spent. */
-  | { kind: 'out-of-time' };
+  | { kind: 'out-of-time' }
+  /** Nothing was sent and nothing will be: the run's spend ledger refused the trial (budget-step.ts). */
+  | { kind: 'not-sent'; reason: string };
 
 /** What an attempt may ask of the loop. */
 export interface AttemptContext {
@@ -208,7 +210,7 @@ export interface RetryLoopOptions {
 
 export type RetryOutcome<T> =
   | { ok: true; value: T; attempts: number }
-  | { ok: false; error: string; attempts: number; stopsRun?: boolean };
+  | { ok: false; error: string; attempts: number; stopsRun?: boolean; notSent?: boolean };
 
 /**
  * The retry loop of one request: up to `maxAttempts` attempts, retrying only what `classifyFailure` calls
@@ -236,6 +238,7 @@ export async function retryLoop<T>(
     if (result.kind === 'halted') {
       return { ok: false, error: result.error, attempts, ...(result.stopsRun ? { stopsRun: true } : {}) };
     }
+    if (result.kind === 'not-sent') return { ok: false, error: result.reason, attempts, notSent: true };
     if (result.kind === 'out-of-time') {
       return { ok: false, error: `${lastReason}; trial time budget exhausted`, attempts };
     }

@@ -1,0 +1,216 @@
+import type { SpendAmount, SpendLimitReport, SpendLimits, SpendStop } from '../schema/spend.js';
+
+/**
+ * The spend ledger of one run: every paid trial asks it before its first request is sent and tells it what the
+ * trial spent once its answer (or its failure) is in. Pure accounting, no I/O; one instance lives in the main
+ * process (src/spend/ledger-server.ts) and the workers reach it over loopback HTTP (src/spend/ledger-client.ts),
+ * so a limit holds across all of a run's processes.
+ *
+ * The launch rule: a trial is admitted only while the settled spend plus the floor of the trials in flight is
+ * below every limit — for calls, settled requests + trials in flight < maxCalls. The floor is what a trial spends
+ * at the least once sent (one request, its prompt tokens, their price), so an admitted trial can take the run
+ * past a limit only by what it spends above its floor. Hence, with L the last trial admitted and I the trials
+ * in flight when it was: spent − limit < Σ_{i ∈ I ∪ {L}} cap_i ≤ (peak trials in flight) × (largest per-trial
+ * cap), which is `overshootBound`. A cap is what one trial can spend at most (its retry attempts, prompt + output
+ * budget tokens, their price); a trial that spent more than it declared (a prompt longer than its estimate, a
+ * provider's re-send) widens the cap to what it spent, so the bound holds by construction.
+ *
+ * Once a limit refuses a trial (or the run is interrupted) the stop is final: every later trial is refused, so
+ * which limit stopped the run, and from when, is one fact.
+ */
+
+/** What a trial declares before it is sent. `costUsd` is null when its subject has no price. */
+export interface TrialClaim {
+  /** The least it spends once sent: 1 request, its prompt tokens, their price. */
+  floor: SpendAmount;
+  /** The most it can spend: its request attempts, prompt + output-budget tokens, their price. */
+  cap: SpendAmount;
+}
+
+export type Admission = { admitted: true; id: number } | { admitted: false; stoppedBy: SpendStop; reason: string };
+
+/**
+ * The ledger as a worker's subject sees it (src/spend/ledger-client.ts over HTTP, or a SpendLedger in-process):
+ * ask before a trial's first request, tell what it spent when it is over.
+ */
+export interface SpendGate {
+  admit(claim: TrialClaim): Promise<Admission>;
+  settle(id: number, actual: SpendAmount): Promise<void>;
+}
+
+/** A ledger in this process as a gate (tests, and a run without workers). */
+export const localGate = (ledger: SpendLedger): SpendGate => ({
+  admit: async (claim) => ledger.admit(claim),
+  settle: async (id, actual) => ledger.settle(id, actual),
+});
+
+const ZERO: SpendAmount = { calls: 0, tokens: 0, costUsd: 0 };
+
+const addCost = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a + b);
+const maxCost = (a: number | null, b: number | null): number | null =>
+  a === null || b === null ? null : Math.max(a, b);
+
+const add = (a: SpendAmount, b: SpendAmount): SpendAmount => ({
+  calls: a.calls + b.calls,
+  tokens: a.tokens + b.tokens,
+  costUsd: addCost(a.costUsd, b.costUsd),
+});
+
+const widest = (a: SpendAmount, b: SpendAmount): SpendAmount => ({
+  calls: Math.max(a.calls, b.calls),
+  tokens: Math.max(a.tokens, b.tokens),
+  costUsd: maxCost(a.costUsd, b.costUsd),
+});
+
+/** The flag each limit is given on the command line, for messages. */
+export const LIMIT_FLAGS: Record<Exclude<SpendStop, 'interrupt'>, string> = {
+  maxCost: '--max-cost',
+  maxTokens: '--max-tokens',
+  maxCalls: '--max-calls',
+};
+
+const usd = (x: number): string => `$${x < 1 ? x.toFixed(4) : x.toFixed(2)}`;
+
+function amountText(stop: Exclude<SpendStop, 'interrupt'>, value: number): string {
+  if (stop === 'maxCost') return usd(value);
+  return `${value.toLocaleString('en-US')} ${stop === 'maxCalls' ? 'calls' : 'tokens'}`;
+}
+
+export class SpendLedger {
+  readonly limits: SpendLimits;
+  #settled: SpendAmount = { ...ZERO };
+  readonly #inFlight = new Map<number, TrialClaim>();
+  #nextId = 1;
+  #peakInFlight = 0;
+  #cap: SpendAmount = { ...ZERO };
+  #stoppedBy: SpendStop | null = null;
+  #notSent = 0;
+
+  constructor(limits: SpendLimits = {}) {
+    this.limits = { ...limits };
+  }
+
+  get stoppedBy(): SpendStop | null {
+    return this.#stoppedBy;
+  }
+
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  /** Admits a trial (it may now send its requests) or refuses it (it is never sent: outcome `budget`). */
+  admit(claim: TrialClaim): Admission {
+    if (this.#stoppedBy === null) this.#stoppedBy = this.#reached(claim);
+    if (this.#stoppedBy !== null) {
+      this.#notSent++;
+      return { admitted: false, stoppedBy: this.#stoppedBy, reason: this.#reason(this.#stoppedBy) };
+    }
+    const id = this.#nextId++;
+    this.#inFlight.set(id, claim);
+    this.#peakInFlight = Math.max(this.#peakInFlight, this.#inFlight.size);
+    this.#cap = widest(this.#cap, claim.cap);
+    return { admitted: true, id };
+  }
+
+  /** What an admitted trial spent (requests sent, retries included; the provider's tokens; their price). */
+  settle(id: number, actual: SpendAmount): void {
+    const claim = this.#inFlight.get(id);
+    if (!claim) return; // settled already, or never admitted here
+    this.#inFlight.delete(id);
+    this.#settled = add(this.#settled, actual);
+    this.#cap = widest(this.#cap, actual);
+  }
+
+  /** Stops launching (Ctrl-C): the trials in flight may finish; every later trial is refused. */
+  interrupt(): void {
+    this.#stoppedBy ??= 'interrupt';
+  }
+
+  /** The limit this claim would be launched past, or null when it may go. */
+  #reached(claim: TrialClaim): SpendStop | null {
+    const { maxCalls, maxTokens, maxCost: costLimit } = this.limits;
+    const committed = this.#committed();
+    if (maxCalls !== undefined && committed.calls >= maxCalls) return 'maxCalls';
+    if (maxTokens !== undefined && committed.tokens >= maxTokens) return 'maxTokens';
+    if (costLimit !== undefined) {
+      // an unpriced trial cannot be held to a cost limit (the run's configuration check rules it out)
+      if (committed.costUsd === null || claim.floor.costUsd === null) return 'maxCost';
+      if (committed.costUsd >= costLimit) return 'maxCost';
+    }
+    return null;
+  }
+
+  /** Settled spend plus the floor of every trial in flight (summed afresh: no float drift from subtracting). */
+  #committed(): SpendAmount {
+    let committed = this.#settled;
+    for (const claim of this.#inFlight.values()) committed = add(committed, claim.floor);
+    return committed;
+  }
+
+  #reason(stop: SpendStop): string {
+    if (stop === 'interrupt') return 'not sent: the run was interrupted';
+    const limit = this.limits[stop] as number;
+    return `not sent: the spending limit ${LIMIT_FLAGS[stop]} ${amountText(stop, limit)} was reached`;
+  }
+
+  /** The report's limit record (spendLimitReportSchema). */
+  report(): SpendLimitReport {
+    const spent = { ...this.#settled };
+    const over = (limit: number | undefined, value: number): number =>
+      limit === undefined ? 0 : Math.max(0, value - limit);
+    const costOver =
+      spent.costUsd === null
+        ? null
+        : this.limits.maxCost === undefined
+          ? 0
+          : Math.max(0, spent.costUsd - this.limits.maxCost);
+    const peak = this.#peakInFlight;
+    return {
+      limits: { ...this.limits },
+      spent,
+      stoppedBy: this.#stoppedBy,
+      notSent: this.#notSent,
+      overshoot: {
+        calls: over(this.limits.maxCalls, spent.calls),
+        tokens: over(this.limits.maxTokens, spent.tokens),
+        costUsd: costOver,
+      },
+      overshootBound: {
+        calls: peak * this.#cap.calls,
+        tokens: peak * this.#cap.tokens,
+        costUsd: this.#cap.costUsd === null ? null : peak * this.#cap.costUsd,
+      },
+    };
+  }
+}
+
+/**
+ * The one line a stopped run ends with: which limit stopped it, spent against the limit, the overshoot and its
+ * bound, the trials not sent, and that a rerun resumes from the cache. Null when nothing was stopped.
+ */
+export function stopLine(report: SpendLimitReport): string | null {
+  if (report.stoppedBy === null || report.notSent === 0) return null;
+  const { stoppedBy, spent, notSent } = report;
+  const trials = `${notSent.toLocaleString('en-US')} trial${notSent === 1 ? '' : 's'} not sent (outcome budget, missing data)`;
+  const total =
+    `${spent.calls.toLocaleString('en-US')} calls, ${spent.tokens.toLocaleString('en-US')} tokens` +
+    (spent.costUsd === null ? '' : `, ${usd(spent.costUsd)}`);
+  if (stoppedBy === 'interrupt') {
+    return `ceilingbench: interrupted — spent ${total}; ${trials}; rerun to resume from the response cache (answered trials are not paid again)`;
+  }
+  const limit = report.limits[stoppedBy] as number;
+  const value = stoppedBy === 'maxCost' ? (spent.costUsd ?? 0) : stoppedBy === 'maxCalls' ? spent.calls : spent.tokens;
+  const over =
+    stoppedBy === 'maxCost'
+      ? (report.overshoot.costUsd ?? 0)
+      : report.overshoot[stoppedBy === 'maxCalls' ? 'calls' : 'tokens'];
+  const bound =
+    stoppedBy === 'maxCost'
+      ? (report.overshootBound.costUsd ?? 0)
+      : report.overshootBound[stoppedBy === 'maxCalls' ? 'calls' : 'tokens'];
+  return (
+    `ceilingbench: stopped by ${LIMIT_FLAGS[stoppedBy]} — spent ${amountText(stoppedBy, value)} of ${amountText(stoppedBy, limit)} ` +
+    `(overshoot ${amountText(stoppedBy, over)}, at most ${amountText(stoppedBy, bound)}; run total ${total}); ${trials}; ` +
+    'rerun with a larger limit to resume from the response cache (answered trials are not paid again)'
+  );
+}
