@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { loadBaselineDir } from '../../compare/load.js';
 import type { Baseline } from '../../schema/baseline.js';
+import type { Board } from '../../schema/leaderboard.js';
 import { type Report, reportSchema } from '../../schema/report.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
@@ -10,7 +11,11 @@ import { UsageError } from '../errors.js';
 interface ReportFlags {
   out?: string;
   baselines?: string;
+  resamples?: string | number;
+  alpha?: string | number;
 }
+
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** "cells.3.ci95: expected array, received null" — the first issue, with its path. */
 function firstIssue(error: z.ZodError): string {
@@ -51,17 +56,131 @@ export function readBaselineDir(dir: string, io: CliIo): Baseline[] {
   return loadBaselineDir(dir, (line) => io.stderr(`ceilingbench: warning: ${line}\n`));
 }
 
-/** `ceilingbench report <ceilingbench.json>`: the self-contained HTML report with its charts. */
+/** Every file named ceilingbench.json under `dir`, depth first, in name order. */
+export function findReportFiles(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(path);
+      } else if (entry.name === 'ceilingbench.json') found.push(path);
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+/** The report files the arguments name: files as given, folders searched for ceilingbench.json. */
+function reportPaths(args: readonly string[]): string[] {
+  const paths = args.flatMap((arg) => {
+    const path = resolve(arg);
+    if (!existsSync(path) || !statSync(path).isDirectory()) return [path];
+    const found = findReportFiles(path);
+    if (found.length === 0) throw new UsageError(`${arg}: no ceilingbench.json under this folder`);
+    return found;
+  });
+  return [...new Set(paths)];
+}
+
+function numberFlag(name: string, value: string | number | undefined, ok: (x: number) => boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const x = Number(value);
+  if (!ok(x)) throw new UsageError(`--${name}: '${value}' is not valid`);
+  return x;
+}
+
+const fixed4 = (x: number) => x.toFixed(4);
+
+/** A board's standings, one line per subject: rank, label, headline with its interval or bounds. */
+function boardLines(board: Board): string[] {
+  const rank = (e: { rankLabel: string | null }) => (e.rankLabel ?? '—').padEnd(5);
+  switch (board.kind) {
+    case 'retention':
+      return board.entries.map(
+        (e) => `${rank(e)}${e.subject}  p_d ${fixed4(e.pd)} [${fixed4(e.ci95[0])}, ${fixed4(e.ci95[1])}]`,
+      );
+    case 'collapse':
+      return board.entries.map(
+        (e) =>
+          `${rank(e)}${e.subject}  λ* ${e.levelIndex ?? '—'}, accuracy ${e.accuracy === null ? '—' : e.accuracy.toFixed(3)}`,
+      );
+    case 'scc':
+      return board.entries.map((e) => `${rank(e)}${e.subject}  CC ${e.cc} [${e.ccLower}, ${e.ccUpper ?? '∞'}]`);
+  }
+}
+
+/** `ceilingbench report a.json b.json …` (or a folder): one merged report and leaderboard from separate runs. */
+async function mergeAction(args: readonly string[], flags: ReportFlags, io: CliIo): Promise<number> {
+  if (flags.out === undefined) {
+    throw new UsageError(
+      'merging several reports needs --out <dir> for the merged ceilingbench.json, summary.md, junit.xml and index.html',
+    );
+  }
+  const paths = reportPaths(args);
+  const inputs = paths.map((path) => ({ name: relativeName(path), report: readReportFile(path) }));
+  const resamples = numberFlag('resamples', flags.resamples, (x) => Number.isInteger(x) && x >= 1);
+  const alpha = numberFlag('alpha', flags.alpha, (x) => x > 0 && x < 1);
+  const { mergeReports, mergedTestEntries } = await import('../../report/merge.js');
+  const { writeReportSet } = await import('../../report/write.js');
+  let merged: ReturnType<typeof mergeReports>;
+  try {
+    merged = mergeReports(inputs, { version: pkg.version, resamples, alpha });
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(error.message);
+    throw error;
+  }
+  const outDir = resolve(String(flags.out));
+  const baselines = flags.baselines === undefined ? [] : readBaselineDir(resolve(String(flags.baselines)), io);
+  const files = writeReportSet(merged.report, mergedTestEntries(merged.report), outDir);
+  const { renderHtmlReport, writeRenderedHtmlReport } = await import('../../report/html/index.js');
+  const rendered = await renderHtmlReport(merged.report, { baselines });
+  files.push(...writeRenderedHtmlReport(merged.report, rendered, outDir));
+  const lb = merged.leaderboard;
+  io.stdout(
+    `ceilingbench report: merged ${inputs.length} runs, ${lb.subjects.length} subjects, ${lb.projects.length} projects\n`,
+  );
+  for (const run of merged.runs) io.stdout(`  ${run.text}\n`);
+  for (const line of merged.unpaired) io.stdout(`  ${line}\n`);
+  for (const project of lb.projects) {
+    for (const board of project.boards) {
+      io.stdout(`\n${project.project}/${board.task} (${board.kind}, ${board.paired ? 'paired' : 'not all paired'}):\n`);
+      for (const line of boardLines(board)) io.stdout(`  ${line}\n`);
+      for (const r of board.relations) io.stdout(`  ${r.text}\n`);
+    }
+  }
+  io.stdout('\n');
+  for (const a of rendered.absent) io.stdout(`  not drawn: ${a.title} — ${a.reason}\n`);
+  for (const w of rendered.warnings) io.stderr(`ceilingbench: warning: chart ${w}\n`);
+  for (const file of files) io.stdout(`  wrote ${file}\n`);
+  return 0;
+}
+
+/** The path relative to the working directory when under it, else absolute. */
+function relativeName(path: string): string {
+  const cwd = `${process.cwd()}/`;
+  return path.startsWith(cwd) ? path.slice(cwd.length) : path;
+}
+
+/**
+ * `ceilingbench report <ceilingbench.json>`: the self-contained HTML report with its charts. With several files or
+ * a folder: the runs merged into one report with their leaderboard (src/report/merge.ts states the rules).
+ */
 export const registerReport: RegisterCommand = (cli, io) => {
   cli
     .command(
-      'report <json>',
-      'Write index.html (inline SVG charts, no network) and charts.vl.json from a ceilingbench.json',
+      'report <...json>',
+      'Write index.html (inline SVG charts, no network) and charts.vl.json from a ceilingbench.json; with several files or a folder, merge the runs into one report and leaderboard (--out required)',
     )
-    .option('--out <dir>', "Output directory (default: the JSON file's directory)")
+    .option('--out <dir>', "Output directory (default: the JSON file's directory; required when merging)")
     .option('--baselines <dir>', 'Folder of saved baselines (*.json) for the per-release history charts')
-    .action(async (json: string, flags: ReportFlags) => {
-      const path = resolve(String(json));
+    .option('--resamples <n>', 'Merging: bootstrap resamples per leaderboard pair (default 2000)')
+    .option('--alpha <a>', 'Merging: family-wise significance level of the leaderboard (default 0.05)')
+    .action(async (jsons: string[], flags: ReportFlags) => {
+      const args = jsons.map(String);
+      const single = args.length === 1 && !(existsSync(args[0]) && statSync(args[0]).isDirectory());
+      if (!single) return mergeAction(args, flags, io);
+      const path = resolve(args[0]);
       const report = readReportFile(path);
       const baselines = flags.baselines === undefined ? [] : readBaselineDir(resolve(String(flags.baselines)), io);
       const outDir = resolve(flags.out === undefined ? dirname(path) : String(flags.out));
