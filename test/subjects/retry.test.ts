@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import fc from 'fast-check';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,13 @@ import {
   ProviderFaultError,
   readCompletion,
 } from '../../src/subjects/openai/completion.js';
-import { backoffDelay, classifyFailure, DEFAULT_RETRY_POLICY, retryAfterMs } from '../../src/subjects/openai/retry.js';
+import {
+  backoffDelay,
+  classifyFailure,
+  DEFAULT_RETRY_POLICY,
+  retryAfterMs,
+  sleep,
+} from '../../src/subjects/openai/retry.js';
 
 const headers = (h: Record<string, string>) => new Headers(h);
 
@@ -105,5 +112,21 @@ describe('error bodies outside `error`', () => {
     expect(fault(503)).toMatchObject({ retryable: true });
     // a top-level message without `object: "error"` in a 200 is just not a completion (retryable)
     expect(() => readCompletion({ message: 'Internal server error' })).toThrow(MalformedResponseError);
+  });
+});
+
+describe('backoff sleep on a shared signal', () => {
+  it('many trials in backoff share one abort listener; an abort wakes them all, a finished sleep drops its share', async () => {
+    const shared = new AbortController();
+    const short = Array.from({ length: 5 }, () => sleep(1, shared.signal));
+    const long = Array.from({ length: 15 }, () => sleep(60_000, shared.signal));
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(1);
+    expect(await Promise.all(short)).toEqual([true, true, true, true, true]);
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(1);
+    shared.abort();
+    expect(await Promise.all(long)).toEqual(Array(15).fill(false));
+    const alone = new AbortController();
+    expect(await sleep(1, alone.signal)).toBe(true);
+    expect(getEventListeners(alone.signal, 'abort')).toHaveLength(0);
   });
 });

@@ -1,6 +1,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { PyRandom } from '../../rng/index.js';
 import { LimiterAbortError } from '../limiter.js';
+import { onAbort } from './abort-fanout.js';
 import { MalformedResponseError, ProviderFaultError } from './completion.js';
 import { RequestTimeoutError } from './request.js';
 
@@ -149,19 +150,20 @@ export function backoffDelay(retry: number, policy: RetryPolicy, rng: PyRandom, 
   return ceiling * rng.uniform(0.5, 1);
 }
 
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+/** Resolves true after `ms`, or false as soon as `signal` aborts (the trials in backoff share one listener). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      undo?.();
       resolve(true);
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const undo = signal
+      ? onAbort(signal, () => {
+          clearTimeout(timer);
+          resolve(false);
+        })
+      : undefined;
   });
 }
 
