@@ -21,6 +21,24 @@ export const gateValueSchema = z.union([
 ]);
 export type GateValue = z.infer<typeof gateValueSchema>;
 
+/** The default non-inferiority margin of a notWorseThan gate, in p_d. */
+export const NOT_WORSE_MARGIN = 0.01;
+
+/** A baseline subject spec (a hard gate), or the object form with its own margin, mode and family α. */
+export const notWorseThanSchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      subject: z.string().min(1),
+      margin: z.number().nonnegative().finite().optional(),
+      mode: z.enum(GATE_MODES).default('hard'),
+      /** One-sided level of the upper confidence bound of Δp_d (default 0.05). */
+      alpha: z.number().gt(0).lt(1).default(0.05),
+    })
+    .strict(),
+]);
+export type NotWorseThanGate = z.infer<typeof notWorseThanSchema>;
+
 export const projectGatesSchema = z
   .object({
     /** p_d of every retention fit in the project must be at least this. */
@@ -33,9 +51,28 @@ export const projectGatesSchema = z
     minCountingCapacity: gateValueSchema.optional(),
     /** λ* (level index) must be at least this, for puzzle level sweeps. */
     collapseNoEarlierThan: gateValueSchema.optional(),
+    /**
+     * Every other subject of the run must be not worse than this one (a subject spec) in p_d by more than
+     * `margin`, by the leaderboard's paired test (src/leaderboard notWorseThan); decided when the report is built.
+     */
+    notWorseThan: notWorseThanSchema.optional(),
+    /** The non-inferiority margin of `notWorseThan` in p_d (default 0.01). */
+    margin: z.number().nonnegative().finite().optional(),
   })
-  .strict();
+  .strict()
+  .refine((g) => g.margin === undefined || g.notWorseThan !== undefined, {
+    message: 'margin applies to notWorseThan: give notWorseThan too',
+    path: ['margin'],
+  })
+  .refine((g) => g.margin === undefined || typeof g.notWorseThan !== 'object' || g.notWorseThan.margin === undefined, {
+    message: 'margin is given twice (beside notWorseThan and inside it): give it once',
+    path: ['margin'],
+  });
 export type ProjectGates = z.infer<typeof projectGatesSchema>;
+/** The gates a finished fit decides alone, against a threshold (in the worker: src/vitest/gates.ts). */
+export type ThresholdGateName = Exclude<keyof ProjectGates, 'notWorseThan' | 'margin'>;
+/** The keys of a project's gates that are not threshold gates (decided across subjects, or their settings). */
+export const CROSS_SUBJECT_GATE_KEYS: readonly string[] = ['notWorseThan', 'margin'];
 
 /**
  * Gates per Vitest project name — the standard projects (d1, d2, d3, scc, puzzles) or the user's own. A key

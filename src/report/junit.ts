@@ -1,8 +1,10 @@
 import junitModule, { type Builder } from 'junit-report-builder';
 import type { CellResult } from '../schema/cell.js';
+import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import type { Report, SpendTotals } from '../schema/report.js';
 import type { TestEntry } from './build.js';
 import { fixed, interval, percent } from './format.js';
+import { boardTitle, headline, rankText } from './leaderboard.js';
 import { addSpend, noSpend, spendOfTrials } from './spend.js';
 
 // The package assigns the builder to module.exports; its declarations describe it as an ES default export,
@@ -105,11 +107,75 @@ function entrySpend(report: Report, entry: TestEntry): SpendTotals | null {
   return cells.reduce((sum, c) => addSpend(sum, spendOfTrials(c.trials, price)), noSpend(true));
 }
 
+/** A board's properties: each subject's rank, headline and interval, and the relations between adjacent ranks. */
+function boardProperties(board: Board): Properties {
+  const out: Properties = { board: board.kind, task: board.task, paired: String(board.paired) };
+  for (const e of board.entries) {
+    const key = e.subject;
+    out[`leaderboard_rank_${key}`] = rankText(e);
+    if (board.kind === 'retention' && 'pd' in e) {
+      out[`leaderboard_p_d_${key}`] = e.pd;
+      out[`leaderboard_p_d_ci_low_${key}`] = e.ci95[0];
+      out[`leaderboard_p_d_ci_high_${key}`] = e.ci95[1];
+    } else if (board.kind === 'collapse' && 'levelIndex' in e) {
+      out[`leaderboard_collapse_threshold_${key}`] = e.levelIndex;
+      out[`leaderboard_accuracy_${key}`] = e.accuracy;
+    } else if ('cc' in e) {
+      out[`leaderboard_cc_${key}`] = e.cc;
+      out[`leaderboard_cc_lower_${key}`] = e.ccLower;
+      out[`leaderboard_cc_upper_${key}`] = e.ccUpper;
+    }
+  }
+  board.relations.forEach((r, i) => {
+    out[`leaderboard_relation_${i + 1}`] = r.text;
+  });
+  return out;
+}
+
+/** The leaderboard suite: a case per board, its standings as properties and as the case's output. */
+function addLeaderboard(builder: Builder, leaderboard: Leaderboard, timestamp: string): void {
+  const suite = builder.testSuite().name('leaderboard').timestamp(timestamp).time(0);
+  suite.property('alpha', String(leaderboard.alpha));
+  suite.property('resamples', String(leaderboard.resamples));
+  for (const { project, boards } of leaderboard.projects) {
+    for (const board of boards) {
+      const title = boardTitle(project, board);
+      const testCase = suite.testCase().className(`leaderboard.${project}`).name(`leaderboard · ${title}`).time(0);
+      for (const [key, value] of Object.entries(boardProperties(board)))
+        if (value !== null && value !== undefined) testCase.property(key, String(value));
+      testCase.standardOutput(
+        [
+          ...board.entries.map((e) => `${rankText(e)}. ${e.subject}: ${headline(board, e)}`),
+          ...board.relations.map((r) => r.text),
+        ].join('\n'),
+      );
+    }
+  }
+}
+
+/**
+ * A case's name: the test's, and with several subjects the subject where the name does not already say it
+ * (the per-subject project `d2@<label>` or the spec), so that every case name is unique and names its subject.
+ */
+function caseNamer(report: Report): (entry: TestEntry) => string {
+  if (report.subjects.length < 2) return (entry) => entry.name;
+  return (entry) => {
+    const spec = entry.meta?.subject.spec;
+    const at = entry.project.indexOf('@');
+    const label = at >= 0 ? entry.project.slice(at + 1) : spec;
+    if (!label || entry.name.includes(label) || (spec && entry.name.includes(spec))) return entry.name;
+    return `${entry.name} · ${label}`;
+  };
+}
+
 /** junit.xml: a testsuite per project, a testcase per cell and fit, metrics as properties, a `gate` case. */
 export function renderJunit(report: Report, entries: readonly TestEntry[]): string {
   const builder = junitBuilder.newBuilder();
   builder.name('ceilingbench');
-  const projects = [...new Set(entries.map((e) => e.project))].sort();
+  const caseName = caseNamer(report);
+  // a gate across subjects is keyed by its project ('d2') while the subjects ran as 'd2@<label>': its own suite
+  const gateOnly = report.gates.map((g) => g.project).filter((p) => !entries.some((e) => e.project === p));
+  const projects = [...new Set([...entries.map((e) => e.project), ...gateOnly])].sort();
   for (const project of projects) {
     const projectEntries = entries.filter((e) => e.project === project);
     const suite = builder
@@ -117,7 +183,10 @@ export function renderJunit(report: Report, entries: readonly TestEntry[]): stri
       .name(project)
       .timestamp(report.timing.startedAt)
       .time(projectEntries.reduce((s, e) => s + e.durationMs, 0) / 1000);
-    for (const subject of report.subjects) suite.property('subject', subject.spec);
+    // with several subjects a suite names the subjects of its own tests (a per-subject project: one)
+    const own = new Set(projectEntries.flatMap((e) => (e.meta ? [e.meta.subject.spec] : [])));
+    for (const subject of report.subjects)
+      if (report.subjects.length < 2 || own.has(subject.spec)) suite.property('subject', subject.spec);
     const projectSpend = report.spend?.projects.find((p) => p.project === project);
     if (projectSpend)
       for (const [key, value] of Object.entries(spendProperties(projectSpend)))
@@ -127,7 +196,7 @@ export function renderJunit(report: Report, entries: readonly TestEntry[]): stri
       const testCase = suite
         .testCase()
         .className(`${project}.${record && 'task' in record ? record.task : 'test'}`)
-        .name(entry.name)
+        .name(caseName(entry))
         .file(entry.file)
         .time(entry.durationMs / 1000)
         .standardOutput(summaryLine(entry));
@@ -150,5 +219,6 @@ export function renderJunit(report: Report, entries: readonly TestEntry[]): stri
     const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
     if (failed.length > 0) gateCase.failure(failed.map((g) => g.message).join('; '), 'gate');
   }
+  if (report.leaderboard) addLeaderboard(builder, report.leaderboard, report.timing.startedAt);
   return builder.build();
 }

@@ -1,11 +1,20 @@
 import type { RetentionFit } from '../schema/fit.js';
+import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import type { Report, Spend } from '../schema/report.js';
 import { fixed, interval, percent, thousands, usd } from './format.js';
+import { boardTitle, cellLabel, headline, RANKED_BY, rankText } from './leaderboard.js';
 import { limitLine, unpricedSubjects } from './spend.js';
 
 /** summary.md: the human-readable projection of ceilingbench.json (also for $GITHUB_STEP_SUMMARY). */
 export function renderMarkdown(report: Report): string {
   const lines: string[] = ['# ceilingbench results', ''];
+  // a subject column where the records name their subject (a run with several)
+  const named = [...report.cells, ...report.fits].some((r) => r.subject !== undefined);
+  const who = {
+    head: named ? ' subject |' : '',
+    rule: named ? '---|' : '',
+    cell: (r: { subject?: string }) => (named ? ` \`${r.subject ?? '–'}\` |` : ''),
+  };
   lines.push(
     `Subject: ${report.subjects.map((s) => `\`${s.spec}\``).join(', ') || '–'} · seed ${report.seed ?? 'mixed'} · ` +
       `${report.summary.cells} cells, ${report.summary.trials} trials, ${report.summary.missing} missing (API)` +
@@ -21,19 +30,20 @@ export function renderMarkdown(report: Report): string {
     }
     lines.push('');
   }
+  if (report.leaderboard) lines.push(...leaderboardLines(report.leaderboard));
   if (report.fits.length > 0) {
     const refusals = report.fits.some((f) => f.refusalRate !== undefined);
     lines.push(
       '## Retention (geometric decay, P(correct | N) = p_d^N)',
       '',
       // the refusal column appears when some fit saw a refusal (a report without any keeps its bytes)
-      `| task | variant | p_d | 95% CI | H_0.5 | mean k* | TFBC rate | format | truncation | API |${refusals ? ' refusal |' : ''} rule |`,
-      `|---|---|---|---|---|---|---|---|---|---|${refusals ? '---|' : ''}---|`,
+      `|${who.head} task | variant | p_d | 95% CI | H_0.5 | mean k* | TFBC rate | format | truncation | API |${refusals ? ' refusal |' : ''} rule |`,
+      `|${who.rule}---|---|---|---|---|---|---|---|---|---|${refusals ? '---|' : ''}---|`,
     );
     for (const f of report.fits) {
       const refusal = refusals ? ` ${percent(f.refusalRate ?? 0)} |` : '';
       lines.push(
-        `| ${f.task} | ${f.variant} | ${fixed(f.pd)}${f.atLowerBound ? '†' : ''} | ${interval(f.ci95)} | ${f.horizon['0.5']?.value === null ? '∞' : fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} |${refusal} ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
+        `|${who.cell(f)} ${f.task} | ${f.variant} | ${fixed(f.pd)}${f.atLowerBound ? '†' : ''} | ${interval(f.ci95)} | ${f.horizon['0.5']?.value === null ? '∞' : fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} |${refusal} ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
       );
     }
     lines.push('', '† at the optimiser lower bound 0.5: no statistically identifiable step retention.', '');
@@ -86,8 +96,8 @@ export function renderMarkdown(report: Report): string {
     lines.push(
       '## Cells',
       '',
-      '| cell | n | accuracy | 95% CI (Clopper–Pearson) | outcomes | cache hits |',
-      '|---|---|---|---|---|---|',
+      `|${who.head} cell | n | accuracy | 95% CI (Clopper–Pearson) | outcomes | cache hits |`,
+      `|${who.rule}---|---|---|---|---|---|`,
     );
     for (const c of report.cells) {
       const axis = c.levelKind === 'depth' ? `N=${c.level}` : `L${c.level}`;
@@ -96,7 +106,7 @@ export function renderMarkdown(report: Report): string {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ');
       lines.push(
-        `| ${c.task} · ${axis}${c.variant !== 'standard' && c.variant !== 'default' ? ` · ${c.variant}` : ''} | ${c.n} | ${percent(c.accuracy)} | ${interval(c.ci95)} | ${outcomes} | ${c.cacheHits} |`,
+        `|${who.cell(c)} ${c.task} · ${axis}${c.variant !== 'standard' && c.variant !== 'default' ? ` · ${c.variant}` : ''} | ${c.n} | ${percent(c.accuracy)} | ${interval(c.ci95)} | ${outcomes} | ${c.cacheHits} |`,
       );
     }
     lines.push('');
@@ -107,6 +117,83 @@ export function renderMarkdown(report: Report): string {
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The leaderboard: per board, the ranked table (rank, subject, headline with its CI, TFBC, k*, format and
+ * truncation rates), the relations between adjacent ranks, and the cells' accuracy side by side.
+ */
+function leaderboardLines(leaderboard: Leaderboard): string[] {
+  const lines = [
+    '## Leaderboard',
+    '',
+    `Paired tests on shared instances, Holm-adjusted per project at α = ${leaderboard.alpha} (bootstrap B = ${leaderboard.resamples}); ` +
+      'a rank range ("1–2") is what the tests leave open. docs/leaderboard.md says how to read it.',
+    '',
+  ];
+  for (const { project, boards } of leaderboard.projects) {
+    for (const board of boards) lines.push(...boardLines(project, board));
+  }
+  return lines;
+}
+
+function boardLines(project: string, board: Board): string[] {
+  const lines = [`### ${boardTitle(project, board)} — ranked by ${RANKED_BY[board.kind]}`, ''];
+  if (board.kind === 'scc') {
+    lines.push('| rank | subject | CC (ladder bounds) |', '|---|---|---|');
+    for (const e of board.entries) lines.push(`| ${rankText(e)} | \`${e.subject}\` | ${headline(board, e)} |`);
+  } else {
+    const extra = board.kind === 'retention';
+    lines.push(
+      `| rank | subject | ${board.kind === 'retention' ? 'p_d (95% CI)' : 'λ* · accuracy (95% CI)'} | TFBC rate | mean k* |${extra ? ' format | truncation |' : ''}`,
+      `|---|---|---|---|---|${extra ? '---|---|' : ''}`,
+    );
+    for (const e of board.entries) {
+      const rates =
+        board.kind === 'retention'
+          ? ` ${percent((e as { formatRate: number | null }).formatRate)} | ${percent((e as { truncationRate: number | null }).truncationRate)} |`
+          : '';
+      lines.push(
+        `| ${rankText(e)} | \`${e.subject}\` | ${headline(board, e)} | ${percent(e.tfbcRate)} | ${fixed(e.kStarMean, 1)} |${rates}`,
+      );
+    }
+  }
+  lines.push('');
+  if (board.relations.length > 0) lines.push(...board.relations.map((r) => `- ${r.text}`), '');
+  if (board.cells.length > 0) {
+    const subjects = board.entries.map((e) => e.subject);
+    lines.push(
+      `<details><summary>Accuracy per cell, side by side (${board.cells.length} cells)</summary>`,
+      '',
+      `| cell | ${subjects.map((s) => `\`${s}\``).join(' | ')} |`,
+      `|---|${subjects.map(() => '---|').join('')}`,
+    );
+    for (const row of board.cells) {
+      const shown = subjects.map((s) => {
+        const c = row.subjects.find((x) => x.subject === s);
+        return c ? `${percent(c.accuracy, 0)} (${c.successes}/${c.counted})` : '–';
+      });
+      const separable = row.comparisons.some((c) => c.separable);
+      lines.push(`| ${cellLabel(board.kind, row)}${separable ? ' *' : ''} | ${shown.join(' | ')} |`);
+    }
+    lines.push(
+      '',
+      "* some pair of subjects is separable in this cell (McNemar, Holm over the project's cells).",
+      '',
+      '</details>',
+      '',
+    );
+  }
+  if (board.notes.length > 0)
+    lines.push(
+      '<details><summary>How to read this board</summary>',
+      '',
+      ...board.notes.map((n) => `- ${n}`),
+      '',
+      '</details>',
+      '',
+    );
+  return lines;
 }
 
 /**

@@ -49,6 +49,8 @@ export const kStarSummarySchema = z.object({
  */
 export const cellResultSchema = z.object({
   ...recordKey('cell'),
+  /** The subject spec that answered (present when the report holds several subjects). */
+  subject: z.string().optional(),
   family: z.enum(OUTCOME_FAMILIES),
   levelKind: z.enum(LEVEL_KINDS),
   level: z.number(),

@@ -22,6 +22,8 @@ export type SetAside = z.infer<typeof setAsideSchema>;
 /** A CCB sweep's geometric-decay fit: P(correct | N) = p_d^N (paper 000 §3). */
 export const retentionFitSchema = z.object({
   ...recordKey('retention'),
+  /** The subject spec that answered (present when the report holds several subjects). */
+  subject: z.string().optional(),
   profile: z.string(),
   variant: z.string(),
   /** Which trials count toward p_d: 'paper' (Correct, Reasoning, Constraint) or 'release' (all but API). */
@@ -68,6 +70,8 @@ export type RetentionFit = z.infer<typeof retentionFitSchema>;
 /** A puzzle level sweep: accuracy per level and the collapse threshold λ* (paper 001 §1.2). */
 export const collapseFitSchema = z.object({
   ...recordKey('collapse'),
+  /** The subject spec that answered (present when the report holds several subjects). */
+  subject: z.string().optional(),
   status: estimateStatusSchema,
   levels: z.array(
     z.object({
@@ -93,6 +97,8 @@ export type CollapseFit = z.infer<typeof collapseFitSchema>;
 /** Paired prompt-variant ablation on the same instances: exact McNemar against the standard prompt. */
 export const ablationSchema = z.object({
   ...recordKey('ablation'),
+  /** The subject spec that answered (present when the report holds several subjects). */
+  subject: z.string().optional(),
   level: z.number(),
   baseline: z.string(),
   comparisons: z.array(

@@ -16,5 +16,11 @@ export const gateResultSchema = z.object({
   ci95: interval.nullable(),
   passed: z.boolean(),
   message: z.string(),
+  /** The subject the gate judged (a gate across subjects: the candidate; otherwise with several subjects). */
+  subject: z.string().optional(),
+  /** notWorseThan: the baseline subject spec the candidate was compared with. */
+  baseline: z.string().optional(),
+  /** notWorseThan: the one-sided upper confidence bound of Δp_d (candidate − baseline); fails iff < −margin. */
+  upper: z.number().nullable().optional(),
 });
 export type GateResult = z.infer<typeof gateResultSchema>;

@@ -3,6 +3,7 @@ export * from './cell.js';
 export * from './common.js';
 export * from './fit.js';
 export * from './gate.js';
+export * from './leaderboard.js';
 export * from './meta.js';
 export * from './plan.js';
 export * from './report.js';

@@ -3,12 +3,15 @@ import { billedTokensSchema, cellResultSchema } from './cell.js';
 import { count, recordKey } from './common.js';
 import { ablationSchema, collapseFitSchema, retentionFitSchema } from './fit.js';
 import { gateResultSchema } from './gate.js';
+import { leaderboardSchema } from './leaderboard.js';
 import { priceSchema, spendLimitReportSchema } from './spend.js';
 import { subjectIdentitySchema } from './subject.js';
 
 /** An SCC counting-capacity assay: the headline numbers, and the full result (src/assays/scc: sccResultSchema). */
 export const sccRecordSchema = z.object({
   ...recordKey('scc'),
+  /** The subject spec that answered (present when the report holds several subjects). */
+  subject: z.string().optional(),
   cc: z.number(),
   ccLower: z.number(),
   ccUpper: z.number().nullable(),
@@ -29,6 +32,8 @@ export const sccAssayRecordSchema = z.object({
   assay: z.enum(SCC_ASSAYS),
   project: z.string(),
   task: z.string(),
+  /** The subject spec that answered (present when the report holds several subjects). */
+  subject: z.string().optional(),
   /** Headline numbers for tables and JUnit properties. */
   summary: z.record(z.string(), z.union([z.number(), z.string(), z.null()])),
   result: z.unknown(),
@@ -143,6 +148,8 @@ export const reportSchema = z.object({
   }),
   /** Absent in a report written before ceilingbench kept accounts. */
   spend: spendSchema.optional(),
+  /** The subjects ranked per project, with which ranks the paired tests separate: present with ≥ 2 subjects. */
+  leaderboard: leaderboardSchema.optional(),
   /** Wall-clock fields live here only; everything else is a function of the seed and the subject. */
   timing: z.object({ startedAt: z.string(), finishedAt: z.string(), durationMs: z.number() }),
 });

@@ -1,4 +1,4 @@
-import type { GateValue, ProjectGates } from '../config/schema.js';
+import type { GateValue, ProjectGates, ThresholdGateName } from '../config/schema.js';
 import type { CollapseFit, RetentionFit } from '../schema/fit.js';
 import type { GateResult } from '../schema/gate.js';
 import {
@@ -33,7 +33,7 @@ type GateRecord = RetentionFit | CollapseFit | (CountingCapacity & { kind: 'scc'
 type Threshold = ReturnType<typeof normalize>;
 
 interface Gate {
-  name: keyof ProjectGates;
+  name: ThresholdGateName;
   /** The kind of record the gate's check reads. */
   kind: GateRecord['kind'];
   check(record: GateRecord, threshold: Threshold): CheckResult;
@@ -41,7 +41,7 @@ interface Gate {
 
 /** A gate on one kind of record; evaluateGates calls its check on records of that kind only. */
 const gate = <K extends GateRecord['kind']>(
-  name: keyof ProjectGates,
+  name: ThresholdGateName,
   kind: K,
   check: (record: Extract<GateRecord, { kind: K }>, threshold: Threshold) => CheckResult,
 ): Gate => ({ name, kind, check: check as Gate['check'] });
