@@ -1,5 +1,11 @@
-import { access } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { replaySccLogs, type SccReplayRow } from '../../assays/scc/replay.js';
+import {
+  sccLeaderboardMarkdown,
+  sccLeaderboardText,
+  sccReplayLeaderboard,
+} from '../../assays/scc/replay-leaderboard.js';
 import { auditTable, FORMAT_TITLES } from '../../tasks/count/audit.js';
 import type { RegisterCommand } from '../command.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -9,6 +15,7 @@ interface SccReplayFlags {
   summary?: string;
   model?: string;
   json?: boolean;
+  out?: string;
   concurrency?: string | number;
 }
 
@@ -87,6 +94,7 @@ export const registerSccReplay: RegisterCommand = (cli, io) => {
     .option('--model <model>', 'Replay only this model')
     .option('--concurrency <n>', 'Trials in flight per tier in our early-decision run (default 4)')
     .option('--json', 'Print the rows as JSON')
+    .option('--out <dir>', 'Write scc-replay.json (rows and CC leaderboard) and scc-leaderboard.md into this folder')
     .action(async (flags: SccReplayFlags) => {
       const trials = await requireFile('trials', flags.trials);
       const summary = await requireFile('summary', flags.summary);
@@ -109,10 +117,24 @@ export const registerSccReplay: RegisterCommand = (cli, io) => {
       const failed = rows.filter((r) => r.error !== null);
       const calls = rows.reduce((sum, r) => sum + r.calls, 0);
       const full = rows.reduce((sum, r) => sum + r.callsFullTiers, 0);
+      const leaderboard = sccReplayLeaderboard(rows, basename(trials));
+      const written: string[] = [];
+      if (flags.out !== undefined) {
+        const dir = resolve(String(flags.out));
+        await mkdir(dir, { recursive: true });
+        const json = join(dir, 'scc-replay.json');
+        const md = join(dir, 'scc-leaderboard.md');
+        await writeFile(json, `${JSON.stringify({ trials, summary, rows, leaderboard }, null, 2)}\n`);
+        await writeFile(md, sccLeaderboardMarkdown(leaderboard, `SCC leaderboard: ${basename(trials)}`));
+        written.push(json, md);
+      }
       if (flags.json) {
         io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
       } else {
         io.stdout(`${table(rows)}\n\n`);
+        io.stdout(
+          `CC leaderboard (ranked by our ladder's CC, beside the published CC):\n${sccLeaderboardText(leaderboard)}\n\n`,
+        );
         io.stdout(`match: ${matched}/${rows.length} models (cc, upper bound, bounded, skipped)\n`);
         if (failed.length > 0) io.stdout(`not replayed: ${failed.length} of ${rows.length} models (errors below)\n`);
         const saved = full - calls;
@@ -127,6 +149,7 @@ export const registerSccReplay: RegisterCommand = (cli, io) => {
           io.stdout(`${r.model}: ${r.discrepancies.join('; ')}\n`);
         }
         for (const r of failed) io.stdout(`${r.model}: ERROR ${r.error}\n`);
+        for (const file of written) io.stdout(`wrote ${file}\n`);
       }
       // Every row is printed first; then a model that could not be replayed is malformed input (2), a
       // replayed model that departs from the published values is a failed check (1).
