@@ -36,6 +36,105 @@ function envGates(env: Env): unknown {
   }
 }
 
+/**
+ * CEILINGBENCH_SUBJECTS: a comma list (`sim:retention?p=0.9,openai:gpt-4o-mini`), or a JSON array of strings for a
+ * spec that itself holds a comma (only a replay path or an odd model name can; sim parameters are numbers).
+ * A value starting with `[` is the JSON form: no subject spec starts with `[`.
+ */
+export function parseSubjectList(raw: string, source = 'CEILINGBENCH_SUBJECTS'): string[] | undefined {
+  const text = raw.trim();
+  if (text === '') return undefined;
+  let items: unknown;
+  if (text.startsWith('[')) {
+    try {
+      items = JSON.parse(text);
+    } catch (error) {
+      throw new ConfigError(
+        `${source}: not a valid JSON array (${(error as Error).message}) — e.g. ${source}='["sim:default","oracle"]'`,
+      );
+    }
+    if (!Array.isArray(items) || !items.every((s) => typeof s === 'string')) {
+      throw new ConfigError(
+        `${source}: the JSON form must be an array of subject strings, e.g. ["sim:default","oracle"]`,
+      );
+    }
+  } else items = text.split(',');
+  const specs = (items as string[]).map((s) => s.trim());
+  if (specs.some((s) => s === '')) {
+    throw new ConfigError(
+      `${source}: '${raw}' has an empty entry — separate subjects by single commas, e.g. ${source}=sim:default,oracle`,
+    );
+  }
+  return specs;
+}
+
+/** The same subject twice would be one subject in the report: an error naming it. */
+function checkDistinct(specs: readonly string[], source: string): void {
+  const seen = new Set<string>();
+  for (const spec of specs) {
+    if (seen.has(spec)) {
+      throw new ConfigError(
+        `${source}: subject '${spec}' is listed twice — list each subject once (two copies of one model: give them different seeds, e.g. sim:retention?p=0.9&seed=1)`,
+      );
+    }
+    seen.add(spec);
+  }
+}
+
+interface SubjectList {
+  list: string[];
+  /** Where the list came from, for error messages. */
+  source: string;
+}
+
+/** The environment's subjects: CEILINGBENCH_SUBJECTS or CEILINGBENCH_SUBJECT (never both), or none. */
+function envSubjects(env: Env): SubjectList | undefined {
+  const list = env.CEILINGBENCH_SUBJECTS ? parseSubjectList(env.CEILINGBENCH_SUBJECTS) : undefined;
+  const single = env.CEILINGBENCH_SUBJECT?.trim() || undefined;
+  if (list && single) {
+    throw new ConfigError(
+      'CEILINGBENCH_SUBJECT and CEILINGBENCH_SUBJECTS are both set — set one (CEILINGBENCH_SUBJECTS for several subjects)',
+    );
+  }
+  if (list) return { list, source: 'CEILINGBENCH_SUBJECTS' };
+  return single ? { list: [single], source: 'CEILINGBENCH_SUBJECT' } : undefined;
+}
+
+/** The file's subjects: `subjects` or `subject` (never both), else the default. */
+function fileSubjects(
+  file: unknown,
+  path: string | null,
+  parsed: { subject?: string; subjects?: string[] },
+): SubjectList {
+  const where = path ?? 'configuration file';
+  const raw = file !== null && typeof file === 'object' ? (file as Record<string, unknown>) : {};
+  if (raw.subject !== undefined && raw.subjects !== undefined) {
+    throw new ConfigError(
+      `${where}: both 'subject' and 'subjects' are set — keep one ('subjects: [...]' for several subjects)`,
+    );
+  }
+  if (parsed.subjects) return { list: parsed.subjects, source: `${where}: subjects` };
+  return { list: [parsed.subject ?? 'sim:default'], source: where };
+}
+
+/**
+ * The run's subjects alone — the environment's over the file's over the default, distinct — as `loadConfig`
+ * resolves them; the file is read only when the environment names no subject. The plugin declares its projects
+ * from this list before Vitest starts.
+ */
+export async function loadSubjects(
+  env: Env = process.env,
+  cwd = process.cwd(),
+  importFile: (path: string) => Promise<unknown> = nativeImport,
+): Promise<string[]> {
+  const fromEnv = envSubjects(env);
+  if (fromEnv) {
+    checkDistinct(fromEnv.list, fromEnv.source);
+    return fromEnv.list;
+  }
+  return (await loadConfig(env, cwd, importFile)).subjects;
+}
+
 /** Native `import()`: enough for JavaScript files and for TypeScript under a loader (Vitest, tsx). */
 export const nativeImport = (path: string): Promise<unknown> => import(/* @vite-ignore */ pathToFileURL(path).href);
 
@@ -67,14 +166,15 @@ export function findConfigFile(env: Env, root: string): string | null {
 
 /**
  * The effective configuration: defaults < ceilingbench.config.ts (or CEILINGBENCH_CONFIG) < environment.
- * Environment: CEILINGBENCH_SUBJECT, _SEED, _TRIALS, _CONCURRENCY, _OUT, _MISSING, _GATES (JSON, merged
+ * Environment: CEILINGBENCH_SUBJECT or CEILINGBENCH_SUBJECTS (a comma list or a JSON array; see parseSubjectList),
+ * _SEED, _TRIALS, _CONCURRENCY, _OUT, _MISSING, _GATES (JSON, merged
  * per project over the file's gates), _MAX_COST, _MAX_TOKENS, _MAX_CALLS (each over the file's `limits`).
  */
 export async function loadConfig(
   env: Env = process.env,
   cwd = process.cwd(),
   importFile: (path: string) => Promise<unknown> = nativeImport,
-): Promise<CeilingbenchConfig> {
+): Promise<CeilingbenchConfig & { subjects: string[] }> {
   const path = findConfigFile(env, cwd);
   const fromFile = path ? await readConfigFile(path, importFile) : {};
   const fileParsed = configSchema.partial().safeParse(fromFile);
@@ -93,9 +193,10 @@ export async function loadConfig(
     gates[project] = { ...(fileGates[project] ?? {}), ...(projectGates as object) };
   }
 
+  const subjects = envSubjects(env) ?? fileSubjects(fromFile, path, fileParsed.data);
+  checkDistinct(subjects.list, subjects.source);
   const fromEnv = Object.fromEntries(
     Object.entries({
-      subject: env.CEILINGBENCH_SUBJECT || undefined,
       seed: envNumber(env, 'CEILINGBENCH_SEED'),
       trials: envNumber(env, 'CEILINGBENCH_TRIALS'),
       concurrency: envNumber(env, 'CEILINGBENCH_CONCURRENCY'),
@@ -111,7 +212,15 @@ export async function loadConfig(
     }).filter(([, v]) => v !== undefined),
   );
   const limits = { ...(fileParsed.data.limits ?? {}), ...limitsFromEnv };
-  const merged = configSchema.safeParse({ ...fileParsed.data, ...fromEnv, gates, limits });
+  const merged = configSchema.safeParse({
+    ...fileParsed.data,
+    ...fromEnv,
+    subject: subjects.list[0],
+    subjects: subjects.list,
+    gates,
+    limits,
+  });
   if (!merged.success) throw formatZodError('configuration (file + CEILINGBENCH_* environment)', merged.error);
-  return merged.data;
+  // every loaded configuration carries the list; `subject` is its first entry
+  return { ...merged.data, subjects: merged.data.subjects ?? [merged.data.subject] };
 }

@@ -12,6 +12,8 @@ type Env = Record<string, string | undefined>;
  * same values whatever the current directory. Paths are absolute.
  */
 export const runConfigSchema = configSchema.extend({
+  /** The run's subjects, at least one, distinct (the config's `subjects`, or its one `subject`); `subject` is the first. */
+  subjects: z.array(z.string().min(1)).min(1),
   /** Vitest's root: where ceilingbench.config.ts was looked for, and what relative paths are relative to. */
   root: z.string(),
   /** Absolute report directory (`out` resolved against the root). */

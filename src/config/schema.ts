@@ -84,6 +84,11 @@ export const configSchema = z
   .object({
     /** Who answers: sim:<profile>[?k=v], oracle, openai:<model>, replay:<path>[#model]. */
     subject: z.string().min(1).default('sim:default'),
+    /**
+     * Several subjects in one run, each answering the same instances (see README: Several subjects). Give either
+     * this or `subject`, not both. After loading, `subjects` is always the run's list and `subject` its first.
+     */
+    subjects: z.array(z.string().trim().min(1)).min(1).optional(),
     /** Run seed: 0 reproduces the released CCB instances; it also seeds the sim subject and bootstraps. */
     seed: z.number().int().nonnegative().default(0),
     /** Trials per cell (the papers: 40). */

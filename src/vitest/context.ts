@@ -11,8 +11,19 @@ declare module 'vitest' {
     ceilingbench: RunConfig;
     /** Set on the projects the ceilingbench plugin adds. */
     'ceilingbench:benchmark': boolean;
+    /** The subject of a per-subject project (`d2@<label>`), in a run with several subjects; absent with one. */
+    'ceilingbench:subject'?: ProjectSubject;
   }
 }
+
+/** The subject a per-subject project runs: its spec, and the label in its project and test names. */
+export interface ProjectSubject {
+  spec: string;
+  label: string;
+}
+
+/** The key under which a per-subject project provides its subject. */
+export const SUBJECT_KEY = 'ceilingbench:subject';
 
 export interface RunContext {
   config: RunConfig;
@@ -56,23 +67,44 @@ function leaveFirstInterruptToMain(config: RunConfig): void {
   process.on('SIGINT', onInterrupt);
 }
 
-let context: Promise<RunContext> | undefined;
+/**
+ * The subject of the project this test file runs in: the project's own in a run with several subjects, else
+ * undefined (the run's one subject). Several subjects without per-subject projects (the reporter without the
+ * plugin) would silently run the first only: an error.
+ */
+export function projectSubject(config: RunConfig = runConfig()): ProjectSubject | undefined {
+  const subject = inject(SUBJECT_KEY);
+  if (subject || config.subjects.length <= 1) return subject;
+  throw new ConfigError(
+    `ceilingbench: the run has ${config.subjects.length} subjects (${config.subjects.join(', ')}) but this project ` +
+      'runs none of them: several subjects need the projects the ceilingbench plugin adds (`<project>@<label>`)',
+  );
+}
 
-/** Config and subject, created once per worker from the provided configuration. */
+/** The label that names a per-subject project's tests (`d2@<label> · N=15`); undefined with one subject. */
+export const subjectLabelOf = (): string | undefined => projectSubject()?.label;
+
+const contexts = new Map<string, Promise<RunContext>>();
+
+/** Config and subject, created once per worker and subject spec from the provided configuration. */
 export function runContext(): Promise<RunContext> {
+  const provided = runConfig();
+  const spec = projectSubject(provided)?.spec ?? provided.subject;
+  let context = contexts.get(spec);
   context ??= (async () => {
-    const config = runConfig();
+    const config = provided;
     // a paid subject asks the run's spend ledger (in the main process) before sending each trial
     const spend = config.spendLedger
       ? { gate: createLedgerClient(config.spendLedger.url), prices: config.prices }
       : undefined;
-    const subject = await createSubject(config.subject, {
+    const subject = await createSubject(spec, {
       seed: config.seed,
       cacheDir: config.cacheDir,
       ...(spend ? { openai: { spend } } : {}),
     });
     return { config, subject };
   })();
+  contexts.set(spec, context);
   return context;
 }
 

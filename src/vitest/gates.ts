@@ -55,6 +55,22 @@ const GATES: readonly Gate[] = [
   gate('minCountingCapacity', 'scc', (result, t) => checkCountingCapacityAtLeast(result, t.value)),
 ];
 
+/**
+ * The gates that apply to a Vitest project: those keyed by its name and, for a per-subject project
+ * `d2@<label>`, those keyed by its standard project `d2` — every subject's — with the `d2@<label>` key's
+ * value winning gate by gate.
+ */
+export function gatesFor(
+  gates: Readonly<Record<string, ProjectGates>>,
+  vitestProject: string,
+): ProjectGates | undefined {
+  const at = vitestProject.lastIndexOf('@');
+  const shared = at > 0 ? gates[vitestProject.slice(0, at)] : undefined;
+  const own = gates[vitestProject];
+  if (!shared) return own;
+  return own ? { ...shared, ...own } : shared;
+}
+
 /** Evaluates the configured gates of a project that apply to one fit record. */
 export function evaluateGates(project: string, record: GateRecord, gates: ProjectGates | undefined): GateResult[] {
   if (!gates) return [];

@@ -1,12 +1,21 @@
 import { availableTasks } from '../tasks/registry.js';
 import type { AnyTaskPlugin } from '../tasks/task.js';
 
-/** Unique, human-readable cell names: `d2 · N=15`, `hanoi · L3`, `count · len=32`. */
-export function cellName(task: AnyTaskPlugin, level: number, variant?: string): string {
+/**
+ * A name's head with the subject's label, in a run with several subjects (`d2` → `d2@gpt-4o-mini`, the way the
+ * project is named); unchanged with one subject (no label).
+ */
+export const withSubject = (head: string, label: string | undefined): string => (label ? `${head}@${label}` : head);
+
+/**
+ * Unique, human-readable cell names: `d2 · N=15`, `hanoi · L3`, `count · len=32`; with a subject label
+ * (several subjects in the run) `d2@gpt-4o-mini · N=15`.
+ */
+export function cellName(task: AnyTaskPlugin, level: number, variant?: string, subjectLabel?: string): string {
   const axis =
     task.levels.kind === 'depth' ? `N=${level}` : task.levels.kind === 'level' ? `L${level}` : `len=${level}`;
   const suffix = variant && variant !== task.variants[0] ? ` · ${variant}` : '';
-  return `${task.id} · ${axis}${suffix}`;
+  return `${withSubject(task.id, subjectLabel)} · ${axis}${suffix}`;
 }
 
 /** The span of a sweep for its fit test's name: `N=5…50`, `L1…L6`. */

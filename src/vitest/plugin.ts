@@ -3,7 +3,10 @@ import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, TestProjectInlineConfiguration } from 'vitest/config';
 import { ConfigError } from '../config/errors.js';
+import { loadSubjects, nativeImport } from '../config/load.js';
 import { RUN_CONFIG_KEY } from '../config/resolve.js';
+import { subjectLabels } from '../subjects/label.js';
+import { type ProjectSubject, SUBJECT_KEY } from './context.js';
 import { standardProjects } from './names.js';
 import { runConfigFor } from './run-config.js';
 
@@ -44,15 +47,20 @@ const BENCHMARK_MARK = 'ceilingbench:benchmark';
 export const isBenchmarkProject = (project: { config: { provide?: Record<string, unknown> } }): boolean =>
   project.config.provide?.[BENCHMARK_MARK] === true;
 
+/**
+ * One project per (project, subject) when a run has several subjects: `<project>@<label>`, providing its subject
+ * to its workers; with one subject the project keeps its own name and provides none (the run's subject).
+ */
 function benchmarkProject(
   name: string,
   dir: string,
   options: CeilingbenchPluginOptions,
+  subject: ProjectSubject | undefined,
 ): TestProjectInlineConfiguration {
   return {
     extends: true,
     test: {
-      name,
+      name: subject ? `${name}@${subject.label}` : name,
       dir,
       include: SPEC_FILES,
       exclude: ['**/node_modules/**', '**/*.d.ts'],
@@ -60,24 +68,47 @@ function benchmarkProject(
       testTimeout: options.testTimeout ?? 1_800_000,
       hookTimeout: 600_000,
       maxConcurrency: options.maxConcurrency ?? 10,
-      provide: { [BENCHMARK_MARK]: true },
+      provide: subject ? { [BENCHMARK_MARK]: true, [SUBJECT_KEY]: subject } : { [BENCHMARK_MARK]: true },
     },
   };
 }
 
-function userProject(root: string, options: CeilingbenchPluginOptions): TestProjectInlineConfiguration | undefined {
+function userProjects(
+  root: string,
+  options: CeilingbenchPluginOptions,
+  subjects: ReadonlyArray<ProjectSubject | undefined>,
+): TestProjectInlineConfiguration[] {
   const specs = options.specs ?? DEFAULT_SPECS;
-  if (specs === false) return undefined;
+  if (specs === false) return [];
   const { dir, name } = typeof specs === 'string' ? { dir: specs, name: undefined } : specs;
   const absolute = resolve(root, dir);
   const exists = existsSync(absolute) && statSync(absolute).isDirectory();
   if (!exists) {
-    if (options.specs === undefined) return undefined;
+    if (options.specs === undefined) return [];
     throw new ConfigError(
       `ceilingbench plugin: specs folder '${dir}' does not exist under ${root} — create it or remove the option`,
     );
   }
-  return benchmarkProject(name ?? basename(absolute), absolute, options);
+  return subjects.map((subject) => benchmarkProject(name ?? basename(absolute), absolute, options, subject));
+}
+
+/** ceilingbench.config.ts before Vitest runs: through Vite's module runner (TypeScript on plain Node), writing nothing. */
+async function importConfigFile(path: string, root: string): Promise<unknown> {
+  if (!/\.[mc]?ts$/.test(path)) return nativeImport(path);
+  const { runnerImport } = await import('vite');
+  const { module } = await runnerImport(path, { root, configFile: false, logLevel: 'silent' });
+  return module;
+}
+
+/**
+ * The run's subjects, as the projects are declared (before `configureVitest` resolves the whole configuration):
+ * with one subject, `[undefined]` (the projects as they always were); with several, each with its label.
+ */
+async function projectSubjects(root: string): Promise<Array<ProjectSubject | undefined>> {
+  const specs = await loadSubjects(process.env, root, (path) => importConfigFile(path, root));
+  if (specs.length === 1) return [undefined];
+  const labels = subjectLabels(specs);
+  return specs.map((spec, i) => ({ spec, label: labels[i] }));
 }
 
 /**
@@ -96,10 +127,11 @@ function userProject(root: string, options: CeilingbenchPluginOptions): TestProj
 export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
   return {
     name: 'ceilingbench',
-    config(userConfig) {
+    async config(userConfig) {
       // Projects inherit the root's plugins; only the root configuration adds the projects.
       if (userConfig.test?.name !== undefined) return undefined;
       const root = resolve(userConfig.root ?? process.cwd());
+      const subjects = await projectSubjects(root);
       const names = options.projects === false ? [] : (options.projects ?? standardProjects());
       const known = standardProjects();
       const unknown = names.filter((n) => !known.includes(n));
@@ -108,14 +140,23 @@ export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
           `ceilingbench plugin: unknown standard project '${unknown.join(', ')}' — use some of ${known.join(', ')}`,
         );
       }
-      const projects = names.map((name) => benchmarkProject(name, resolve(SPECS_DIR, name), options));
-      const own = userProject(root, options);
-      if (own) projects.push(own);
+      const projects = names.flatMap((name) =>
+        subjects.map((subject) => benchmarkProject(name, resolve(SPECS_DIR, name), options, subject)),
+      );
+      projects.push(...userProjects(root, options, subjects));
       const reporters = userConfig.test?.reporters === undefined ? ['default', REPORTER_FILE] : [REPORTER_FILE];
       return { test: { projects, reporters } };
     },
     async configureVitest({ vitest, project }) {
-      project.provide(RUN_CONFIG_KEY, await runConfigFor(vitest));
+      const run = await runConfigFor(vitest);
+      const subject = project.config.provide?.[SUBJECT_KEY] as ProjectSubject | undefined;
+      if (subject && !run.subjects.includes(subject.spec)) {
+        throw new ConfigError(
+          `ceilingbench plugin: project '${project.name}' was declared for subject '${subject.spec}', which the ` +
+            `resolved configuration does not list (${run.subjects.join(', ')}) — did CEILINGBENCH_SUBJECTS change while Vitest started?`,
+        );
+      }
+      project.provide(RUN_CONFIG_KEY, run);
     },
   };
 }

@@ -33,7 +33,7 @@ function checkCostLimit(run: RunConfig, identity: SubjectIdentity): void {
 /**
  * The run's configuration, resolved once per Vitest instance against Vitest's root (never the current
  * directory): ceilingbench.config.ts is loaded through Vitest's module runner, so TypeScript works on plain
- * Node. The subject is built once (no request is sent) so that a bad subject, key or replay file is one
+ * Node. Each subject is built once (no request is sent) so that a bad subject, key or replay file is one
  * error before any worker starts, not one failed test per cell. A paid subject under a spending limit, or under
  * `ceilingbench run`, gets the run's spend ledger here (src/spend/ledger-server.ts), closed with Vitest; when it
  * stopped the run, its one line is printed then, after the report was written.
@@ -43,16 +43,18 @@ export function runConfigFor(vitest: VitestHost): Promise<RunConfig> {
   if (!config) {
     config = (async () => {
       const run = await resolveRunConfig({ root: vitest.config.root, importFile: (path) => vitest.import(path) });
-      const subject = await createSubject(run.subject, {
-        seed: run.seed,
-        cacheDir: run.cacheDir,
-        report: () => undefined,
-      });
-      await subject.close?.();
-      checkCostLimit(run, subject.identity);
+      // every subject of the run, one after the other: the first bad one is the error
+      const identities: SubjectIdentity[] = [];
+      for (const spec of run.subjects) {
+        const subject = await createSubject(spec, { seed: run.seed, cacheDir: run.cacheDir, report: () => undefined });
+        await subject.close?.();
+        checkCostLimit(run, subject.identity);
+        identities.push(subject.identity);
+      }
       // only requests cost money: sim, oracle and replay subjects have nothing to limit or to interrupt
       const interruptible = isInterruptible();
-      if (subject.identity.kind !== 'openai' || !(hasLimit(run.limits) || interruptible)) return run;
+      const paid = identities.some((identity) => identity.kind === 'openai');
+      if (!paid || !(hasLimit(run.limits) || interruptible)) return run;
       const service = await startLedgerServer(run.limits);
       vitest.onClose?.(async () => {
         const line = stopLine(service.ledger.report());

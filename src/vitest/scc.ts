@@ -10,9 +10,10 @@ import {
 } from '../assays/scc-secondary/index.js';
 import type { RunConfig } from '../config/resolve.js';
 import type { Subject } from '../subjects/subject.js';
-import { type RunContext, runContext, vitestProjectOf } from './context.js';
-import { evaluateGates } from './gates.js';
+import { type RunContext, runContext, subjectLabelOf, vitestProjectOf } from './context.js';
+import { evaluateGates, gatesFor } from './gates.js';
 import type { CeilingbenchMeta, CeilingbenchRecord } from './meta.js';
+import { withSubject } from './names.js';
 
 interface AssayTestOptions {
   /** The test's name (default: the standard spec's). */
@@ -29,12 +30,17 @@ type Assay = (
 
 /** One Vitest test that runs an SCC assay on the run's subject and leaves its record (and gates) on meta. */
 function assayTest(defaultName: string, baseSeed: number, assay: Assay, options: AssayTestOptions): void {
-  test(options.name ?? defaultName, async ({ task, signal, expect }) => {
+  // with several subjects the name carries the project's subject: `scc@gpt-4o-mini · counting capacity`
+  const label = subjectLabelOf();
+  const ownName =
+    options.name === undefined ? undefined : label === undefined ? options.name : `${options.name} · ${label}`;
+  const name = ownName ?? defaultName.replace(/^scc /, `${withSubject('scc', label)} `);
+  test(name, async ({ task, signal, expect }) => {
     const context = await runContext();
     const { config, subject } = context;
     const { record } = await assay(context, signal, (options.seed ?? baseSeed) + config.seed);
     const gateKey = vitestProjectOf(task, 'scc');
-    const gates = record.kind === 'scc' ? evaluateGates(gateKey, record, config.gates[gateKey]) : [];
+    const gates = record.kind === 'scc' ? evaluateGates(gateKey, record, gatesFor(config.gates, gateKey)) : [];
     const meta: CeilingbenchMeta = { record, gates, subject: subject.identity, seed: config.seed };
     task.meta.ceilingbench = meta;
     const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);

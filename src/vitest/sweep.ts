@@ -10,10 +10,10 @@ import { countPromptTokens, countTokens } from '../spend/tokenizer.js';
 import { generateCell } from '../tasks/instances.js';
 import { resolveTask } from '../tasks/registry.js';
 import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task.js';
-import { runConfig, runContext, seedOffsetFor, vitestProjectOf } from './context.js';
-import { evaluateGates } from './gates.js';
+import { runConfig, runContext, seedOffsetFor, subjectLabelOf, vitestProjectOf } from './context.js';
+import { evaluateGates, gatesFor } from './gates.js';
 import type { CeilingbenchMeta } from './meta.js';
-import { cellName, projectOf, sweepSpan } from './names.js';
+import { cellName, projectOf, sweepSpan, withSubject } from './names.js';
 
 export interface SweepOptions {
   /** Levels to run (CCB depths, puzzle levels); default: the task's own axis. */
@@ -42,7 +42,10 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
   const levels = options.levels ?? task.levels.values;
   const variant = options.variant ?? task.variants[0];
   const profile = options.profile ?? task.profiles[0];
-  const label = variant === task.variants[0] ? task.id : `${task.id} [${variant}]`;
+  // with several subjects, the project's subject names its tests: `d2@gpt-4o-mini · N=15`
+  const subjectLabel = subjectLabelOf();
+  const head = withSubject(task.id, subjectLabel);
+  const label = variant === task.variants[0] ? head : `${head} [${variant}]`;
   const cells = new Map<number, CellResult>();
   const design = runConfig().design;
   if (design.kind === 'adaptive' && task.analysis === 'retention') {
@@ -52,7 +55,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
 
   describe(label, () => {
     for (const level of levels) {
-      test.concurrent(cellName(task, level, variant), async ({ task: testTask, signal, expect }) => {
+      test.concurrent(cellName(task, level, variant, subjectLabel), async ({ task: testTask, signal, expect }) => {
         const { config, subject } = await runContext();
         const cell = await runCell(
           {
@@ -84,7 +87,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
       );
       const record = fitSweep(task.analysis, done, { project, missing: config.missing, seed: config.seed });
       const gateKey = vitestProjectOf(testTask, project);
-      const gates = evaluateGates(gateKey, record, config.gates[gateKey]);
+      const gates = evaluateGates(gateKey, record, gatesFor(config.gates, gateKey));
       const meta: CeilingbenchMeta = { record, gates, subject: subject.identity, seed: config.seed };
       testTask.meta.ceilingbench = meta;
       const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
@@ -156,7 +159,7 @@ function describeAdaptive(
         },
       );
       const gateKey = vitestProjectOf(testTask, project);
-      const gates = evaluateGates(gateKey, fit, config.gates[gateKey]);
+      const gates = evaluateGates(gateKey, fit, gatesFor(config.gates, gateKey));
       const meta: CeilingbenchMeta = { record: fit, cells, gates, subject: subject.identity, seed: config.seed };
       testTask.meta.ceilingbench = meta;
       const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
@@ -182,9 +185,16 @@ export function describeAblation(taskId: string, options: AblationOptions): void
   const profile = options.profile ?? task.profiles[0];
   const cells = new Map<string, CellResult>();
 
-  describe(`${task.id} ablation · N=${options.level}`, () => {
+  const subjectLabel = subjectLabelOf();
+  const head = `${withSubject(task.id, subjectLabel)} ablation · N=${options.level}`;
+
+  describe(head, () => {
     for (const variant of options.variants) {
-      test.concurrent(`${cellName(task, options.level)} · ${variant}`, async ({ task: testTask, signal, expect }) => {
+      test.concurrent(`${cellName(task, options.level, undefined, subjectLabel)} · ${variant}`, async ({
+        task: testTask,
+        signal,
+        expect,
+      }) => {
         const { config, subject } = await runContext();
         const trials = options.trials ?? config.trials;
         const seedOffset = seedOffsetFor(config.seed);
@@ -200,7 +210,7 @@ export function describeAblation(taskId: string, options: AblationOptions): void
       });
     }
 
-    test(`${task.id} ablation · N=${options.level} · McNemar`, async ({ task: testTask, expect }) => {
+    test(`${head} · McNemar`, async ({ task: testTask, expect }) => {
       const { config, subject } = await runContext();
       const [baseline, ...rest] = options.variants.map((v) => cells.get(v));
       expect(baseline && rest.every(Boolean), 'every variant cell must finish before the paired test').toBe(true);

@@ -64,3 +64,22 @@ describe('evaluateGates', () => {
     expect(evaluateGates('d2', retentionFit(), { collapseNoEarlierThan: 3, minCountingCapacity: 1 })).toEqual([]);
   });
 });
+
+describe('gatesFor: the gates of a per-subject project', () => {
+  it("applies the standard project's gates to every <project>@<label>, the exact key winning gate by gate", async () => {
+    const { gatesFor } = await import('../../src/vitest/gates.js');
+    const gates = {
+      d2: { minRetention: 0.95, maxTfbcRate: 0.2 },
+      'd2@gpt-4o': { minRetention: 0.99 },
+      d3: { minHorizon: 4 },
+    };
+    expect(gatesFor(gates, 'd2')).toEqual({ minRetention: 0.95, maxTfbcRate: 0.2 });
+    expect(gatesFor(gates, 'd2@gpt-4o-mini')).toEqual({ minRetention: 0.95, maxTfbcRate: 0.2 });
+    expect(gatesFor(gates, 'd2@gpt-4o')).toEqual({ minRetention: 0.99, maxTfbcRate: 0.2 });
+    expect(gatesFor(gates, 'd3@x')).toEqual({ minHorizon: 4 });
+    expect(gatesFor(gates, 'd1@x')).toBeUndefined();
+    const fit = retentionFit({ project: 'd2', task: 'd2', pd: 0.97 });
+    const results = evaluateGates('d2@gpt-4o', fit, gatesFor(gates, 'd2@gpt-4o'));
+    expect(results.find((g) => g.gate === 'minRetention')).toMatchObject({ project: 'd2@gpt-4o', passed: false });
+  });
+});

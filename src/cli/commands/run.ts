@@ -12,8 +12,10 @@ import { printPlan } from './plan.js';
 
 interface RunFlags {
   root?: string;
-  project?: string;
-  subject?: string;
+  /** A comma list; repeated flags give several (cac: an array). */
+  project?: string | string[];
+  /** Repeated `--subject` flags give several subjects (cac: an array). */
+  subject?: string | string[];
   seed?: string | number;
   trials?: string | number;
   out?: string;
@@ -61,14 +63,30 @@ async function withoutRunnerNotice<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
-function parseProjects(value: string | undefined): string[] | undefined {
+function parseProjects(value: string | string[] | undefined): string[] | undefined {
   if (value === undefined || value === 'all') return undefined;
-  const names = value
-    .split(',')
+  const names = [value]
+    .flat()
+    .flatMap((v) => String(v).split(','))
     .map((s) => s.trim())
     .filter(Boolean);
   if (names.length === 0) throw new UsageError(`--project: '${value}' names no project; use a comma list or 'all'`);
-  return names;
+  // a plain project name also selects its per-subject projects (`d2` → `d2@<label>` for every subject)
+  return names.flatMap((name) => (name.includes('@') || name.includes('*') ? [name] : [name, `${name}@*`]));
+}
+
+/**
+ * `--subject`, once or repeated, as the environment the configuration reads: one subject as
+ * CEILINGBENCH_SUBJECT (as before), several as CEILINGBENCH_SUBJECTS in its JSON form (a spec may hold a comma).
+ * The other variable is cleared, so the flags win over the shell's environment.
+ */
+export function subjectEnv(value: string | string[] | undefined): Record<string, string | undefined> {
+  if (value === undefined) return {};
+  const specs = [value].flat().map((s) => String(s).trim());
+  if (specs.some((s) => s === ''))
+    throw new UsageError('--subject: an empty subject; give a spec, e.g. --subject sim:default');
+  if (specs.length === 1) return { CEILINGBENCH_SUBJECT: specs[0], CEILINGBENCH_SUBJECTS: '' };
+  return { CEILINGBENCH_SUBJECT: '', CEILINGBENCH_SUBJECTS: JSON.stringify(specs) };
 }
 
 function integerFlag(name: string, value: string | number | undefined, min: number): string | undefined {
@@ -155,10 +173,17 @@ export const registerRun: RegisterCommand = (cli, io) => {
   cli
     .command('run', 'Run the benchmark (all projects by default) and write reports')
     .option('--root <dir>', 'The repository to run in (default: the current directory)')
-    .option('--project <list>', `Comma list of Vitest project names (${standardProjectList()}, your own) or all`, {
-      default: 'all',
-    })
-    .option('--subject <spec>', 'sim:<profile>[?k=v], oracle, openai:<model>, replay:<path>[#model]')
+    .option(
+      '--project <list>',
+      `Comma list of Vitest project names or globs (${standardProjectList()}, your own, d2@*) or all`,
+      {
+        default: 'all',
+      },
+    )
+    .option(
+      '--subject <spec>',
+      'sim:<profile>[?k=v], oracle, openai:<model>, replay:<path>[#model]; repeat it for several subjects (projects d2@<label>, …)',
+    )
     .option('--seed <n>', 'Run seed (0 = the released CCB instances)')
     .option('--trials <n>', 'Trials per cell (default 40)')
     .option('--out <dir>', 'Report directory (default reports/ under the root)')
@@ -174,7 +199,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
       if (!existsSync(root)) throw new UsageError(`--root: no directory at ${root}`);
       const projects = parseProjects(flags.project);
       const env: Record<string, string | undefined> = {
-        CEILINGBENCH_SUBJECT: flags.subject,
+        ...subjectEnv(flags.subject),
         CEILINGBENCH_SEED: integerFlag('seed', flags.seed, 0),
         CEILINGBENCH_TRIALS: integerFlag('trials', flags.trials, 1),
         CEILINGBENCH_OUT: flags.out ? resolve(flags.out) : undefined,
@@ -190,7 +215,12 @@ export const registerRun: RegisterCommand = (cli, io) => {
       if (flags.shard !== undefined && !/^\d+\/\d+$/.test(flags.shard)) {
         throw new UsageError(`--shard: '${flags.shard}' is not of the form i/n (e.g. 1/3)`);
       }
-      if (flags.dryRun) return printPlan(flags, io);
+      if (flags.dryRun) {
+        // the plan reads the subjects from the environment (it plans the run's first subject)
+        for (const [key, value] of Object.entries(subjectEnv(flags.subject))) process.env[key] = value;
+        const project = flags.project === undefined ? undefined : [flags.project].flat().join(',');
+        return printPlan({ ...flags, project, subject: undefined }, io);
+      }
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
 
       const { ceilingbench, isBenchmarkProject, REPORTER_FILE, PROGRESS_REPORTER_FILE } = await import(

@@ -1,0 +1,32 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ceilingbench } from '../../src/vitest/plugin.js';
+
+interface DeclaredProject {
+  test: { name: string; provide: Record<string, unknown> };
+}
+
+async function declared(env: Record<string, string>): Promise<DeclaredProject[]> {
+  for (const [key, value] of Object.entries(env)) vi.stubEnv(key, value);
+  const plugin = ceilingbench({ projects: ['d1', 'd2'], specs: false });
+  const hook = plugin.config as (config: object) => Promise<{ test: { projects: DeclaredProject[] } }>;
+  return (await hook({ root: '/nonexistent-cb-root' })).test.projects;
+}
+
+describe('the plugin declares one project per (project, subject)', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('keeps the standard names and provides no subject with one subject', async () => {
+    const projects = await declared({ CEILINGBENCH_SUBJECT: 'sim:retention?p=0.9', CEILINGBENCH_SUBJECTS: '' });
+    expect(projects.map((p) => p.test.name)).toEqual(['d1', 'd2']);
+    for (const p of projects) expect(p.test.provide).toEqual({ 'ceilingbench:benchmark': true });
+  });
+
+  it('names them <project>@<label> and provides each its subject, with several', async () => {
+    const projects = await declared({ CEILINGBENCH_SUBJECT: '', CEILINGBENCH_SUBJECTS: 'oracle,openai:gpt-4o-mini' });
+    expect(projects.map((p) => p.test.name)).toEqual(['d1@oracle', 'd1@gpt-4o-mini', 'd2@oracle', 'd2@gpt-4o-mini']);
+    expect(projects[3].test.provide['ceilingbench:subject']).toEqual({
+      spec: 'openai:gpt-4o-mini',
+      label: 'gpt-4o-mini',
+    });
+  });
+});
