@@ -225,6 +225,27 @@ describe('runAdaptiveDesign with objective cost', () => {
     );
   });
 
+  it('never stops on an interval that reaches the fit’s floor p = 0.5 (a truncated width, not a precise one)', async () => {
+    // 24 failures at depth 5 give the profile interval [0.5, 0.638]: narrower than 0.14, and far from p = 0.7.
+    const allWrong = [{ depth: 5, correct: 0, n: 24 }];
+    const [lo, hi] = profileLikelihoodCI(allWrong);
+    expect(lo).toBe(0.5);
+    expect(hi - lo).toBeLessThan(0.14);
+    for (const targetWidth of [0.14, { matchDesign: GRID }]) {
+      const result = await runAdaptiveDesign({
+        answer: async () => false,
+        minDepth: 5,
+        maxDepth: 50,
+        targetWidth,
+        seed: 0,
+        maxTrials: 64,
+        resamples: 50,
+        objective: { kind: 'cost', cost: d1Tokens },
+      });
+      expect(result).toMatchObject({ stopReason: 'maxTrials', calls: 64 });
+    }
+  });
+
   it('is deterministic: the same seed gives the same allocation, interval and cost', async () => {
     const [a, b] = [await run(0.95, 7), await run(0.95, 7)];
     expect(a.asked).toEqual(b.asked);

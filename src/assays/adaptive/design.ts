@@ -4,6 +4,7 @@ import {
   fitRetention,
   geometricLogLik,
   normalizeCounts,
+  PD_LOWER,
   profileLikelihoodCI,
   type RetentionMle,
 } from '../../stats/index.js';
@@ -288,8 +289,15 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
     for (let i = 0; i <= 16; i++) narrowest = Math.min(narrowest, asymptoticWidth(lo + ((hi - lo) * i) / 16, design));
     return narrowest;
   };
+  /**
+   * Narrow enough to stop: the interval is at most the target wide and does not reach the fit's floor p = 0.5.
+   * There the width measures the truncated parameter range, not information: a few trials that all fail at a
+   * depth the design cannot go below give [0.5, 0.64] at depth 5 — narrow, and far from a true 0.7.
+   */
+  const narrowEnough = (s: ReturnType<typeof state>): boolean =>
+    s.width <= target(s.fit.pd, s.profileCi95) && s.profileCi95[0] > PD_LOWER;
   let current = state();
-  while (current.width > target(current.fit.pd, current.profileCi95) && calls < options.maxTrials) {
+  while (!narrowEnough(current) && calls < options.maxTrials) {
     // Objective 'calls': at p̂ = 1 (no failure yet) the deepest depth is the first that can show one; at the
     // 0.5 bound the formula still gives a finite optimum (depth 2).
     const depth = nextDepth(
@@ -314,12 +322,7 @@ export async function runAdaptiveDesign(options: AdaptiveDesignOptions): Promise
     objective: objective.kind,
     cost: costs === null ? null : cost,
     targetWidth: target(current.fit.pd, current.profileCi95),
-    stopReason:
-      current.width <= target(current.fit.pd, current.profileCi95)
-        ? 'width'
-        : calls >= options.maxTrials
-          ? 'maxTrials'
-          : 'maxCost',
+    stopReason: narrowEnough(current) ? 'width' : calls >= options.maxTrials ? 'maxTrials' : 'maxCost',
     steps,
   };
 }
