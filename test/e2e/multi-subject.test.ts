@@ -92,12 +92,20 @@ describe('several subjects in one run', () => {
     }
   });
 
-  it("`vitest --project 'd2@*'` runs d2's three per-subject projects only", () => {
+  it("`vitest --project 'd2@*'` runs d2's three per-subject projects only; a gate keyed d2 applies to each", () => {
     const run = runVitest(['--project', 'd2@*'], {
       CEILINGBENCH_SUBJECTS: SUBJECTS.join(','),
-      CEILINGBENCH_TRIALS: '2',
+      CEILINGBENCH_TRIALS: '10',
+      CEILINGBENCH_GATES: '{"d2":{"minRetention":0.5},"d2@sim-retention-p0.80":{"minRetention":0.99}}',
     });
-    expect(run.status, run.stderr + run.stdout).toBe(0);
     expect(run.report().projects).toEqual(LABELS.map((l) => `d2@${l}`).sort());
+    const gates = run.report().gates.filter((g) => g.gate === 'minRetention');
+    expect(gates.map((g) => [g.project, g.threshold, g.passed])).toEqual([
+      ['d2@sim-retention-p0.80', 0.99, false],
+      ['d2@sim-retention-p0.90', 0.5, true],
+      ['d2@sim-retention-p0.95', 0.5, true],
+    ]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).not.toMatch(/name no project/);
   });
 });
