@@ -7,6 +7,7 @@ import { accuracyDepthChart } from './charts/accuracy-depth.js';
 import { depthHeatmapChart } from './charts/depth-heatmap.js';
 import { historyCcChart, historyPdChart } from './charts/history.js';
 import { kStarChart } from './charts/kstar.js';
+import { leaderboardCcChart, leaderboardLambdaChart } from './charts/leaderboard.js';
 import { puzzleCollapseChart } from './charts/puzzle-collapse.js';
 import { sccLadderChart, sccScatterChart } from './charts/scc.js';
 import { assemblePage, type RenderedFigure } from './page.js';
@@ -34,6 +35,9 @@ export interface HtmlReport {
 export function planCharts(report: Report, options: HtmlReportOptions = {}): ChartResult[] {
   const baselines = options.baselines ?? [];
   return [
+    // only with a leaderboard (several subjects): a one-subject page keeps its figures
+    ...leaderboardLambdaChart(report),
+    ...leaderboardCcChart(report),
     accuracyDepthChart(report),
     depthHeatmapChart(report),
     kStarChart(report),

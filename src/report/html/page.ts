@@ -1,6 +1,7 @@
 import type { Report } from '../../schema/report.js';
 import type { AbsentChart, ChartSpec } from './chart.js';
 import { escapeHtml as e } from './escape.js';
+import { leaderboardTables } from './sections/leaderboard.js';
 import { renderSccSecondarySection } from './sections/scc-secondary.js';
 import { PAGE_CSS } from './style.js';
 import { subjectLabel } from './subject-label.js';
@@ -50,6 +51,14 @@ function sections(report: Report): Section[] {
       charts: [],
       tables: report.gates.length ? gatesTable(report) : '',
       absentReason: report.gates.length ? null : none('gate results'),
+    },
+    {
+      // only with several subjects; a one-subject page has no such section (and no note about it)
+      id: 'leaderboard',
+      title: 'Leaderboard: subjects ranked per project, with which ranks the paired tests separate',
+      charts: ['leaderboard-lambda', 'leaderboard-cc'],
+      tables: report.leaderboard ? leaderboardTables(report.leaderboard) : '',
+      absentReason: null,
     },
     {
       id: 'ccb',

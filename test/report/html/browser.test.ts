@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { countSvgMarks, writeHtmlReport } from '../../../src/report/html/index.js';
+import { lineColours, markGroups, THREE, threeSubjectReport } from './multi-subject-report.js';
 import { figureOf, fixtureBaselines, fixtureReport } from './support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -38,13 +39,41 @@ function pngSize(path: string): { width: number; height: number } {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
+const hasChromium = (ctx: { skip: (note: string) => void }): boolean => {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI) throw new Error(`${CHROMIUM} not found: the CI image must apt-get install chromium`);
+  ctx.skip(`${CHROMIUM} not installed (apt-get install chromium); browser test skipped`);
+  return false;
+};
+
 describe('index.html in headless Chromium', () => {
+  it('of a run with three subjects on d1 and d2 draws one fitted curve per model per domain', async (ctx) => {
+    if (!hasChromium(ctx)) return;
+    const report = await threeSubjectReport();
+    const dir = mkdtempSync(join(tmpdir(), 'cb-browser-3-'));
+    const out = join(dir, 'site');
+    await writeHtmlReport(report, out);
+    const url = pathToFileURL(join(out, 'index.html')).href;
+    const dom = await chromium(['--dump-dom', url], join(dir, 'profile-dom'));
+    const figure = figureOf(dom, 'accuracy-depth') ?? '';
+    // two domains × three models: six line groups of one path each, in three colours (one per model)
+    expect(markGroups(figure, 'line')).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(new Set(lineColours(figure).flat()).size).toBe(THREE.length);
+    // the legend names every model; each domain is its own panel
+    for (const spec of THREE) expect(figure).toContain(spec);
+    const specs = JSON.parse(readFileSync(join(out, 'charts.vl.json'), 'utf8')).charts as Array<{
+      id: string;
+      spec: { data: { values: Array<Record<string, unknown>> } };
+    }>;
+    const fits = specs.find((c) => c.id === 'accuracy-depth')?.spec.data.values.filter((r) => r.layer === 'fit') ?? [];
+    expect(new Set(fits.map((r) => `${r.task}|${r.series}`)).size).toBe(2 * THREE.length);
+    // the ranked tables stand in the page the browser parsed
+    expect(dom).toContain('<section id="leaderboard">');
+    expect(dom).toContain('sim:retention?p=0.95 &gt; sim:retention?p=0.90');
+  }, 180_000);
+
   it('shows every chart as an SVG with marks, and leaves a screenshot', async (ctx) => {
-    if (!existsSync(CHROMIUM)) {
-      if (process.env.CI) throw new Error(`${CHROMIUM} not found: the CI image must apt-get install chromium`);
-      ctx.skip(`${CHROMIUM} not installed (apt-get install chromium); browser test skipped`);
-      return;
-    }
+    if (!hasChromium(ctx)) return;
     const dir = mkdtempSync(join(tmpdir(), 'cb-browser-'));
     const out = join(dir, 'site');
     await writeHtmlReport(fixtureReport(), out, { baselines: fixtureBaselines() });
