@@ -74,28 +74,31 @@ function unevaluatedGates(
 ): GateResult[] {
   const ran = [...new Set(entries.map((e) => e.project))];
   const results: GateResult[] = [];
-  for (const [project, projectGates] of Object.entries(configured)) {
-    if (!ran.some((p) => gateKeyCovers(project, p))) continue;
+  for (const [key, projectGates] of Object.entries(configured)) {
+    // A key covers every project that ran under it (`d2` covers d2 and each d2@<label>): each must have its own result.
+    const covered = ran.filter((p) => gateKeyCovers(key, p));
     for (const [gate, value] of Object.entries(projectGates)) {
       if (value === undefined || CROSS_SUBJECT_GATE_KEYS.includes(gate)) continue;
       if (typeof value !== 'number' && typeof value !== 'object') continue;
       const { value: threshold, mode } =
         typeof value === 'number' ? { value, mode: 'hard' as const } : (value as { value: number; mode: string });
       if (mode !== 'hard') continue;
-      if (evaluated.some((g) => gateKeyCovers(project, g.project) && g.gate === gate)) continue;
-      results.push({
-        project,
-        task: '*',
-        gate,
-        mode,
-        threshold,
-        estimate: null,
-        ci95: null,
-        passed: false,
-        message:
-          `gate ${project}.${gate} FAILED (hard): not evaluated — no finished fit in project '${project}' ` +
-          'that this gate applies to (check the gate name and that the fit test ran)',
-      });
+      for (const project of covered) {
+        if (evaluated.some((g) => g.project === project && g.gate === gate)) continue;
+        results.push({
+          project,
+          task: '*',
+          gate,
+          mode,
+          threshold,
+          estimate: null,
+          ci95: null,
+          passed: false,
+          message:
+            `gate ${key}.${gate} FAILED (hard): not evaluated — no finished fit in project '${project}' ` +
+            'that this gate applies to (check the gate name and that the fit test ran)',
+        });
+      }
     }
   }
   return results;

@@ -42,4 +42,39 @@ describe('configured gates that no fit evaluated', () => {
     expect(report.gates).toEqual([]);
     expect(report.summary.hardGatesFailed).toBe(0);
   });
+
+  it("a key covering several subjects' projects needs a result in each: d2 evaluated in d2@a only fails d2@b", () => {
+    const other = { spec: 'sim:retention?p=0.9', kind: 'sim' as const, parameters: { p: 0.9 } };
+    const entries: TestEntry[] = [
+      { ...cellOnly[0], project: 'd2@a', meta: { record: cell(), gates: [], subject, seed: 0 } },
+      {
+        ...cellOnly[0],
+        project: 'd2@a',
+        name: 'd2@a > fit',
+        meta: {
+          record: cell(),
+          gates: [
+            {
+              project: 'd2@a',
+              task: 'd2',
+              gate: 'minRetention',
+              mode: 'hard',
+              threshold: 0.9,
+              estimate: 0.95,
+              ci95: null,
+              passed: true,
+              message: 'gate d2.minRetention passed',
+            },
+          ],
+          subject,
+          seed: 0,
+        },
+      },
+      { ...cellOnly[0], project: 'd2@b', meta: { record: cell(), gates: [], subject: other, seed: 0 } },
+    ];
+    const report = buildReport(entries, { ...run, gates: { d2: { minRetention: 0.9 } } });
+    const failed = report.gates.filter((g) => !g.passed);
+    expect(failed.map((g) => g.project)).toEqual(['d2@b']);
+    expect(failed[0]?.message).toMatch(/gate d2\.minRetention FAILED \(hard\): not evaluated .*'d2@b'/);
+  });
 });
