@@ -206,7 +206,10 @@ export function renderJunit(report: Report, entries: readonly TestEntry[]): stri
       }
       const insufficient = record?.kind === 'cell' && record.status === 'insufficient';
       if (insufficient) {
-        testCase.error(`insufficient data: ${record.missing} of ${record.n} trials are API failures`, 'missing-data');
+        testCase.error(
+          `insufficient data: ${record.missing} of ${record.n} trials are missing data (API failures or not sent)`,
+          'missing-data',
+        );
       } else if (entry.state === 'failed') {
         testCase.failure(entry.errors[0] ?? 'failed', 'assertion');
       } else if (entry.state === 'skipped') {

@@ -145,7 +145,7 @@ export default class CeilingbenchReporter implements Reporter {
       if (missing > 0) {
         process.stderr.write(
           `ceilingbench: missing data: ${missing} of ${trials} trials (${(100 * (missingRate ?? 0)).toFixed(1)}%) ` +
-            `are API failures, ${insufficientCells} cell(s) insufficient\n`,
+            `are missing (API failures or not sent), ${insufficientCells} cell(s) insufficient\n`,
         );
       }
       const failedGates = report.gates.filter((g) => g.mode === 'hard' && !g.passed);

@@ -28,7 +28,7 @@ export interface SweepOptions {
 }
 
 function cellFailureMessage(cell: CellResult): string {
-  return `${cell.task} level ${cell.level}: insufficient data — ${cell.missing} of ${cell.n} trials are API failures (missing data)`;
+  return `${cell.task} level ${cell.level}: insufficient data — ${cell.missing} of ${cell.n} trials are missing data (API failures, or not sent: spending limit or interrupt)`;
 }
 
 /**
