@@ -409,6 +409,12 @@ describe('runAdaptiveSweep: cost by default, over the grid’s depths', () => {
     const options = { seed: 0, missing: 'paper' as const, concurrency: 4, maxMissingFraction: 0.1, gridTrials: 40 };
     const cost = await runAdaptiveSweep({ project: 'd1', task: d1 }, subject, options);
     expect(cost.design.objective).toBe('cost');
+    // same seed, same subject: the same allocation, counts, interval and cells
+    const costAgain = await runAdaptiveSweep({ project: 'd1', task: d1 }, subject, options);
+    expect(costAgain.design).toEqual(cost.design);
+    expect(costAgain.cells.map((c) => [c.level, c.n, c.successes])).toEqual(
+      cost.cells.map((c) => [c.level, c.n, c.successes]),
+    );
     for (const cell of cost.cells) {
       expect(cell.level).toBeGreaterThanOrEqual(5);
       expect(cell.level).toBeLessThanOrEqual(50);
