@@ -1,12 +1,12 @@
 import { describe, test } from 'vitest';
-import { runAdaptiveSweep, type TokenCounter, trialCostModel } from '../assays/adaptive/index.js';
+import { runAdaptiveSweep, trialCostModel } from '../assays/adaptive/index.js';
 import { compareVariants } from '../assays/sweep/ablation.js';
 import { fitSweep } from '../assays/sweep/fit-sweep.js';
 import { runCell } from '../assays/sweep/run-cell.js';
 import type { SweepDesign } from '../config/design.js';
 import type { CellResult } from '../schema/cell.js';
 import { priceFor } from '../spend/price.js';
-import { countPromptTokens, countTokens } from '../spend/tokenizer.js';
+import { tokenCounter } from '../spend/tokenizer.js';
 import { generateCell } from '../tasks/instances.js';
 import { resolveTask } from '../tasks/registry.js';
 import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task.js';
@@ -116,12 +116,8 @@ function describeAdaptive(
       const { config, subject } = await runContext();
       const seedOffset = seedOffsetFor(config.seed);
       const objective = design.objective ?? 'cost';
-      const model = subject.identity.model;
       // The spend estimate's tokenizer (loaded only when a price bills the prompt, or a task has no length model).
-      const tokens: TokenCounter = {
-        prompt: (prompt) => countPromptTokens(prompt, model),
-        text: (text) => countTokens(text, model),
-      };
+      const tokens = tokenCounter(subject.identity.model);
       const cost =
         objective === 'cost'
           ? trialCostModel(task, {
