@@ -252,6 +252,25 @@ function leaderboardOf(
   }
 }
 
+/** The report's summary line, from its cells and gates (one rule for a run's report and a merged one). */
+export function reportSummary(
+  cells: readonly CellResult[],
+  gates: readonly GateResult[],
+  testsFailed: number,
+): Report['summary'] {
+  const trials = cells.reduce((sum, c) => sum + c.n, 0);
+  const missing = cells.reduce((sum, c) => sum + c.missing, 0);
+  return {
+    cells: cells.length,
+    trials,
+    missing,
+    missingRate: trials > 0 ? missing / trials : null,
+    insufficientCells: cells.filter((c) => c.status === 'insufficient').length,
+    hardGatesFailed: gates.filter((g) => g.mode === 'hard' && !g.passed).length,
+    testsFailed,
+  };
+}
+
 /** Assembles ceilingbench.json from the tests' meta; sorted so that the same run gives the same bytes. */
 export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report {
   const cells: CellResult[] = [];
@@ -317,8 +336,6 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
         (t) => t.name,
       ),
     );
-  const trials = cells.reduce((sum, c) => sum + c.n, 0);
-  const missing = cells.reduce((sum, c) => sum + c.missing, 0);
   const sortedSubjects = [...subjects.values()].sort(byKey((s) => s.spec));
   const leaderboard = several
     ? leaderboardOf(
@@ -352,15 +369,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     sccAssays,
     gates,
     tests,
-    summary: {
-      cells: cells.length,
-      trials,
-      missing,
-      missingRate: trials > 0 ? missing / trials : null,
-      insufficientCells: cells.filter((c) => c.status === 'insufficient').length,
-      hardGatesFailed: gates.filter((g) => g.mode === 'hard' && !g.passed).length,
-      testsFailed: entries.filter((e) => e.state === 'failed').length,
-    },
+    summary: reportSummary(cells, gates, entries.filter((e) => e.state === 'failed').length),
     spend,
     ...(leaderboard && !('error' in leaderboard) ? { leaderboard } : {}),
     timing: { startedAt: run.startedAt, finishedAt: run.finishedAt, durationMs: run.durationMs },

@@ -3,7 +3,7 @@ import type { CellResult } from '../schema/cell.js';
 import type { Leaderboard } from '../schema/leaderboard.js';
 import type { Report, Spend, SpendTotals } from '../schema/report.js';
 import type { SubjectIdentity } from '../schema/subject.js';
-import type { TestEntry } from './build.js';
+import { reportSummary, type TestEntry } from './build.js';
 import { addSpend } from './spend.js';
 
 /**
@@ -414,8 +414,6 @@ export function mergeReports(inputs: readonly MergeInput[], options: MergeOption
         (t) => t.name,
       ),
     );
-  const trials = cells.reduce((s, c) => s + c.n, 0);
-  const missing = cells.reduce((s, c) => s + c.missing, 0);
   const spend = mergeSpend(reports);
   const started = reports.map((r) => r.timing.startedAt).sort();
   const finished = reports.map((r) => r.timing.finishedAt).sort();
@@ -434,15 +432,11 @@ export function mergeReports(inputs: readonly MergeInput[], options: MergeOption
     sccAssays,
     gates,
     tests,
-    summary: {
-      cells: cells.length,
-      trials,
-      missing,
-      missingRate: trials > 0 ? missing / trials : null,
-      insufficientCells: cells.filter((c) => c.status === 'insufficient').length,
-      hardGatesFailed: gates.filter((g) => g.mode === 'hard' && !g.passed).length,
-      testsFailed: reports.reduce((s, r) => s + r.summary.testsFailed, 0),
-    },
+    summary: reportSummary(
+      cells,
+      gates,
+      reports.reduce((s, r) => s + r.summary.testsFailed, 0),
+    ),
     ...(spend ? { spend } : {}),
     leaderboard,
     timing: {
