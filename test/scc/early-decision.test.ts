@@ -6,7 +6,13 @@ import { tierMustFail } from '../../src/assays/scc/tally.js';
 import type { TrialRequest } from '../../src/subjects/subject.js';
 import { type ScriptedModel, scriptedSubject } from './helpers.js';
 
-const path = (r: SccResult) => r.tiers.map((t) => [t.phase, t.center, t.passed, t.targets.join(',')].join(' '));
+/**
+ * A deferred preflight (`if-first-tier-fails`) that fails ends the run as the authors' skipped record, yet keeps
+ * the first tier it followed in `tiers`: those trials were spent, but they are not on the authors' search path.
+ */
+const skippedAfterFirstTier = (r: SccResult) => r.skipped && r.preflightPolicy === 'if-first-tier-fails';
+const path = (r: SccResult) =>
+  skippedAfterFirstTier(r) ? [] : r.tiers.map((t) => [t.phase, t.center, t.passed, t.targets.join(',')].join(' '));
 const verdict = (r: SccResult) => ({ cc: r.cc, upper: r.ccUpper, bounded: r.bounded, bar: r.errorBar, path: path(r) });
 
 async function run(model: ScriptedModel, options: SccAssayOptions) {
@@ -30,14 +36,29 @@ describe('early tier decision', () => {
           const early = await run(model, { seed, concurrency });
           const earlyBatch = await run(model, { seed, schedule: 'batch-barrier' });
           const earlySeq = await run(model, { seed, schedule: 'sequential' });
-          for (const r of [early, earlyBatch, earlySeq]) expect(verdict(r)).toEqual(verdict(full));
-          expect(early.calls).toBeLessThanOrEqual(full.calls + early.tiers.length * concurrency);
-          expect(earlySeq.calls + earlySeq.callsSaved).toBe(full.calls);
+          for (const r of [early, earlyBatch, earlySeq]) {
+            expect(verdict(r)).toEqual(verdict(full));
+            if (skippedAfterFirstTier(r)) expect(r.tiers.map((t) => t.passed)).toEqual([false]);
+          }
+          // The one schedule that can cost more than the authors': a failed first tier before a failed preflight.
+          const extra = skippedAfterFirstTier(earlySeq) ? full.config.samplesPerLength : 0;
+          expect(early.calls).toBeLessThanOrEqual(full.calls + extra + early.tiers.length * concurrency);
+          expect(earlySeq.calls + earlySeq.callsSaved).toBe(full.calls + extra);
         },
       ),
       { numRuns: 40 },
     );
   }, 60_000);
+
+  it('keeps the failed first tier of a model its deferred preflight then skips (the counterexample CI found)', async () => {
+    const model = { capacity: 1, blank: 0.09212911291979255, cut: 0, salt: 7008734 };
+    const full = await run(model, { seed: 0, exactPeerCalls: true, schedule: 'batch-barrier' });
+    const early = await run(model, { seed: 0, concurrency: 1 });
+    expect(full.skipped && early.skipped).toBe(true);
+    expect(full.tiers).toEqual([]);
+    expect(early.tiers.map((t) => [t.center, t.passed])).toEqual([[32, false]]);
+    expect(verdict(early)).toEqual(verdict(full));
+  });
 
   it('saves calls on failing tiers and none on passing ones', async () => {
     const model = { capacity: 100, blank: 0, cut: 0, salt: 1 };
