@@ -1,6 +1,5 @@
 // The one error module. It imports nothing, so every layer, the pure ones included, may import it.
 
-/** Exit codes of the `ceilingbench` command. */
 /**
  * Exit codes of the CLI. `budgetStopped`: a spending limit (--max-cost/--max-tokens/--max-calls) or an interrupt
  * (Ctrl-C) stopped the run before every trial was sent; the report was written, and a rerun resumes from the cache.
@@ -49,6 +48,16 @@ export class CeilingbenchError extends Error {
   get exitCode(): ExitCode {
     return ERROR_CODES[this.code].exit;
   }
+}
+
+/**
+ * The stable code of a ceilingbench error, known by its `code` rather than by `instanceof`: an error thrown by a
+ * second copy of this module (Vitest loads the reporter and the config through its own module runner) is not an
+ * instance of this module's class, yet means the same.
+ */
+export function errorCodeOf(error: unknown): ErrorCode | undefined {
+  if (!(error instanceof Error) || !('code' in error) || typeof error.code !== 'string') return undefined;
+  return Object.hasOwn(ERROR_CODES, error.code) ? (error.code as ErrorCode) : undefined;
 }
 
 /**

@@ -7,7 +7,15 @@
 export { runSccAssay, type SccResult } from './assays/scc/index.js';
 export type { CeilingbenchConfig, CeilingbenchUserConfig, RunConfig } from './config/index.js';
 export { defineConfig, loadConfig, resolveRunConfig } from './config/index.js';
-export { CeilingbenchError, ERROR_CODES, type ErrorCode, EXIT, type ExitCode, UsageError } from './errors.js';
+export {
+  CeilingbenchError,
+  ERROR_CODES,
+  type ErrorCode,
+  EXIT,
+  type ExitCode,
+  errorCodeOf,
+  UsageError,
+} from './errors.js';
 export * as schema from './schema/index.js';
 export * as stats from './stats/index.js';
 export { createSubject, parseSubjectSpec, subjectFromEnv } from './subjects/index.js';

@@ -1,1 +1,1 @@
-export { CeilingbenchError, EXIT, UsageError } from '../errors.js';
+export { CeilingbenchError, ERROR_CODES, EXIT, errorCodeOf, UsageError } from '../errors.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { cac } from 'cac';
 import type { CliIo } from './command.js';
 import { commands } from './commands/index.js';
-import { CeilingbenchError, EXIT, UsageError } from './errors.js';
+import { ERROR_CODES, EXIT, errorCodeOf, UsageError } from './errors.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -32,9 +32,10 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     const code = await cli.runMatchedCommand();
     return typeof code === 'number' ? code : EXIT.ok;
   } catch (error) {
-    if (error instanceof CeilingbenchError) {
-      io.stderr(`ceilingbench: ${error.message}\n`);
-      return error.exitCode;
+    const code = errorCodeOf(error);
+    if (code !== undefined) {
+      io.stderr(`ceilingbench: ${(error as Error).message}\n`);
+      return ERROR_CODES[code].exit;
     }
     // cac does not export its error class: a bad option or a missing argument is known only by name.
     if (error instanceof Error && error.name === 'CACError') {

@@ -10,6 +10,7 @@ import {
   ERROR_CODES,
   type ErrorCode,
   EXIT,
+  errorCodeOf,
   LimiterAbortError,
   SccFatalError,
   UsageError,
@@ -25,6 +26,11 @@ vi.mock('../../src/cli/commands/index.js', async () => {
       (cli: CAC) => {
         cli.command('throw <code>', 'throws').action((code: ErrorCode) => {
           throw new errors.CeilingbenchError(code, `thrown with ${code}`);
+        });
+        // What a second copy of src/errors.ts throws (Vitest's module runner loads one for the reporter and the
+        // config): same name and code, another class.
+        cli.command('foreign <code>', 'throws a look-alike').action((code: string) => {
+          throw Object.assign(new Error(`look-alike with ${code}`), { name: 'ConfigError', code });
         });
       },
     ],
@@ -72,5 +78,23 @@ describe('the CLI maps an error by its code', () => {
     const exit = await runCli(['throw', code], { stdout: () => {}, stderr: (t) => err.push(t) });
     expect(exit).toBe(ERROR_CODES[code].exit);
     expect(err.join('')).toBe(`ceilingbench: thrown with ${code}\n`);
+  });
+});
+
+describe('the CLI maps an error by its code, not by its class', () => {
+  it.each(CODES)('an error from another copy of the error module with %s exits with its exit code', async (code) => {
+    const err: string[] = [];
+    const exit = await runCli(['foreign', code], { stdout: () => {}, stderr: (t) => err.push(t) });
+    expect(exit).toBe(ERROR_CODES[code].exit);
+    expect(err.join('')).toBe(`ceilingbench: look-alike with ${code}\n`);
+  });
+
+  it('rethrows an error whose code is not ours (the caller reports it as internal, exit 70)', async () => {
+    await expect(runCli(['foreign', 'ENOENT'], { stdout: () => {}, stderr: () => {} })).rejects.toThrow(
+      'look-alike with ENOENT',
+    );
+    expect(errorCodeOf(Object.assign(new Error('x'), { code: 'toString' }))).toBeUndefined();
+    expect(errorCodeOf({ code: 'CB_USAGE', message: 'not an Error' })).toBeUndefined();
+    expect(errorCodeOf(new ConfigError('x'))).toBe('CB_CONFIG');
   });
 });

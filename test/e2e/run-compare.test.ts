@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -52,5 +52,14 @@ describe('ceilingbench run + compare (issue 12 acceptance)', () => {
     const project = runCeilingbench(['run', '--project', 'd9']);
     expect(project.status).toBe(2);
     expect(project.stderr).toMatch(/No projects matched the filter "d9".*ceilingbench\(\)/);
+  });
+
+  it('rejects a malformed ceilingbench.config in a repository without a vitest config with exit 2, not 70', () => {
+    const root = mkdtempSync(join(tmpdir(), 'cb-bad-config-'));
+    writeFileSync(join(root, 'ceilingbench.config.mjs'), 'export default { trials: "many" };\n');
+    const run = runCeilingbench(['run', '--root', root, '--project', 'd2']);
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/ceilingbench\.config\.mjs: trials: .*expected number/);
+    expect(run.stderr).not.toMatch(/internal error/);
   });
 });
