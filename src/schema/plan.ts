@@ -71,7 +71,10 @@ export const planUnitSchema = z.object({
 export type PlanUnit = z.infer<typeof planUnitSchema>;
 
 export const planProjectSchema = z.object({
+  /** As the run names it: `d2`, or `d2@<label>` in a run with several subjects. */
   name: z.string(),
+  /** The spec of the subject it runs. */
+  subject: z.string(),
   /** False for a project whose spec files decide what runs (the user's own): nothing is counted for it. */
   estimated: z.boolean(),
   note: z.string().nullable(),
@@ -83,35 +86,72 @@ export const planProjectSchema = z.object({
 });
 export type PlanProject = z.infer<typeof planProjectSchema>;
 
+const tokenizerSchema = z.object({
+  encoding: z.string(),
+  /** The subject's model is an OpenAI model of known encoding; otherwise the counts approximate its tokenizer. */
+  exact: z.boolean(),
+});
+
+const cacheSchema = z.object({
+  /** The response cache read for holdings (null when the subject uses none). */
+  dir: z.string().nullable(),
+  mode: z.string(),
+});
+
+/**
+ * A sum over estimated projects. `complete` is false when a selected project is not estimated: the totals leave it
+ * out.
+ */
+export const planTotalsSchema = z.object({
+  trials: count.nullable(),
+  cached: count.nullable(),
+  amount: planAmountSchema,
+  complete: z.boolean(),
+});
+export type PlanTotals = z.infer<typeof planTotalsSchema>;
+
+/** One subject of the run: its own tokenizer, price, cache holdings (under its own cache key) and notes. */
+export const planSubjectSchema = z.object({
+  spec: z.string(),
+  kind: z.string(),
+  model: z.string().nullable(),
+  /** The label its projects carry (`d2@<label>`) in a run with several subjects; null with one. */
+  label: z.string().nullable(),
+  tokenizer: tokenizerSchema,
+  /** USD per million tokens from the config's price table; null: no price (tokens only). */
+  price: priceSchema.nullable(),
+  cache: cacheSchema,
+  /** The names of its projects in the plan's `projects`. */
+  projects: z.array(z.string()),
+  /** The sum over its estimated projects. */
+  totals: planTotalsSchema,
+  /** What is particular to this subject (its tokenizer, price, cache, ranges); the plan's `notes` hold them too. */
+  notes: z.array(z.string()),
+});
+export type PlanSubjectPlan = z.infer<typeof planSubjectSchema>;
+
+/**
+ * `subject`, `tokenizer`, `price` and `cache` are the first subject's (the run's one subject, as in a plan of one
+ * subject); `subjects` has every subject's own. `projects` holds every subject's projects, `totals` sums them all.
+ */
 export const planSchema = z.object({
   format: z.literal(PLAN_FORMAT),
   subject: z.object({ spec: z.string(), kind: z.string(), model: z.string().nullable() }),
   trials: count,
   seed: count,
   design: z.object({ kind: z.enum(['grid', 'adaptive']), targetWidth: z.number().optional() }),
-  tokenizer: z.object({
-    encoding: z.string(),
-    /** The subject's model is an OpenAI model of known encoding; otherwise the counts approximate its tokenizer. */
-    exact: z.boolean(),
-  }),
+  tokenizer: tokenizerSchema,
   /** USD per million tokens from the config's price table; null: no price (tokens only). */
   price: priceSchema.nullable(),
-  cache: z.object({
-    /** The response cache read for holdings (null when the subject uses none). */
-    dir: z.string().nullable(),
-    mode: z.string(),
-  }),
+  cache: cacheSchema,
+  /** The run's subjects in its order, at least one. */
+  subjects: z.array(planSubjectSchema).min(1),
   projects: z.array(planProjectSchema),
   /**
-   * The sum over the estimated projects. `complete` is false when a selected project is not estimated: the totals
-   * leave it out.
+   * The run's: the sum over its subjects. Its `costUsd` is null when a subject that sends requests (openai:) has no
+   * price — never a partial sum read as the whole; a subject that sends none bills nothing and adds no cost.
    */
-  totals: z.object({
-    trials: count.nullable(),
-    cached: count.nullable(),
-    amount: planAmountSchema,
-    complete: z.boolean(),
-  }),
+  totals: planTotalsSchema,
   notes: z.array(z.string()),
 });
 export type Plan = z.infer<typeof planSchema>;

@@ -1,4 +1,4 @@
-import type { PlanAmount, PlanRange } from '../schema/plan.js';
+import type { PlanAmount, PlanRange, PlanTotals } from '../schema/plan.js';
 import type { Price } from '../schema/spend.js';
 import { costOf } from './price.js';
 
@@ -60,3 +60,37 @@ export function addAmount(a: PlanAmount, b: PlanAmount): PlanAmount {
 
 export const sumAmounts = (items: readonly PlanAmount[], price: Price | null): PlanAmount =>
   items.reduce(addAmount, priced(NO_TOKENS, price));
+
+/** A sum of counts; null when one of them is unknown (a ladder's trials). */
+export const sumCounts = (values: readonly (number | null)[]): number | null =>
+  values.some((v) => v === null) ? null : values.reduce<number>((a, b) => a + (b ?? 0), 0);
+
+/** One subject's totals in a run; `bills`: it sends requests to a provider (an openai: subject). */
+export interface SubjectTotals {
+  bills: boolean;
+  totals: PlanTotals;
+}
+
+/**
+ * A run's totals: the sum of its subjects'. Its cost is what the subjects that bill cost; a subject that bills and
+ * has no price leaves it unknown (null), never a partial sum read as the whole; one that sends nothing bills nothing
+ * and adds no cost, even when a price names its model (a replay). Without a subject that bills, the cost is the
+ * subjects' own (a single replay's at its model's price, as a plan of it alone says), null when none is priced.
+ */
+export function runTotals(parts: readonly SubjectTotals[]): PlanTotals {
+  const amounts = parts.map((p) => p.totals.amount);
+  const billing = parts.some((p) => p.bills) ? parts.filter((p) => p.bills) : parts;
+  const costs = billing.flatMap((p) => (p.totals.amount.costUsd === null ? [] : [p.totals.amount.costUsd]));
+  const unknown = costs.length === 0 || billing.some((p) => p.bills && p.totals.amount.costUsd === null);
+  return {
+    trials: sumCounts(parts.map((p) => p.totals.trials)),
+    cached: sumCounts(parts.map((p) => p.totals.cached)),
+    amount: {
+      calls: amounts.map((a) => a.calls).reduce(addRange, ZERO),
+      promptTokens: amounts.map((a) => a.promptTokens).reduce(addRange, ZERO),
+      outputTokens: amounts.map((a) => a.outputTokens).reduce(addRange, ZERO),
+      costUsd: unknown ? null : costs.reduce(addRange, ZERO),
+    },
+    complete: parts.every((p) => p.totals.complete),
+  };
+}

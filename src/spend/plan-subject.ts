@@ -48,8 +48,9 @@ function memo<T>(key: (value: T) => string, count: (value: T) => number): (value
 
 const promptKey = (prompt: Prompt): string => `${prompt.system}\u0000${prompt.user}`;
 
-export function planSubject(config: RunConfig, env: Env): PlanSubject {
-  const spec = config.subject.trim();
+/** The plan's view of one of the run's subjects (default its first, `config.subject`). */
+export function planSubject(config: RunConfig, env: Env, subjectSpec: string = config.subject): PlanSubject {
+  const spec = subjectSpec.trim();
   const parsed = parseSubjectSpec(spec);
   const model = parsed.kind === 'openai' || parsed.kind === 'replay' ? (parsed.model ?? null) : null;
   const base = {

@@ -1,4 +1,4 @@
-import type { Plan, PlanAmount, PlanRange } from '../schema/plan.js';
+import type { Plan, PlanAmount, PlanProject, PlanRange, PlanSubjectPlan } from '../schema/plan.js';
 
 /** Thousands separated, whole numbers (a plan's token counts are estimates of whole tokens). */
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -54,34 +54,85 @@ function layout(rows: readonly Row[]): string[] {
   );
 }
 
-function priceText(plan: Plan): string {
-  const { price } = plan;
+function priceText({ price }: Pick<Plan, 'price'>): string {
   if (price === null) return 'price: none (tokens only)';
   const cached = price.cachedInput === undefined ? '' : `, cached input $${price.cachedInput}`;
   const reasoning = price.reasoning === undefined ? '' : `, reasoning $${price.reasoning}`;
   return `price per 1M tokens: input $${price.input}${cached}, output $${price.output}${reasoning}`;
 }
 
-/** The plan as a table a person reads at a glance: one row per project, a total, then the notes. */
-export function formatPlanTable(plan: Plan): string {
+const tokenizerText = ({ tokenizer }: Pick<Plan, 'tokenizer'>): string =>
+  `tokenizer ${tokenizer.encoding}${tokenizer.exact ? '' : ' (approximate)'}`;
+
+function projectRow(project: PlanProject): Row {
+  if (project.amount === null) return [project.name, 'not estimated', '', '', '', ''];
+  return amountRow(project.name, project.cached, project.amount);
+}
+
+const totalName = (head: string, complete: boolean): string => (complete ? head : `${head} (estimated projects)`);
+
+function heading(plan: Plan, what: string): string {
   const design = plan.design.kind === 'adaptive' ? 'design adaptive' : 'design grid';
-  const tokenizer = `tokenizer ${plan.tokenizer.encoding}${plan.tokenizer.exact ? '' : ' (approximate)'}`;
-  const lines = [
-    `ceilingbench plan · ${plan.subject.spec} · ${plan.trials} trials per cell · seed ${plan.seed} · ${design}`,
-    `${priceText(plan)} · ${tokenizer}`,
-    '',
+  return `ceilingbench plan · ${what} · ${plan.trials} trials per cell · seed ${plan.seed} · ${design}`;
+}
+
+function footer(plan: Plan): string[] {
+  return [
+    'calls and tokens are for the requests still to send: a cached answer costs nothing',
+    ...plan.notes.map((note) => `· ${note}`),
   ];
-  const rows: Row[] = [HEADER];
-  for (const project of plan.projects) {
-    if (project.amount === null) rows.push([project.name, 'not estimated', '', '', '', '']);
-    else rows.push(amountRow(project.name, project.cached, project.amount));
-  }
-  const total = plan.totals.complete ? 'total' : 'total (estimated projects)';
-  rows.push(amountRow(total, plan.totals.cached, plan.totals.amount));
+}
+
+/** The plan of one subject: one row per project, a total, then the notes. */
+function oneSubjectTable(plan: Plan): string[] {
+  const lines = [heading(plan, plan.subject.spec), `${priceText(plan)} · ${tokenizerText(plan)}`, ''];
+  const rows: Row[] = [HEADER, ...plan.projects.map(projectRow)];
+  rows.push(amountRow(totalName('total', plan.totals.complete), plan.totals.cached, plan.totals.amount));
   const table = layout(rows);
   const rule = '─'.repeat(Math.max(...table.map((l) => l.length)));
   lines.push(table[0], rule, ...table.slice(1, -1), rule, table[table.length - 1], '');
-  lines.push('calls and tokens are for the requests still to send: a cached answer costs nothing');
-  for (const note of plan.notes) lines.push(`· ${note}`);
+  return [...lines, ...footer(plan)];
+}
+
+/**
+ * The plan of several subjects: a block per subject (its price and tokenizer, its projects as the run names them,
+ * its total), then the run's total over them all, which the notes compare with the spending limits.
+ */
+function severalSubjectsTable(plan: Plan): string[] {
+  const byName = new Map(plan.projects.map((p) => [p.name, p]));
+  const blockRows = (subject: PlanSubjectPlan): Row[] => [
+    ...subject.projects.flatMap((name) => {
+      const project = byName.get(name);
+      return project ? [projectRow(project)] : [];
+    }),
+    amountRow(
+      totalName(`total ${subject.label ?? subject.spec}`, subject.totals.complete),
+      subject.totals.cached,
+      subject.totals.amount,
+    ),
+  ];
+  const blocks = plan.subjects.map(blockRows);
+  const runTotal = amountRow(
+    totalName(`run total (${plan.subjects.length} subjects)`, plan.totals.complete),
+    plan.totals.cached,
+    plan.totals.amount,
+  );
+  // one layout for every row, so that the columns line up across the blocks
+  const table = layout([HEADER, ...blocks.flat(), runTotal]);
+  const rule = '─'.repeat(Math.max(...table.map((l) => l.length)));
+  const lines = [heading(plan, `${plan.subjects.length} subjects`), '', table[0]];
+  let next = 1;
+  for (const [i, subject] of plan.subjects.entries()) {
+    lines.push(rule, `${subject.spec} · ${priceText(subject)} · ${tokenizerText(subject)}`);
+    lines.push(...table.slice(next, next + blocks[i].length));
+    next += blocks[i].length;
+  }
+  lines.push(rule.replace(/─/g, '═'), table[next], '');
+  return [...lines, ...footer(plan)];
+}
+
+/** The plan as a table a person reads at a glance; with several subjects, a block per subject and the run total. */
+export function formatPlanTable(plan: Plan): string {
+  const lines = plan.subjects.length > 1 ? severalSubjectsTable(plan) : oneSubjectTable(plan);
   return `${lines.join('\n')}\n`;
 }

@@ -1,18 +1,19 @@
-import { SCC_OUTPUT_TOKENS_CEILING } from '../assays/scc/budget-rule.js';
 import type { RunConfig } from '../config/resolve.js';
 import {
   PLAN_FORMAT,
   type Plan,
-  type PlanAmount,
   type PlanProject,
-  type PlanRange,
+  type PlanSubjectPlan,
+  type PlanTotals,
   type PlanUnit,
   planSchema,
 } from '../schema/plan.js';
-import type { SpendLimits } from '../schema/spend.js';
+import { subjectLabels } from '../subjects/label.js';
 import type { Env } from '../subjects/openai/endpoint.js';
 import { standardProjects } from '../vitest/names.js';
-import { addRange, sumAmounts } from './plan-amount.js';
+import { runTotals, type SubjectTotals, sumAmounts, sumCounts } from './plan-amount.js';
+import { EXPECTED_OUTPUT_NOTE, limitNotes, subjectNotes } from './plan-notes.js';
+import { type SelectedProject, selectProjects } from './plan-projects.js';
 import { planAgent, planCounting, planDual, planMotif } from './plan-scc.js';
 import { type PlanSubject, planSubject } from './plan-subject.js';
 import { planAblation, planAdaptive, planSweep, type SweepContext } from './plan-sweep.js';
@@ -20,9 +21,12 @@ import { usd } from './plan-table.js';
 import { type PlannedUnit, plannedUnits } from './plan-units.js';
 
 export interface PlanOptions {
-  /** The run's resolved configuration (subject, trials, seed, design, prices, cache directory). */
+  /** The run's resolved configuration (subjects, trials, seed, design, prices, cache directory). */
   config: RunConfig;
-  /** The projects to plan; default: every standard project, then `ownProjects`. */
+  /**
+   * The projects to plan, as `--project` names them (with several subjects, `d2` is d2 of every subject and
+   * `d2@<label pattern>` of those it matches); default: every standard project, then `ownProjects`.
+   */
   projects?: readonly string[];
   /** The user's own spec projects that exist (a `benchmarks/` folder): listed, never estimated. */
   ownProjects?: readonly string[];
@@ -55,13 +59,13 @@ async function planUnit(unit: PlannedUnit, config: RunConfig, context: SweepCont
   }
 }
 
-const sumCounts = (values: readonly (number | null)[]): number | null =>
-  values.some((v) => v === null) ? null : values.reduce<number>((a, b) => a + (b ?? 0), 0);
-
-async function planProject(name: string, config: RunConfig, context: SweepContext): Promise<PlanProject> {
-  if (!standardProjects().includes(name)) {
+async function planProject(project: SelectedProject, config: RunConfig, context: SweepContext): Promise<PlanProject> {
+  const { name } = project;
+  const subject = context.subject.spec;
+  if (!standardProjects().includes(project.base)) {
     return {
       name,
+      subject,
       estimated: false,
       note: 'your own spec files decide what this project runs: not estimated (left out of the totals)',
       units: [],
@@ -71,9 +75,10 @@ async function planProject(name: string, config: RunConfig, context: SweepContex
     };
   }
   const units: PlanUnit[] = [];
-  for (const unit of plannedUnits(name)) units.push(await planUnit(unit, config, context));
+  for (const unit of plannedUnits(project.base)) units.push(await planUnit(unit, config, context));
   return {
     name,
+    subject,
     estimated: true,
     note: null,
     units,
@@ -86,105 +91,123 @@ async function planProject(name: string, config: RunConfig, context: SweepContex
   };
 }
 
-function notesOf(plan: Omit<Plan, 'notes'>, subject: PlanSubject): string[] {
+/** One subject's part of the plan: its projects priced at its price, its cache holdings under its own key. */
+interface SubjectPart {
+  subject: PlanSubject;
+  label: string | null;
+  projects: PlanProject[];
+  totals: PlanTotals;
+  notes: string[];
+}
+
+async function planOneSubject(
+  subject: PlanSubject,
+  label: string | null,
+  selected: readonly SelectedProject[],
+  config: RunConfig,
+  several: boolean,
+): Promise<SubjectPart> {
+  const context: SweepContext = { subject, trials: config.trials, seedOffset: seedOffsetOf(config.seed) };
+  const projects: PlanProject[] = [];
+  for (const project of selected) projects.push(await planProject(project, config, context));
+  const estimated = projects.filter((p) => p.estimated);
+  const totals: PlanTotals = {
+    trials: sumCounts(estimated.map((p) => p.trials)),
+    cached: sumCounts(estimated.map((p) => p.cached)),
+    amount: sumAmounts(
+      estimated.flatMap((p) => (p.amount ? [p.amount] : [])),
+      subject.price,
+    ),
+    complete: estimated.length === projects.length,
+  };
+  return { subject, label, projects, totals, notes: subjectNotes(subject, projects, several) };
+}
+
+const billsOf = (part: SubjectPart): SubjectTotals => ({ bills: part.subject.kind === 'openai', totals: part.totals });
+
+/** What only a run of several subjects needs said: why its total has no cost, what its limits count. */
+function runNotes(parts: readonly SubjectPart[], totals: PlanTotals, config: RunConfig): string[] {
   const notes: string[] = [];
-  const { tokenizer } = plan;
-  if (!tokenizer.exact) {
+  const billed = parts.filter((p) => p.subject.kind === 'openai');
+  const unpriced = billed.filter((p) => p.totals.amount.costUsd === null);
+  const priced = billed.filter((p) => p.totals.amount.costUsd !== null);
+  if (totals.amount.costUsd === null && priced.length > 0) {
+    const cost = runTotals(priced.map(billsOf)).amount.costUsd;
+    const expected = cost?.expected == null ? '' : `${usd(cost.expected)} `;
+    const sum = cost ? ` (the priced ones come to ${expected}[${usd(cost.low)}–${usd(cost.high)}])` : '';
     notes.push(
-      `tokens are counted with ${tokenizer.encoding}: ${subject.model ? `'${subject.model}' is not an OpenAI model name, so` : 'the subject names no model, so'} the counts approximate its tokenizer`,
+      `the run total has no cost: ${unpriced.map((p) => p.subject.spec).join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} no price${sum}`,
     );
   }
-  if (plan.price === null && subject.kind === 'openai') {
-    const key = subject.model ?? subject.spec;
+  const free = parts.filter((p) => p.subject.kind !== 'openai');
+  if (Object.values(config.limits).some((v) => v !== undefined) && free.length > 0 && free.length < parts.length) {
     notes.push(
-      `no price for ${subject.spec} in the config's prices: tokens only (e.g. prices: { '${key}': { input: 0.15, output: 0.6 } })`,
+      `the spending limits count the openai: subjects' requests, compared below against their sum (${free.map((p) => p.subject.spec).join(', ')} ${free.length === 1 ? 'sends' : 'send'} none)`,
     );
   }
-  if (subject.kind !== 'openai') {
-    notes.push(
-      `${subject.spec} sends no request to a provider: these are the tokens a model would be sent, and nothing is billed`,
-    );
-  } else if (plan.cache.dir === null) {
-    notes.push('the response cache is off (CEILINGBENCH_CACHE_MODE=off): every trial is sent');
-  } else if (plan.cache.mode === 'refresh') {
-    notes.push('CEILINGBENCH_CACHE_MODE=refresh: cached answers are asked again, so none is counted as cached');
-  }
-  for (const project of plan.projects) {
-    const ranges = project.units.filter((u) => u.isRange);
-    if (ranges.length === 0) continue;
-    const parts = ranges.map((u) => `${u.name}: ${u.note}`).join('; ');
-    const doubling = ranges.some((u) => u.kind === 'ladder' || u.kind === 'design')
-      ? `; every request may double its output budget up to ${SCC_OUTPUT_TOKENS_CEILING.toLocaleString('en-US')} (high)`
-      : '';
-    notes.push(`${project.name} is a range, not a count — ${parts}${doubling}`);
-  }
-  if (plan.cache.dir !== null && plan.cache.mode !== 'refresh')
-    notes.push(`cached: looked up in the response cache at ${plan.cache.dir}`);
-  for (const p of plan.projects) if (!p.estimated) notes.push(`${p.name}: ${p.note}`);
-  notes.push(
-    'expected output: CCB’s length model (the paper’s mean response lengths per depth), else the canonical response; high: every answer runs to its output budget',
-  );
   return notes;
 }
 
-/** Where the estimate stands against the run's spending limits (a limit stops launching; it never cuts an answer). */
-function limitNotes(limits: SpendLimits, amount: PlanAmount): string[] {
-  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-  const against = (name: string, limit: number, range: PlanRange | null, show: (n: number) => string): string => {
-    if (range === null) return `${name} ${show(limit)}: not compared (no price)`;
-    const where =
-      range.high <= limit
-        ? 'the whole range is within it'
-        : range.expected !== null && range.expected <= limit
-          ? `the expected ${show(range.expected)} is within it, the high end ${show(range.high)} is not: the run may stop at the limit`
-          : range.low > limit
-            ? `even the low end ${show(range.low)} is above it: the run will stop at the limit`
-            : `the range ${show(range.low)}–${show(range.high)} crosses it: the run may stop at the limit`;
-    return `${name} ${show(limit)}: ${where}`;
-  };
-  const notes: string[] = [];
-  if (limits.maxCost !== undefined) notes.push(against('--max-cost', limits.maxCost, amount.costUsd, usd));
-  if (limits.maxCalls !== undefined) notes.push(against('--max-calls', limits.maxCalls, amount.calls, fmt));
-  if (limits.maxTokens !== undefined) {
-    notes.push(against('--max-tokens', limits.maxTokens, addRange(amount.promptTokens, amount.outputTokens), fmt));
-  }
-  return notes;
+/** The totals the spending limits are compared against: the subjects that send requests (all, when none does). */
+function limitedTotals(parts: readonly SubjectPart[], totals: PlanTotals): PlanTotals {
+  const billed = parts.filter((p) => p.subject.kind === 'openai');
+  return billed.length === 0 || billed.length === parts.length ? totals : runTotals(billed.map(billsOf));
 }
+
+const subjectPlan = (part: SubjectPart): PlanSubjectPlan => ({
+  spec: part.subject.spec,
+  kind: part.subject.kind,
+  model: part.subject.model,
+  label: part.label,
+  tokenizer: part.subject.tokenizer,
+  price: part.subject.price,
+  cache: part.subject.cache,
+  projects: part.projects.map((p) => p.name),
+  totals: part.totals,
+  notes: part.notes,
+});
 
 /**
- * The plan of a run: per project and cell, the requests still to send (a trial the response cache answers costs
- * nothing), their prompt tokens counted from the rendered prompts, their output tokens (low, expected, high) and
- * their cost at the config's price. It builds no subject and sends nothing: the cache is read from disk by key.
+ * The plan of a run: per subject, project and cell, the requests still to send (a trial the response cache answers
+ * costs nothing), their prompt tokens counted from the rendered prompts, their output tokens (low, expected, high)
+ * and their cost at the config's price for that subject; then the run's total over its subjects, which the spending
+ * limits (one ledger for the whole run) are compared against. It builds no subject and sends nothing: the cache is
+ * read from disk by key.
  */
 export async function buildPlan(options: PlanOptions): Promise<Plan> {
   const { config } = options;
   const env = options.env ?? process.env;
-  const subject = planSubject(config, env);
+  const specs = config.subjects;
+  const several = specs.length > 1;
+  const labels: (string | null)[] = several ? subjectLabels(specs) : [null];
   const names = options.projects ?? [...standardProjects(), ...(options.ownProjects ?? [])];
-  const context: SweepContext = { subject, trials: config.trials, seedOffset: seedOffsetOf(config.seed) };
-  const projects: PlanProject[] = [];
-  for (const name of names) projects.push(await planProject(name, config, context));
-  const estimated = projects.filter((p) => p.estimated);
-  const body: Omit<Plan, 'notes'> = {
+  const selected = selectProjects(names, labels);
+  const parts: SubjectPart[] = [];
+  for (const [i, spec] of specs.entries()) {
+    parts.push(await planOneSubject(planSubject(config, env, spec), labels[i], selected[i], config, several));
+  }
+  const totals = runTotals(parts.map(billsOf));
+  const [first] = parts;
+  const own = several ? [...new Set(parts.flatMap((p) => p.notes))] : first.notes;
+  const notes = [
+    ...own,
+    ...(several ? runNotes(parts, totals, config) : []),
+    EXPECTED_OUTPUT_NOTE,
+    ...limitNotes(config.limits, limitedTotals(parts, totals).amount),
+    ...(options.notes ?? []),
+  ];
+  return planSchema.parse({
     format: PLAN_FORMAT,
-    subject: { spec: subject.spec, kind: subject.kind, model: subject.model },
+    subject: { spec: first.subject.spec, kind: first.subject.kind, model: first.subject.model },
     trials: config.trials,
     seed: config.seed,
     design: config.design,
-    tokenizer: subject.tokenizer,
-    price: subject.price,
-    cache: subject.cache,
-    projects,
-    totals: {
-      trials: sumCounts(estimated.map((p) => p.trials)),
-      cached: sumCounts(estimated.map((p) => p.cached)),
-      amount: sumAmounts(
-        estimated.flatMap((p) => (p.amount ? [p.amount] : [])),
-        subject.price,
-      ),
-      complete: estimated.length === projects.length,
-    },
-  };
-  const notes = [...notesOf(body, subject), ...limitNotes(config.limits, body.totals.amount), ...(options.notes ?? [])];
-  return planSchema.parse({ ...body, notes });
+    tokenizer: first.subject.tokenizer,
+    price: first.subject.price,
+    cache: first.subject.cache,
+    subjects: parts.map(subjectPlan),
+    projects: parts.flatMap((p) => p.projects),
+    totals,
+    notes,
+  });
 }

@@ -140,9 +140,59 @@ describe('ceilingbench plan', () => {
     server.log.length = 0;
   });
 
+  it('several --subject flags: a block per subject (d2@<label>), the run total, the limit against the total', {
+    timeout: 300_000,
+  }, async () => {
+    const args = ['--root', root, '--project', 'd2', '--subject', 'openai:gpt-4o-mini', '--subject', 'oracle'];
+    const { code, stdout, stderr } = await cli(['plan', ...args, '--trials', '2', '--max-calls', '30']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ceilingbench plan · 2 subjects · 2 trials per cell/);
+    expect(stdout).toMatch(/^openai:gpt-4o-mini · price per 1M tokens: input \$0\.15/m);
+    expect(stdout).toMatch(/^d2@gpt-4o-mini\s+20\s+0\s+[\d,]+\s+[\d,]+\s+\$[\d.]+ \[/m);
+    expect(stdout).toMatch(/^oracle · price: none \(tokens only\)/m);
+    expect(stdout).toMatch(/^d2@oracle\s+20\s+0\s+[\d,]+\s+[\d,]+\s+no price$/m);
+    expect(stdout).toMatch(/^run total \(2 subjects\)\s+40\s+0\s+[\d,]+\s+[\d,]+\s+\$/m);
+    // one ledger for the run: the openai subject's 20 requests are what the limit counts (the oracle sends none)
+    expect(stdout).toMatch(/--max-calls 30: the whole range is within it/);
+
+    const json = planSchema.parse(JSON.parse((await cli(['plan', ...args, '--trials', '2', '--json'])).stdout));
+    expect(json.subjects.map((s) => [s.spec, s.label, s.totals.amount.calls.expected])).toEqual([
+      ['openai:gpt-4o-mini', 'gpt-4o-mini', 20],
+      ['oracle', 'oracle', 20],
+    ]);
+    expect(json.projects.map((p) => p.name)).toEqual(['d2@gpt-4o-mini', 'd2@oracle']);
+    expect(json.totals.amount.calls.expected).toBe(40);
+
+    // the same from CEILINGBENCH_SUBJECTS, and from `run --dry-run` with the same flags
+    const fromEnv = await cli(['plan', '--root', root, '--project', 'd2', '--trials', '2', '--max-calls', '30'], {
+      CEILINGBENCH_SUBJECTS: 'openai:gpt-4o-mini,oracle',
+    });
+    expect(fromEnv.stdout).toBe(stdout);
+    const dry = await cli(['run', ...args, '--trials', '2', '--max-calls', '30', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toBe(stdout);
+    expect(server.log).toHaveLength(0);
+  });
+
   it('a bad flag is a usage error (exit 2) naming the fix', async () => {
     const { code, stderr } = await cli(['plan', '--root', root, '--design', 'clever']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/--design: 'clever' is not a design; use grid or adaptive/);
+    const unmatched = await cli([
+      'plan',
+      '--root',
+      root,
+      '--subject',
+      'oracle',
+      '--subject',
+      'sim:default',
+      '--project',
+      'd2@gpt*',
+    ]);
+    expect(unmatched.code).toBe(2);
+    expect(unmatched.stderr).toMatch(
+      /--project: 'd2@gpt\*' matches no subject of the run \(its labels: oracle, sim-default\)/,
+    );
   });
 });

@@ -355,9 +355,20 @@ describe('cache holdings: a trial answered in a run costs nothing in the plan af
     expect(after.totals.amount.calls.expected).toBe((before.totals.amount.calls.expected ?? 0) - 3);
 
     // another model, or the cache off: nothing of it is cached
-    const other = await buildPlan({ config: { ...config, subject: 'openai:other-model' }, env, projects: ['d2'] });
+    const otherModel = { ...config, subject: 'openai:other-model', subjects: ['openai:other-model'] };
+    const other = await buildPlan({ config: otherModel, env, projects: ['d2'] });
     expect(other.totals.cached).toBe(0);
     const off = await buildPlan({ config, env: { ...env, CEILINGBENCH_CACHE_MODE: 'off' }, projects: ['d2'] });
     expect(off.totals.cached).toBe(0);
+
+    // both models in one run: each subject is looked up under its own cache key
+    const both = { ...config, subjects: ['openai:other-model', 'openai:loop-model'] };
+    const run = await buildPlan({ config: both, env, projects: ['d2'] });
+    expect(run.subjects.map((s) => [s.spec, s.totals.cached])).toEqual([
+      ['openai:other-model', 0],
+      ['openai:loop-model', 3],
+    ]);
+    expect(run.totals.cached).toBe(3);
+    expect(server.log.length).toBe(sent);
   });
 });

@@ -11,12 +11,13 @@ import { standardProjectList } from '../task-help.js';
 export interface PlanFlags {
   root?: string;
   project?: string;
-  subject?: string;
+  /** Repeated `--subject` flags give several subjects (cac: an array). */
+  subject?: string | string[];
   seed?: string | number;
   trials?: string | number;
   design?: string;
   targetWidth?: string | number;
-  /** `run --dry-run` passes its spending limits on, so the plan can say where the estimate stands against them. */
+  /** The run's spending limits (`run --dry-run` passes its own on): the plan says where the estimate stands against them. */
   maxCost?: string | number;
   maxTokens?: string | number;
   maxCalls?: string | number;
@@ -33,10 +34,31 @@ function projectList(value: string | undefined): string[] | undefined {
   return [...new Set(names)];
 }
 
+/**
+ * `--subject`, once or repeated, as the environment the configuration reads: one subject as
+ * CEILINGBENCH_SUBJECT (as before), several as CEILINGBENCH_SUBJECTS in its JSON form (a spec may hold a comma).
+ * The other variable is cleared, so the flags win over the shell's environment.
+ */
+export function subjectEnv(value: string | string[] | undefined): Record<string, string | undefined> {
+  if (value === undefined) return {};
+  const specs = [value].flat().map((s) => String(s).trim());
+  if (specs.some((s) => s === ''))
+    throw new UsageError('--subject: an empty subject; give a spec, e.g. --subject sim:default');
+  if (specs.length === 1) return { CEILINGBENCH_SUBJECT: specs[0], CEILINGBENCH_SUBJECTS: '' };
+  return { CEILINGBENCH_SUBJECT: '', CEILINGBENCH_SUBJECTS: JSON.stringify(specs) };
+}
+
 function integer(name: string, value: string | number | undefined, min: number): string | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name}: '${value}' is not an integer ≥ ${min}`);
+  return String(n);
+}
+
+function positive(name: string, value: string | number | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name}: '${value}' is not a positive number (USD)`);
   return String(n);
 }
 
@@ -64,16 +86,16 @@ export async function printPlan(flags: PlanFlags, io: CliIo): Promise<number> {
     throw new UsageError(`--design: '${flags.design}' is not a design; use grid or adaptive`);
   }
   const overrides: Record<string, string | undefined> = {
-    CEILINGBENCH_SUBJECT: flags.subject,
+    ...subjectEnv(flags.subject),
     CEILINGBENCH_SEED: integer('seed', flags.seed, 0),
     CEILINGBENCH_TRIALS: integer('trials', flags.trials, 1),
     CEILINGBENCH_DESIGN: flags.design,
     CEILINGBENCH_TARGET_WIDTH: flags.targetWidth === undefined ? undefined : String(flags.targetWidth),
-    CEILINGBENCH_MAX_COST: flags.maxCost === undefined ? undefined : String(flags.maxCost),
-    CEILINGBENCH_MAX_TOKENS: flags.maxTokens === undefined ? undefined : String(flags.maxTokens),
-    CEILINGBENCH_MAX_CALLS: flags.maxCalls === undefined ? undefined : String(flags.maxCalls),
+    CEILINGBENCH_MAX_COST: positive('max-cost', flags.maxCost),
+    CEILINGBENCH_MAX_TOKENS: integer('max-tokens', flags.maxTokens, 1),
+    CEILINGBENCH_MAX_CALLS: integer('max-calls', flags.maxCalls, 1),
   };
-  const env = { ...process.env };
+  const env: Record<string, string | undefined> = { ...process.env };
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined) env[key] = value;
   const config = await resolveRunConfig({ root, env, importFile: (path) => importConfigFile(path, root) });
   // the user's spec folder, as the plugin adds it by default (benchmarks/ under the root)
@@ -100,15 +122,22 @@ export const registerPlan: RegisterCommand = (cli, io) => {
   cli
     .command('plan', 'Estimate a run before it starts: calls, tokens and cost per project (no request is sent)')
     .option('--root <dir>', 'The repository (default: the current directory)')
-    .option('--project <list>', `Comma list of projects (${standardProjectList()}, your own) or all`, {
+    .option('--project <list>', `Comma list of projects (${standardProjectList()}, your own, d2@<label>) or all`, {
       default: 'all',
     })
-    .option('--subject <spec>', 'sim:<profile>[?k=v], oracle, openai:<model>, replay:<path>[#model]')
+    .option(
+      '--subject <spec>',
+      'sim:<profile>[?k=v], oracle, openai:<model>, replay:<path>[#model]; repeat it for several subjects (each planned, then the run total)',
+    )
     .option('--seed <n>', 'Run seed (0 = the released CCB instances)')
     .option('--trials <n>', 'Trials per cell (default 40)')
     .option('--design <grid|adaptive>', "CCB depth design: the papers' grid (default) or adaptive allocation")
     .option('--target-width <w>', 'Adaptive design: stop at this 95% CI width of p_d')
+    .option('--max-cost <usd>', "The run's cost limit to compare the estimate with (USD, at the config prices)")
+    .option('--max-tokens <n>', "The run's token limit to compare the estimate with (prompt + completion)")
+    .option('--max-calls <n>', "The run's request limit to compare the estimate with")
     .option('--json', 'Print the plan as JSON (ceilingbench-plan/1)')
     .example(`ceilingbench plan --project ${standardProjects().slice(0, 3).join(',')} --subject openai:gpt-4o-mini`)
+    .example('ceilingbench plan --project d2 --subject openai:gpt-4o-mini --subject openai:gpt-4o --max-cost 5')
     .action((flags: PlanFlags) => printPlan(flags, io));
 };

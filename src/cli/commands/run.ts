@@ -8,7 +8,9 @@ import { ledgerAt, setInterruptible } from '../../spend/ledger-server.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { standardProjectList } from '../task-help.js';
-import { printPlan } from './plan.js';
+import { printPlan, subjectEnv } from './plan.js';
+
+export { subjectEnv };
 
 interface RunFlags {
   root?: string;
@@ -73,20 +75,6 @@ function parseProjects(value: string | string[] | undefined): string[] | undefin
   if (names.length === 0) throw new UsageError(`--project: '${value}' names no project; use a comma list or 'all'`);
   // a plain project name also selects its per-subject projects (`d2` → `d2@<label>` for every subject)
   return names.flatMap((name) => (name.includes('@') || name.includes('*') ? [name] : [name, `${name}@*`]));
-}
-
-/**
- * `--subject`, once or repeated, as the environment the configuration reads: one subject as
- * CEILINGBENCH_SUBJECT (as before), several as CEILINGBENCH_SUBJECTS in its JSON form (a spec may hold a comma).
- * The other variable is cleared, so the flags win over the shell's environment.
- */
-export function subjectEnv(value: string | string[] | undefined): Record<string, string | undefined> {
-  if (value === undefined) return {};
-  const specs = [value].flat().map((s) => String(s).trim());
-  if (specs.some((s) => s === ''))
-    throw new UsageError('--subject: an empty subject; give a spec, e.g. --subject sim:default');
-  if (specs.length === 1) return { CEILINGBENCH_SUBJECT: specs[0], CEILINGBENCH_SUBJECTS: '' };
-  return { CEILINGBENCH_SUBJECT: '', CEILINGBENCH_SUBJECTS: JSON.stringify(specs) };
 }
 
 function integerFlag(name: string, value: string | number | undefined, min: number): string | undefined {
@@ -216,10 +204,9 @@ export const registerRun: RegisterCommand = (cli, io) => {
         throw new UsageError(`--shard: '${flags.shard}' is not of the form i/n (e.g. 1/3)`);
       }
       if (flags.dryRun) {
-        // the plan reads the subjects from the environment (it plans the run's first subject)
-        for (const [key, value] of Object.entries(subjectEnv(flags.subject))) process.env[key] = value;
+        // every subject is planned, then the run's total, which the limits are compared with
         const project = flags.project === undefined ? undefined : [flags.project].flat().join(',');
-        return printPlan({ ...flags, project, subject: undefined }, io);
+        return printPlan({ ...flags, project }, io);
       }
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
 
