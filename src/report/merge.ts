@@ -1,10 +1,13 @@
 import { buildLeaderboard, type LeaderboardOptions, type LeaderboardSubject } from '../leaderboard/index.js';
-import type { CellResult } from '../schema/cell.js';
 import type { Leaderboard } from '../schema/leaderboard.js';
-import type { Report, Spend, SpendTotals } from '../schema/report.js';
+import type { Report } from '../schema/report.js';
 import type { SubjectIdentity } from '../schema/subject.js';
 import { reportSummary, type TestEntry } from './build.js';
-import { addSpend } from './spend.js';
+import { type AnyRecord, groupRecords, type MergeInput } from './merge-attribution.js';
+import { pairRuns, type RunPairing } from './merge-pairing.js';
+import { mergedGates, mergedRecords, mergedTests } from './merge-records.js';
+import { mergeSpend } from './merge-spend.js';
+import { byKey } from './order.js';
 
 /**
  * Merging separate runs (`ceilingbench report a.json b.json …`): one report and one leaderboard from runs made
@@ -29,20 +32,8 @@ import { addSpend } from './spend.js';
  *   merged give the same leaderboard.
  */
 
-export interface MergeInput {
-  /** How the input is named in messages (the path as given). */
-  name: string;
-  report: Report;
-}
-
-/** Whether two inputs used the same instances, and the line that says so. */
-export interface RunPairing {
-  a: string;
-  b: string;
-  /** null: the runs share no cell (nothing to pair; e.g. SCC records, which compare ladder bounds). */
-  paired: boolean | null;
-  text: string;
-}
+export type { MergeInput } from './merge-attribution.js';
+export { pairRuns, type RunPairing } from './merge-pairing.js';
 
 export interface MergeOptions extends LeaderboardOptions {
   /** The merging tool's version (report.tool.version). */
@@ -56,259 +47,6 @@ export interface MergeResult {
   /** Unpaired leaderboard comparisons with the leaderboard's reason, one line each. */
   unpaired: string[];
 }
-
-type AnyRecord =
-  | Report['cells'][number]
-  | Report['fits'][number]
-  | Report['collapse'][number]
-  | Report['ablations'][number]
-  | Report['scc'][number]
-  | Report['sccAssays'][number];
-
-/** The record's subject: its own field, else the run's only subject. */
-function subjectOfRecord(input: MergeInput, record: AnyRecord): string {
-  if (record.subject !== undefined) return record.subject;
-  const { subjects } = input.report;
-  if (subjects.length === 1) return subjects[0].spec;
-  throw new RangeError(
-    subjects.length === 0
-      ? `${input.name}: the report names no subject, so its records cannot be attributed`
-      : `${input.name}: the report holds ${subjects.length} subjects (${subjects.map((s) => s.spec).join(', ')}) but its ${record.kind} record ${record.project}/${record.task} does not say which answered it; rerun it with this version of ceilingbench`,
-  );
-}
-
-/** The identity of a record within one subject: two records with the same key are the same measurement. */
-function recordKeyOf(r: AnyRecord): string {
-  switch (r.kind) {
-    case 'cell':
-      return `cell ${r.project} ${r.task} ${r.variant} ${r.profile}${r.budget ? ` ${r.budget}` : ''} L=${r.level}`;
-    case 'retention':
-      return `fit ${r.project} ${r.task} ${r.variant} ${r.profile} ${r.missing}`;
-    case 'collapse':
-      return `collapse ${r.project} ${r.task}`;
-    case 'ablation':
-      return `ablation ${r.project} ${r.task} L=${r.level}`;
-    case 'scc':
-      return `scc ${r.project} ${r.task}`;
-    case 'sccAssay':
-      return `${r.assay} ${r.project} ${r.task}`;
-  }
-}
-
-interface Group {
-  spec: string;
-  seed: number | null;
-  /** Inputs the group's records came from. */
-  names: string[];
-  keys: Map<string, string>;
-  records: { [K in keyof RecordArrays]: RecordArrays[K] };
-}
-
-interface RecordArrays {
-  cells: Report['cells'];
-  fits: Report['fits'];
-  collapse: Report['collapse'];
-  ablations: Report['ablations'];
-  scc: Report['scc'];
-  sccAssays: Report['sccAssays'];
-}
-
-const byKey =
-  <T>(...keys: Array<(x: T) => string | number>) =>
-  (a: T, b: T): number => {
-    for (const key of keys) {
-      const x = key(a);
-      const y = key(b);
-      if (x < y) return -1;
-      if (x > y) return 1;
-    }
-    return 0;
-  };
-
-const RECORD_ARRAYS = ['cells', 'fits', 'collapse', 'ablations', 'scc', 'sccAssays'] as const;
-
-const groupKey = (spec: string, seed: number | null) => `${spec}\u0000${seed ?? ''}`;
-
-/** Every input's records by (subject, run seed); the same subject and seed twice unites, a record twice throws. */
-function groupRecords(inputs: readonly MergeInput[]): Group[] {
-  const groups = new Map<string, Group>();
-  for (const input of inputs) {
-    const { report } = input;
-    for (const array of RECORD_ARRAYS) {
-      for (const record of report[array] as AnyRecord[]) {
-        const spec = subjectOfRecord(input, record);
-        if (!report.subjects.some((s) => s.spec === spec)) {
-          throw new RangeError(
-            `${input.name}: a ${record.kind} record names subject '${spec}', which is not among the report's subjects`,
-          );
-        }
-        const key = groupKey(spec, report.seed);
-        let group = groups.get(key);
-        if (!group) {
-          group = {
-            spec,
-            seed: report.seed,
-            names: [],
-            keys: new Map(),
-            records: { cells: [], fits: [], collapse: [], ablations: [], scc: [], sccAssays: [] },
-          };
-          groups.set(key, group);
-        }
-        if (!group.names.includes(input.name)) group.names.push(input.name);
-        const own = recordKeyOf(record);
-        const first = group.keys.get(own);
-        if (first !== undefined) {
-          const where =
-            first === input.name ? `${input.name} holds it twice` : `${first} and ${input.name} both hold it`;
-          throw new RangeError(
-            `${spec} (run seed ${report.seed ?? 'unknown'}): ${own} — ${where}. Runs of the same subject and seed are merged as shards of one run and must not overlap; pass each run once, or rerun with another --seed to compare two runs of one subject`,
-          );
-        }
-        group.keys.set(own, input.name);
-        (group.records[array] as AnyRecord[]).push({ ...record, subject: spec });
-      }
-    }
-  }
-  // spec order, as a run with several subjects lists them
-  return [...groups.values()].sort(
-    byKey(
-      (g) => g.spec,
-      (g) => g.seed ?? -1,
-    ),
-  );
-}
-
-const cellName = (c: CellResult) =>
-  `${c.project}/${c.task}${c.variant === 'standard' ? '' : ` ${c.variant}`} L=${c.level}`;
-
-/** The cells of an input by sweep and level (one subject of the input: its first, in report order). */
-function cellsByKey(input: MergeInput): Map<string, CellResult[]> {
-  const out = new Map<string, CellResult[]>();
-  for (const cell of input.report.cells) {
-    const key = [cell.project, cell.task, cell.variant, cell.profile, cell.budget ?? '', cell.level].join('\u0000');
-    out.set(key, [...(out.get(key) ?? []), cell]);
-  }
-  return out;
-}
-
-const instanceSeeds = (cell: CellResult): string =>
-  cell.trials
-    .map((t) => `${t.seed}:${t.trialIndex}`)
-    .sort()
-    .join(',');
-
-/** Two inputs: paired when every shared cell holds the same trial count and the same instance seeds. */
-export function pairRuns(a: MergeInput, b: MergeInput): RunPairing {
-  const head = `runs ${a.name} and ${b.name}`;
-  const ca = cellsByKey(a);
-  const cb = cellsByKey(b);
-  const shared = [...ca.keys()].filter((k) => cb.has(k));
-  const seedsDiffer = a.report.seed !== b.report.seed;
-  const seeds = `seeds ${a.report.seed ?? 'unknown'} and ${b.report.seed ?? 'unknown'}`;
-  if (shared.length === 0) {
-    return {
-      a: a.name,
-      b: b.name,
-      paired: null,
-      text: `${head} share no cell — nothing to pair${seedsDiffer ? ` (${seeds})` : ''}`,
-    };
-  }
-  const reasons: string[] = [];
-  if (seedsDiffer) reasons.push(seeds);
-  let counts: string | null = null;
-  let instances: string | null = null;
-  let noTrials: string | null = null;
-  for (const key of shared) {
-    // the first subject's cell of each run: a run's subjects answer the same instances
-    const x = (ca.get(key) as CellResult[])[0];
-    const y = (cb.get(key) as CellResult[])[0];
-    if (counts === null && x.n !== y.n) counts = `trial counts differ (${cellName(x)}: ${x.n} and ${y.n})`;
-    else if (noTrials === null && (x.trials.length === 0 || y.trials.length === 0)) {
-      noTrials = `${cellName(x)} keeps no trial records in ${x.trials.length === 0 ? a.name : b.name}`;
-    } else if (instances === null && x.n === y.n && instanceSeeds(x) !== instanceSeeds(y)) {
-      instances = `instance seeds differ (${cellName(x)})`;
-    }
-  }
-  for (const r of [counts, instances, noTrials]) if (r !== null) reasons.push(r);
-  if (reasons.length === 0) {
-    return {
-      a: a.name,
-      b: b.name,
-      paired: true,
-      text: `${head} are paired: seed ${a.report.seed ?? 'unknown'}, ${shared.length} shared cells with the same trial counts and instance seeds — paired tests used`,
-    };
-  }
-  return {
-    a: a.name,
-    b: b.name,
-    paired: false,
-    text: `${head} are not paired: ${reasons.join('; ')} — unpaired tests used`,
-  };
-}
-
-function mergeSpend(reports: readonly Report[]): Spend | undefined {
-  const spends = reports.map((r) => r.spend);
-  if (spends.some((s) => s === undefined)) return undefined;
-  const all = spends as Spend[];
-  const totals = (t: SpendTotals): SpendTotals => ({
-    calls: t.calls,
-    paid: t.paid,
-    fromCache: t.fromCache,
-    unknownUsage: t.unknownUsage,
-  });
-  const subjects = new Map<string, Spend['subjects'][number]>();
-  for (const s of all.flatMap((x) => x.subjects)) {
-    const seen = subjects.get(s.subject);
-    subjects.set(s.subject, seen ? { ...seen, ...addSpend(totals(seen), totals(s)) } : s);
-  }
-  const projects = new Map<string, Spend['projects'][number]>();
-  for (const p of all.flatMap((x) => x.projects)) {
-    const seen = projects.get(p.project);
-    if (!seen) {
-      projects.set(p.project, p);
-      continue;
-    }
-    const assays =
-      seen.assays && p.assays
-        ? {
-            records: seen.assays.records + p.assays.records,
-            trials: seen.assays.trials + p.assays.trials,
-            finalCallPromptTokens: addNullable(seen.assays.finalCallPromptTokens, p.assays.finalCallPromptTokens),
-            finalCallCompletionTokens: addNullable(
-              seen.assays.finalCallCompletionTokens,
-              p.assays.finalCallCompletionTokens,
-            ),
-          }
-        : (seen.assays ?? p.assays);
-    projects.set(p.project, {
-      project: p.project,
-      ...addSpend(totals(seen), totals(p)),
-      ...(assays ? { assays } : {}),
-    });
-  }
-  const total = all.map((s) => totals(s.total)).reduce((x, y) => addSpend(x, y));
-  const assayRecords = all.flatMap((s) => (s.total.assays ? [s.total.assays] : []));
-  const assayTotal =
-    assayRecords.length === 0
-      ? undefined
-      : assayRecords.reduce((x, y) => ({
-          records: x.records + y.records,
-          trials: x.trials + y.trials,
-          finalCallPromptTokens: addNullable(x.finalCallPromptTokens, y.finalCallPromptTokens),
-          finalCallCompletionTokens: addNullable(x.finalCallCompletionTokens, y.finalCallCompletionTokens),
-        }));
-  return {
-    currency: 'USD',
-    priced: all.every((s) => s.priced),
-    total: { ...total, ...(assayTotal ? { assays: assayTotal } : {}) },
-    subjects: [...subjects.values()].sort(byKey((s) => s.subject)),
-    projects: [...projects.values()].sort(byKey((p) => p.project)),
-    cells: all.flatMap((s) => s.cells),
-    assays: all.flatMap((s) => s.assays),
-  };
-}
-
-const addNullable = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a + b);
 
 const same = <T>(values: readonly T[]): T | null => (values.every((v) => v === values[0]) ? values[0] : null);
 
@@ -340,81 +78,12 @@ export function mergeReports(inputs: readonly MergeInput[], options: MergeOption
     ),
   );
 
-  const pick = <K extends keyof RecordArrays>(array: K): RecordArrays[K] =>
-    groups.flatMap((g) => g.records[array] as AnyRecord[]) as RecordArrays[K];
-  const cells = pick('cells').sort(
-    byKey(
-      (c) => c.project,
-      (c) => c.task,
-      (c) => c.variant,
-      (c) => c.level,
-      (x) => x.subject ?? '',
-    ),
-  );
-  const fits = pick('fits').sort(
-    byKey(
-      (f) => f.project,
-      (f) => f.task,
-      (f) => f.variant,
-      (x) => x.subject ?? '',
-    ),
-  );
-  const collapse = pick('collapse').sort(
-    byKey(
-      (f) => f.project,
-      (f) => f.task,
-      (x) => x.subject ?? '',
-    ),
-  );
-  const ablations = pick('ablations').sort(
-    byKey(
-      (a) => a.project,
-      (a) => a.task,
-      (a) => a.level,
-      (x) => x.subject ?? '',
-    ),
-  );
-  const scc = pick('scc').sort(
-    byKey(
-      (r) => r.project,
-      (r) => r.task,
-      (x) => x.subject ?? '',
-    ),
-  );
-  const sccAssays = pick('sccAssays').sort(
-    byKey(
-      (s) => s.assay,
-      (s) => s.task,
-      (x) => x.subject ?? '',
-    ),
-  );
+  const records = mergedRecords(groups);
   const reports = inputs.map((i) => i.report);
   const identities = new Map<string, SubjectIdentity>();
   for (const r of reports) for (const s of r.subjects) if (!identities.has(s.spec)) identities.set(s.spec, s);
-  const gates = reports
-    .flatMap((r) =>
-      r.gates.map((g) =>
-        g.subject !== undefined || r.subjects.length !== 1 ? g : { ...g, subject: r.subjects[0].spec },
-      ),
-    )
-    .sort(
-      byKey(
-        (g) => g.project,
-        (g) => g.task,
-        (g) => g.gate,
-        (x) => x.subject ?? '',
-      ),
-    );
-  const tests = reports
-    .flatMap((r) => r.tests)
-    .sort(
-      byKey(
-        (t) => t.project,
-        (t) => t.file,
-        (t) => t.name,
-      ),
-    );
-  const spend = mergeSpend(reports);
+  const gates = mergedGates(reports);
+  const spend = mergeSpend(reports.map((r) => r.spend));
   const started = reports.map((r) => r.timing.startedAt).sort();
   const finished = reports.map((r) => r.timing.finishedAt).sort();
   const report: Report = {
@@ -424,16 +93,11 @@ export function mergeReports(inputs: readonly MergeInput[], options: MergeOption
     subjects: [...identities.values()].sort(byKey((s) => s.spec)),
     git: { sha: same(reports.map((r) => r.git.sha)) },
     projects: [...new Set(reports.flatMap((r) => r.projects))].sort(),
-    cells,
-    fits,
-    collapse,
-    ablations,
-    scc,
-    sccAssays,
+    ...records,
     gates,
-    tests,
+    tests: mergedTests(reports),
     summary: reportSummary(
-      cells,
+      records.cells,
       gates,
       reports.reduce((s, r) => s + r.summary.testsFailed, 0),
     ),
