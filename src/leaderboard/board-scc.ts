@@ -1,0 +1,82 @@
+import type { Comparison, SccBoard, SccEntry } from '../schema/leaderboard.js';
+import type { SccRecord } from '../schema/report.js';
+import { applyRanks, type BoardDraft, pairsInOrder, rankRangeNote, standingOf } from './board-draft.js';
+import type { LabelledSubject } from './input.js';
+import { adjacentRelations, orderByHeadline } from './rank.js';
+
+const bounds = (s: { ccLower: number; ccUpper: number | null }) => `${s.ccLower}–${s.ccUpper ?? '∞'}`;
+
+/** One SCC task's board: subjects by CC; separable when the ladder bounds do not overlap (no p-value). */
+export function sccBoard(
+  record: SccRecord,
+  members: ReadonlyArray<{ subject: LabelledSubject; record: SccRecord }>,
+): BoardDraft {
+  const sides = members.map(({ subject, record: own }) => ({
+    label: subject.label,
+    subject,
+    record: own,
+    ok: own.skipped !== true,
+    key: [own.cc],
+  }));
+  const ordered = orderByHeadline(sides);
+  const ranked = ordered.filter((s) => s.ok);
+  const comparisons: Comparison[] = pairsInOrder(ranked).map(([a, b]) => {
+    const aAbove = b.record.ccUpper !== null && b.record.ccUpper < a.record.ccLower;
+    const bAbove = a.record.ccUpper !== null && a.record.ccUpper < b.record.ccLower;
+    return {
+      a: a.label,
+      b: b.label,
+      metric: 'cc',
+      method: 'ladder-bounds',
+      pairing: null,
+      status: 'ok',
+      difference: a.record.cc - b.record.cc,
+      ci95: null,
+      p: null,
+      pAdjusted: null,
+      separable: aAbove || bAbove,
+    };
+  });
+  const byLabel = new Map(sides.map((s) => [s.label, s.record]));
+  const entries: SccEntry[] = ordered.map((s) => ({
+    ...standingOf(s.subject, s.ok, s.ok ? undefined : 'skipped (no tier evaluated)'),
+    cc: s.record.cc,
+    ccLower: s.record.ccLower,
+    ccUpper: s.record.ccUpper,
+    bounded: s.record.bounded,
+  }));
+  const board: SccBoard = {
+    kind: 'scc',
+    project: record.project,
+    task: record.task,
+    paired: false,
+    entries,
+    comparisons,
+    relations: [],
+    cells: [],
+    notes: [],
+  };
+  return {
+    board,
+    headline: [],
+    cellTests: [],
+    finish(projectNotes) {
+      const labels = applyRanks(entries, comparisons);
+      board.relations = adjacentRelations(labels, comparisons, {
+        rankedBy: 'CC',
+        tested: 'CC',
+        bounds: (c) => {
+          const a = byLabel.get(c.a) as SccRecord;
+          const b = byLabel.get(c.b) as SccRecord;
+          return `ladder bounds ${bounds(a)} and ${bounds(b)} ${c.separable ? 'do not overlap' : 'overlap'}`;
+        },
+      });
+      board.notes = [
+        "Ranked by counting capacity CC (the ladder's highest passing length).",
+        'The ladder gives bounds [ccLower, ccUpper], not a p-value: two subjects are separable when their bounds, taken as closed intervals, do not overlap; no Holm adjustment applies. ∞: no tier failed (unbounded).',
+        rankRangeNote,
+        ...projectNotes,
+      ];
+    },
+  };
+}
