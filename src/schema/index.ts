@@ -1,5 +1,6 @@
 export * from './baseline.js';
 export * from './cell.js';
+export * from './chain-usage.js';
 export * from './common.js';
 export * from './fit.js';
 export * from './gate.js';

@@ -152,6 +152,7 @@ export async function runAgentAssay(subject: Subject, options: AgentAssayOptions
         inputTokens: asked.kind === 'answer' ? asked.inputTokens : null,
         outputTokens: asked.kind === 'answer' ? asked.outputTokens : null,
         text: asked.kind === 'answer' ? clip(text) : `ERROR: ${asked.error}`,
+        ...(asked.usage ? { usage: asked.usage } : {}),
       };
     },
     options.signal,

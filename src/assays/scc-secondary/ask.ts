@@ -1,14 +1,21 @@
+import type { ChainUsage } from '../../schema/chain-usage.js';
 import type { Subject } from '../../subjects/subject.js';
 import type { FinishReason, Prompt, TaskInstance } from '../../tasks/task.js';
 import type { MapLimitOptions } from '../limit.js';
-import { answerWithBudgetRule, type BudgetRuleOptions, SCC_OUTPUT_TOKENS_CEILING } from '../scc/budget-rule.js';
+import {
+  applyBudgetRule,
+  type BudgetedResponse,
+  type BudgetRuleOptions,
+  SCC_OUTPUT_TOKENS_CEILING,
+} from '../scc/budget-rule.js';
 
 /**
  * One request of a secondary assay, under SCC's budget rule (../scc/budget-rule.ts). The authors' runners double
  * the output budget while the answer is cut at the budget, whether or not it parses (docs/spec/scc.md §12), so
  * by default `hasAnswer` is always false; the ceiling defaults to SCC's 32768. The token counts are the final
  * call's, as the authors record them. A transport failure is missing data, never a model answer; so is a request
- * the run's spending limit (or Ctrl-C) kept from being sent, asked again by a rerun.
+ * the run's spending limit (or Ctrl-C) kept from being sent, asked again by a rerun. `usage` is every call's, for
+ * the run's accounts (null only when the rule itself failed).
  */
 export type Asked =
   | {
@@ -17,8 +24,9 @@ export type Asked =
       finishReason: FinishReason;
       inputTokens: number | null;
       outputTokens: number | null;
+      usage: ChainUsage;
     }
-  | { kind: 'error'; error: string };
+  | { kind: 'error'; error: string; usage: ChainUsage | null };
 
 export async function ask(
   subject: Subject,
@@ -27,26 +35,36 @@ export async function ask(
   rule: Partial<BudgetRuleOptions> = {},
 ): Promise<Asked> {
   try {
-    const response = await answerWithBudgetRule(
+    const response = await applyBudgetRule<BudgetedResponse | { kind: 'thrown'; error: unknown; chain: ChainUsage }>(
       subject,
       { ...request, signal },
       { hasAnswer: rule.hasAnswer ?? (() => false), ceiling: rule.ceiling ?? SCC_OUTPUT_TOKENS_CEILING },
+      (answered) => answered,
+      (error, chain) => ({ kind: 'thrown', error, chain }),
     );
-    if (response.kind === 'error') return { kind: 'error', error: response.error.slice(0, 200) };
-    if (response.kind === 'not-sent') return { kind: 'error', error: response.reason.slice(0, 200) };
-    const usage = response.finalUsage;
+    if (response.kind === 'thrown') {
+      if (signal?.aborted) throw response.error;
+      return { kind: 'error', error: messageOf(response.error), usage: response.chain };
+    }
+    const usage = response.chain;
+    if (response.kind === 'error') return { kind: 'error', error: response.error.slice(0, 200), usage };
+    if (response.kind === 'not-sent') return { kind: 'error', error: response.reason.slice(0, 200), usage };
+    const final = response.finalUsage;
     return {
       kind: 'answer',
       text: response.text,
       finishReason: response.finishReason,
-      inputTokens: usage ? usage.promptTokens : null,
-      outputTokens: usage ? usage.completionTokens : null,
+      inputTokens: final ? final.promptTokens : null,
+      outputTokens: final ? final.completionTokens : null,
+      usage,
     };
   } catch (error) {
     if (signal?.aborted) throw error;
-    return { kind: 'error', error: (error instanceof Error ? error.message : String(error)).slice(0, 200) };
+    return { kind: 'error', error: messageOf(error), usage: null };
   }
 }
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 200);
 
 /** How a secondary assay's `mapLimit` fails when its caller aborts it before every trial has started. */
 export const SECONDARY_ABORT: MapLimitOptions = {

@@ -163,6 +163,7 @@ export async function runDualTaskAssay(subject: Subject, options: DualTaskOption
           inputTokens: null,
           outputTokens: null,
           text: `ERROR: ${asked.error}`,
+          ...(asked.usage ? { usage: asked.usage } : {}),
         };
       }
       const score = scoreDualResponse(data, asked.text);
@@ -180,6 +181,7 @@ export async function runDualTaskAssay(subject: Subject, options: DualTaskOption
         inputTokens: asked.inputTokens,
         outputTokens: asked.outputTokens,
         text: clip(asked.text),
+        usage: asked.usage,
       };
     },
     options.signal,

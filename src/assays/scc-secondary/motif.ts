@@ -1,3 +1,4 @@
+import type { ChainUsage } from '../../schema/chain-usage.js';
 import type { Subject } from '../../subjects/subject.js';
 import { DEFAULT_MOTIF, MOTIFS, resolveMotif } from '../../tasks/count/stimulus.js';
 import { runSccAssay, type SccAssayOptions } from '../scc/run.js';
@@ -23,6 +24,13 @@ export function inputTokensPerItem(result: SccResult): number | null {
     tier.trials.flatMap((t) => (t.inputTokens === null ? [] : [{ x: t.target, y: t.inputTokens }])),
   );
   return olsSlope(points);
+}
+
+/** What every trial of a ladder used: the preflight's, each tier's recorded and aborted trials'. */
+function ladderUsage(result: SccResult): ChainUsage[] {
+  const trials = [...(result.preflight ? [result.preflight] : []), ...result.tiers.flatMap((t) => t.trials)];
+  const aborted = result.tiers.flatMap((t) => t.abortedUsage ?? []);
+  return [...trials.flatMap((t) => (t.usage ? [t.usage] : [])), ...aborted];
 }
 
 export async function runMotifAblation(subject: Subject, options: MotifAblationOptions): Promise<MotifAblationResult> {
@@ -62,6 +70,7 @@ export async function runMotifAblation(subject: Subject, options: MotifAblationO
       relativeInputTokensPerItem: tokens !== null && baseTokens !== null && baseTokens > 0 ? tokens / baseTokens : null,
       path: result.tiers.map((t) => ({ phase: t.phase, center: t.center, passed: t.passed, mape: t.mape })),
       calls: result.calls,
+      usage: ladderUsage(result),
     };
     return row;
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chainUsageSchema } from '../../schema/chain-usage.js';
 import { AGENT_CONDITIONS } from '../../tasks/scc-secondary/agent/prompts.js';
 import { DUAL_CONDITIONS } from '../../tasks/scc-secondary/dual/conditions.js';
 import { capacityShape } from '../scc/schema.js';
@@ -10,11 +11,16 @@ const rateSchema = z.number().min(0).max(1).nullable();
 /** Whether a trial's answer could be read: `answered` false means the request failed (missing data, in no rate). */
 const answerShape = { answered: z.boolean(), parseable: z.boolean(), strictJson: z.boolean() };
 
-/** A trial's reported token usage (null without usage) and the text it answered: each trial record's last keys. */
+/**
+ * A trial's reported token usage (the final call's; null without usage) and the text it answered: each trial
+ * record's last keys. `usage`: every call of the trial, its budget doublings included (absent in records written
+ * before it was kept, or when the budget rule itself failed).
+ */
 const responseShape = {
   inputTokens: z.number().int().nullable(),
   outputTokens: z.number().int().nullable(),
   text: z.string(),
+  usage: chainUsageSchema.optional(),
 };
 
 /** A condition's trials, the missing ones among them, and the share of answered trials that could be parsed. */
@@ -41,6 +47,11 @@ export const motifRowSchema = z.object({
     z.object({ phase: z.string(), center: z.number().int(), passed: z.boolean(), mape: z.number().nullable() }),
   ),
   calls: z.number().int().nonnegative(),
+  /**
+   * Every trial of the motif's ladder, the preflight and the trials aborted by the early decision included: what
+   * each used over all its calls (absent in records written before it was kept).
+   */
+  usage: z.array(chainUsageSchema).optional(),
 });
 export const motifAblationSchema = z.object({
   baselineMotif: z.string(),

@@ -1,3 +1,4 @@
+import type { ChainUsage } from '../../schema/chain-usage.js';
 import type { Usage } from '../../schema/trial.js';
 import type { BudgetRecord, Subject, TrialRequest, TrialResponse } from '../../subjects/subject.js';
 
@@ -30,6 +31,8 @@ interface ChainFields {
   budget: BudgetRecord;
   /** Calls made to the subject (1 + doublings, unless the subject applied the rule itself). */
   calls: number;
+  /** What every call of the chain used, paid vs from the response cache (what the run's accounts price). */
+  chain: ChainUsage;
 }
 
 /**
@@ -101,7 +104,7 @@ export async function applyBudgetRule<T>(
   request: TrialRequest,
   rule: BudgetRuleOptions,
   then: (response: BudgetedResponse) => T,
-  onThrow?: (error: unknown) => T,
+  onThrow?: (error: unknown, chain: ChainUsage) => T,
 ): Promise<T> {
   const requested = request.maxOutputTokens;
   let budget = requested;
@@ -112,12 +115,14 @@ export async function applyBudgetRule<T>(
   let usage: Usage | null | undefined;
   let allHits = true;
   let previousText = '';
+  const spent = new ChainTally();
   for (;;) {
     let response: TrialResponse;
     try {
       response = await subject.answer({ ...request, maxOutputTokens: budget });
     } catch (error) {
-      if (onThrow) return onThrow(error);
+      // the call that threw is counted, with no usage: what it cost is unknown
+      if (onThrow) return onThrow(error, spent.result(calls + 1, attempts, 'error'));
       throw error;
     }
     calls++;
@@ -125,11 +130,21 @@ export async function applyBudgetRule<T>(
     latencyMs += response.latencyMs;
     if (response.kind === 'error' || response.kind === 'not-sent') {
       const record: BudgetRecord = { requested, final: budget, doublings, ceilingReached: false };
-      return then({ ...response, attempts, latencyMs, budget: record, calls, previousText });
+      const chain = spent.result(calls, attempts, response.kind);
+      return then({ ...response, attempts, latencyMs, budget: record, calls, chain, previousText });
     }
     usage = usage === undefined ? response.usage : addUsage(usage, response.usage);
     allHits &&= response.cacheHit;
-    const chain = { usage, finalUsage: response.usage, attempts, latencyMs, cacheHit: allHits, calls };
+    spent.answered(response.cacheHit, response.usage);
+    const chain = {
+      usage,
+      finalUsage: response.usage,
+      attempts,
+      latencyMs,
+      cacheHit: allHits,
+      calls,
+      chain: spent.result(calls, attempts, 'answer'),
+    };
     if (response.budget) {
       const applied = response.budget;
       const record: BudgetRecord = {
@@ -155,5 +170,23 @@ export async function applyBudgetRule<T>(
       ceilingReached: cutWithoutAnswer && budget >= rule.ceiling,
     };
     return then({ ...response, ...chain, budget: record });
+  }
+}
+
+/** The answered calls of a chain, summed apart for those sent in this run and those from the response cache. */
+class ChainTally {
+  private readonly groups = {
+    paid: { calls: 0, usage: null as Usage | null },
+    fromCache: { calls: 0, usage: null as Usage | null },
+  };
+
+  answered(cacheHit: boolean, usage: Usage | null): void {
+    const group = cacheHit ? this.groups.fromCache : this.groups.paid;
+    group.usage = group.calls === 0 ? usage : addUsage(group.usage, usage);
+    group.calls++;
+  }
+
+  result(calls: number, attempts: number, end: ChainUsage['end']): ChainUsage {
+    return { calls, attempts, paid: { ...this.groups.paid }, fromCache: { ...this.groups.fromCache }, end };
   }
 }

@@ -1,4 +1,5 @@
 import { PyRandom } from '../../rng/index.js';
+import type { ChainUsage } from '../../schema/chain-usage.js';
 import type { Subject } from '../../subjects/subject.js';
 import { countInstance } from '../../tasks/count/plugin.js';
 import { COUNT_SYSTEM_PROMPT, countPrompt, DEFAULT_MOTIF, resolveMotif } from '../../tasks/count/stimulus.js';
@@ -76,6 +77,7 @@ const toTrial = (record: SccTrialRecord): SccTrial => ({
   requestedMaxOutputTokens: record.requestedMaxOutputTokens,
   finalMaxOutputTokens: record.finalMaxOutputTokens,
   text: record.text,
+  usage: record.usage,
 });
 
 /**
@@ -105,6 +107,8 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
   if (!Number.isSafeInteger(options.seed)) throw new RangeError(`seed must be a safe integer, got ${options.seed}`);
 
   let calls = 0;
+  /** Per tier (evaluation index), what its aborted trials used. */
+  const abortedUsage = new Map<number, ChainUsage[]>();
   const trialAt =
     (phase: SccTrialEvent['phase'], evaluationIndex: number, center: number) =>
     async (index: number, target: number, budget: number, signal: AbortSignal) => {
@@ -126,6 +130,7 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
         budget,
         retryMaxOutputTokens: config.retryMaxOutputTokens,
         signal,
+        onAborted: (usage) => abortedUsage.set(evaluationIndex, [...(abortedUsage.get(evaluationIndex) ?? []), usage]),
       });
       if (record) options.onTrial?.({ ...toTrial(record), phase, evaluationIndex, center });
       return record;
@@ -235,6 +240,7 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
       decidedEarly: run.decidedEarly,
       abortRuleStopped: run.abortRuleStopped,
       trials: run.records.map(toTrial),
+      abortedUsage: abortedUsage.get(evaluationIndex) ?? [],
     });
   }
   const outcome = search.result();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chainUsageSchema } from '../../schema/chain-usage.js';
 import { FORMAT_CATEGORIES } from '../../tasks/count/audit.js';
 import { DRAW_MODES, LAUNCH_ORDERS, PREFLIGHT_POLICIES, SCHEDULES, sccConfigSchema } from './config.js';
 
@@ -30,6 +31,8 @@ export const sccTrialSchema = z.object({
   requestedMaxOutputTokens: z.number().int().positive(),
   finalMaxOutputTokens: z.number().int().positive(),
   text: z.string(),
+  /** Every call of the trial, its doublings included (absent in records written before it was kept). */
+  usage: chainUsageSchema.optional(),
 });
 
 export const sccTierSchema = z.object({
@@ -47,6 +50,11 @@ export const sccTierSchema = z.object({
   decidedEarly: z.boolean(),
   abortRuleStopped: z.boolean(),
   trials: z.array(sccTrialSchema),
+  /**
+   * What the trials aborted by the early decision after some of their calls had answered used: they have no
+   * record, their calls were made. Absent in records written before it was kept.
+   */
+  abortedUsage: z.array(chainUsageSchema).optional(),
 });
 
 export const attractorSchema = z.object({

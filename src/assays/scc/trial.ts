@@ -1,4 +1,5 @@
 import { SccFatalError } from '../../errors.js';
+import type { ChainUsage } from '../../schema/chain-usage.js';
 import type { Subject, TrialRequest } from '../../subjects/subject.js';
 import { auditResponse, type FormatCategory } from '../../tasks/count/audit.js';
 import { scanLastInteger, scoreCount } from '../../tasks/count/parse.js';
@@ -31,6 +32,8 @@ export interface SccTrialRecord {
   /** Output tokens of the final call as the subject reported them (null when unknown). */
   tokens: number | null;
   inputTokens: number | null;
+  /** Every call of the trial (its budget doublings included): what the run's accounts price. */
+  usage: ChainUsage;
 }
 
 export { SccFatalError };
@@ -62,6 +65,8 @@ export interface TrialSpec {
   budget: number;
   retryMaxOutputTokens: number;
   signal: AbortSignal;
+  /** Told what a trial aborted through `signal` had used (its record is dropped, its calls were made). */
+  onAborted?: (usage: ChainUsage) => void;
 }
 
 /**
@@ -120,13 +125,13 @@ export function runSccTrial(spec: TrialSpec): Promise<SccTrialRecord | null> {
     request,
     rule,
     (response) => recordOf(spec, response),
-    (error) => thrownRecord(spec, error),
+    (error, chain) => thrownRecord(spec, error, chain),
   );
 }
 
 /** A subject that threw: an error trial at the requested budget (an SccFatalError stops the assay). */
-function thrownRecord(spec: TrialSpec, error: unknown): SccTrialRecord | null {
-  if (spec.signal.aborted) return null;
+function thrownRecord(spec: TrialSpec, error: unknown, usage: ChainUsage): SccTrialRecord | null {
+  if (spec.signal.aborted) return aborted(spec, usage);
   if (error instanceof SccFatalError) throw error;
   const message = error instanceof Error ? error.message : String(error);
   const name = error instanceof Error ? error.name : 'Error';
@@ -139,13 +144,19 @@ function thrownRecord(spec: TrialSpec, error: unknown): SccTrialRecord | null {
       finalMaxOutputTokens: spec.budget,
       tokens: null,
       inputTokens: null,
+      usage,
     },
     null,
   );
 }
 
+function aborted(spec: TrialSpec, usage: ChainUsage): null {
+  spec.onAborted?.(usage);
+  return null;
+}
+
 function recordOf(spec: TrialSpec, response: BudgetedResponse): SccTrialRecord | null {
-  if (spec.signal.aborted) return null;
+  if (spec.signal.aborted) return aborted(spec, response.chain);
   if (response.kind === 'not-sent') throw new TrialNotSentError(response.reason);
   const { budget } = response;
   const common = {
@@ -157,7 +168,7 @@ function recordOf(spec: TrialSpec, response: BudgetedResponse): SccTrialRecord |
     // the authors keep the text of the attempt before the failing call (docs/spec/scc.md §6.3)
     const detail = response.error.slice(0, 200);
     const fields = { ...common, text: response.previousText, status: 'error' as const, detail };
-    return finish(spec, { ...fields, tokens: null, inputTokens: null }, null);
+    return finish(spec, { ...fields, tokens: null, inputTokens: null, usage: response.chain }, null);
   }
   // The record keeps the final call's usage, as the authors' logs do (`output_tokens`).
   const usage = response.finalUsage;
@@ -171,7 +182,8 @@ function recordOf(spec: TrialSpec, response: BudgetedResponse): SccTrialRecord |
     : blocked
       ? 'content_filter'
       : null;
-  return finish(spec, { ...common, text: response.text, status, detail, tokens, inputTokens }, cut ? 'length' : null);
+  const fields = { ...common, text: response.text, status, detail, tokens, inputTokens, usage: response.chain };
+  return finish(spec, fields, cut ? 'length' : null);
 }
 
 /** `should_promote`: a longer final budget that produced something usable becomes the learned budget. */
