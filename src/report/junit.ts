@@ -2,10 +2,11 @@ import junitModule, { type Builder } from 'junit-report-builder';
 import type { CellResult } from '../schema/cell.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import type { Report, SpendTotals } from '../schema/report.js';
+import { assaySpentOf } from './assay-spend.js';
 import type { TestEntry } from './build.js';
 import { fixed, interval, percent } from './format.js';
 import { boardTitle, headline, rankText } from './leaderboard.js';
-import { addSpend, noSpend, spendOfTrials } from './spend.js';
+import { addSpend, noSpend, spendOf, spendOfTrials } from './spend.js';
 
 // The package assigns the builder to module.exports; its declarations describe it as an ES default export,
 // which TypeScript's NodeNext resolution reads as `{ default: Builder }`.
@@ -97,14 +98,16 @@ function spendProperties(t: SpendTotals): Properties {
   };
 }
 
-/** The spend of a test's cells (a cell test's own, a fit's adaptive depths) at its subject's price. */
+/** The spend of a test's cells (a cell test's own, a fit's adaptive depths) and assay record at its subject's price. */
 function entrySpend(report: Report, entry: TestEntry): SpendTotals | null {
   const meta = entry.meta;
   if (!meta || !report.spend) return null;
   const cells = [...(meta.cells ?? []), ...(meta.record.kind === 'cell' ? [meta.record] : [])];
-  if (cells.length === 0) return null;
+  const assay = meta.record.kind === 'scc' || meta.record.kind === 'sccAssay' ? assaySpentOf(meta.record) : null;
+  if (cells.length === 0 && !assay) return null;
   const price = report.spend.subjects.find((s) => s.subject === meta.subject.spec)?.price ?? null;
-  return cells.reduce((sum, c) => addSpend(sum, spendOfTrials(c.trials, price)), noSpend(true));
+  const start = assay ? spendOf(assay.billables, price) : noSpend(true);
+  return cells.reduce((sum, c) => addSpend(sum, spendOfTrials(c.trials, price)), start);
 }
 
 /** A board's properties: each subject's rank, headline and interval, and the relations between adjacent ranks. */

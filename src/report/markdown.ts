@@ -3,7 +3,7 @@ import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import type { Report, Spend } from '../schema/report.js';
 import { fixed, interval, percent, thousands, usd } from './format.js';
 import { boardTitle, cellLabel, headline, RANKED_BY, rankText } from './leaderboard.js';
-import { limitLine, unpricedSubjects } from './spend.js';
+import { assayNote, limitLine, unpricedSubjects } from './spend.js';
 
 /** summary.md: the human-readable projection of ceilingbench.json (also for $GITHUB_STEP_SUMMARY). */
 export function renderMarkdown(report: Report): string {
@@ -240,17 +240,10 @@ function spendLines(spend: Spend): string[] {
     notes.push(
       `From the response cache: ${fromCache.trials} trials, ${thousands(fromCache.prompt)} prompt and ${thousands(fromCache.completion)} completion tokens, not sent again.`,
     );
-  if (spend.total.unknownUsage > 0)
-    notes.push(`${spend.total.unknownUsage} answered trials reported no usage: their tokens are in no sum.`);
-  for (const p of spend.projects) {
-    if (!p.assays) continue;
-    const a = p.assays;
-    const counted =
-      a.finalCallPromptTokens === null || a.finalCallCompletionTokens === null
-        ? 'no token counts kept'
-        : `${thousands(a.finalCallPromptTokens)} prompt and ${thousands(a.finalCallCompletionTokens)} completion tokens of each trial's final call`;
-    notes.push(`${p.project}: SCC records: ${a.trials} trials issued, ${counted} (not priced).`);
-  }
+  const unrecorded = spend.total.assays?.unrecordedTrials ?? 0;
+  const silent = spend.total.unknownUsage - unrecorded;
+  if (silent > 0) notes.push(`${silent} answered trials reported no usage: their tokens are in no sum.`);
+  for (const p of spend.projects) if (p.assays) notes.push(`${p.project}: ${assayNote(p.assays)}`);
   if (spend.limit) notes.push(limitLine(spend.limit));
   if (notes.length > 0) lines.push(...notes.map((n) => `- ${n}`), '');
   return lines;

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { sumBilled } from '../assays/sweep/summarize-cell.js';
 import type { CellResult } from '../schema/cell.js';
 import type { AssayUsage, SccAssayRecord, SccRecord, Spend, SpendTotals } from '../schema/report.js';
@@ -7,6 +6,8 @@ import type { SubjectIdentity } from '../schema/subject.js';
 import type { TrialRecord } from '../schema/trial.js';
 import { billedTokens, costOf, priceFor } from '../spend/price.js';
 import { isMissing } from '../tasks/outcome.js';
+import { assaySpentOf } from './assay-spend.js';
+import type { Billable } from './billable.js';
 import { thousands, usd } from './format.js';
 
 /**
@@ -15,20 +16,28 @@ import { thousands, usd } from './format.js';
  * billed tokens at the subject's price; a group whose cost cannot be known that way has cost null.
  */
 
-/** A trial answered by requests sent in this run (a cache hit sent none; a trial stopped before sending, neither). */
-const sentThisRun = (t: TrialRecord): boolean => !t.cacheHit && t.attempts > 0;
+export const billableOfTrial = (t: TrialRecord): Billable => ({
+  cacheHit: t.cacheHit,
+  attempts: t.attempts,
+  usage: t.usage,
+  answered: !isMissing(t.outcome),
+});
 
-/** What a trial's answer cost (or, from the cache, would have cost); 0 without usage (nothing to bill). */
-function trialCost(t: TrialRecord, price: Price | null): number | null {
+/** A unit answered by requests sent in this run (a cache hit sent none; a trial stopped before sending, neither). */
+const sentThisRun = (t: Billable): boolean => !t.cacheHit && t.attempts > 0;
+
+/** What a unit's answer cost (or, from the cache, would have cost); 0 without usage (nothing to bill). */
+function unitCost(t: Billable, price: Price | null): number | null {
+  if (t.unrecorded) return null;
   if (t.usage === null) return 0;
   if (t.usage.costUsd !== undefined) return t.usage.costUsd;
   return price ? costOf(billedTokens(t.usage), price) : null;
 }
 
-const sumCosts = (trials: readonly TrialRecord[], price: Price | null): number | null => {
+const sumCosts = (units: readonly Billable[], price: Price | null): number | null => {
   let sum = 0;
-  for (const t of trials) {
-    const cost = trialCost(t, price);
+  for (const t of units) {
+    const cost = unitCost(t, price);
     if (cost === null) return null;
     sum += cost;
   }
@@ -36,25 +45,29 @@ const sumCosts = (trials: readonly TrialRecord[], price: Price | null): number |
 };
 
 /**
- * The totals of one subject's trials at its price. The cost is known when the subject has a price, or when every
- * trial with usage carries the provider's cost (and there is one); otherwise it is null — paid and saved alike.
+ * The totals of one subject's units at its price. The cost is known when the subject has a price, or when every
+ * unit with usage carries the provider's cost (and there is one); otherwise it is null — paid and saved alike.
  */
-export function spendOfTrials(trials: readonly TrialRecord[], price: Price | null): SpendTotals {
-  const paid = trials.filter((t) => !t.cacheHit);
-  const cached = trials.filter((t) => t.cacheHit);
-  const withUsage = trials.filter((t) => t.usage !== null);
+export function spendOf(units: readonly Billable[], price: Price | null): SpendTotals {
+  const paid = units.filter((t) => !t.cacheHit);
+  const cached = units.filter((t) => t.cacheHit);
+  const withUsage = units.filter((t) => t.usage !== null);
   const known = price !== null || (withUsage.length > 0 && withUsage.every((t) => t.usage?.costUsd !== undefined));
   return {
-    calls: trials.reduce((sum, t) => sum + t.attempts, 0),
+    calls: units.reduce((sum, t) => sum + t.attempts, 0),
     paid: {
-      trials: trials.filter(sentThisRun).length,
+      trials: units.filter(sentThisRun).length,
       ...sumBilled(paid),
       costUsd: known ? sumCosts(paid, price) : null,
     },
     fromCache: { trials: cached.length, ...sumBilled(cached), savedUsd: known ? sumCosts(cached, price) : null },
-    unknownUsage: trials.filter((t) => t.usage === null && !isMissing(t.outcome)).length,
+    unknownUsage: units.filter((t) => t.usage === null && (t.answered || t.unrecorded)).length,
   };
 }
+
+/** The totals of one subject's trials at its price (spendOf, trial by trial). */
+export const spendOfTrials = (trials: readonly TrialRecord[], price: Price | null): SpendTotals =>
+  spendOf(trials.map(billableOfTrial), price);
 
 const addCost = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a + b);
 
@@ -89,61 +102,22 @@ export function noSpend(costKnown: boolean): SpendTotals {
   return { calls: 0, paid: { ...zero, costUsd: cost }, fromCache: { ...zero, savedUsd: cost }, unknownUsage: 0 };
 }
 
-// ── SCC records: what they keep of their usage (loose views: `result` is unknown in ceilingbench.json) ──────────
-const tokensView = z.object({ inputTokens: z.number().nullable(), tokens: z.number().nullable() });
-const sccUsageView = z.object({
-  calls: z.number(),
-  /** Absent when the preflight was not needed. */
-  preflight: tokensView.optional(),
-  tiers: z.array(z.object({ trials: z.array(tokensView) })),
-});
-const motifUsageView = z.object({ rows: z.array(z.object({ calls: z.number() })) });
-const trialsUsageView = z.object({
-  trials: z.array(z.object({ inputTokens: z.number().nullable(), outputTokens: z.number().nullable() })),
-});
+const addNullable = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a + b);
 
 type AssayEntry = Omit<AssayUsage, 'records'>;
 
-const sumOf = (values: ReadonlyArray<number | null>): number => values.reduce<number>((s, v) => s + (v ?? 0), 0);
-
-/** What an SCC record or a secondary assay's keeps of its usage; null when its result has none of it. */
-export function assayUsageOf(record: SccRecord | SccAssayRecord): AssayEntry | null {
-  if (record.kind === 'scc' || record.assay === 'motif') {
-    const motif = record.kind === 'sccAssay' ? motifUsageView.safeParse(record.result) : null;
-    if (motif) {
-      if (!motif.success) return null;
-      const trials = motif.data.rows.reduce((s, r) => s + r.calls, 0);
-      return { trials, finalCallPromptTokens: null, finalCallCompletionTokens: null };
-    }
-    const scc = sccUsageView.safeParse(record.result);
-    if (!scc.success) return null;
-    const trials = [...(scc.data.preflight ? [scc.data.preflight] : []), ...scc.data.tiers.flatMap((t) => t.trials)];
-    return {
-      trials: scc.data.calls,
-      finalCallPromptTokens: sumOf(trials.map((t) => t.inputTokens)),
-      finalCallCompletionTokens: sumOf(trials.map((t) => t.tokens)),
-    };
-  }
-  const parsed = trialsUsageView.safeParse(record.result);
-  if (!parsed.success) return null;
-  return {
-    trials: parsed.data.trials.length,
-    finalCallPromptTokens: sumOf(parsed.data.trials.map((t) => t.inputTokens)),
-    finalCallCompletionTokens: sumOf(parsed.data.trials.map((t) => t.outputTokens)),
-  };
-}
-
-const addNullable = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a + b);
-
 function sumAssays(entries: readonly AssayEntry[]): AssayUsage | undefined {
   if (entries.length === 0) return undefined;
-  const [first, ...rest] = entries;
-  const sum: AssayUsage = { records: 1, ...(first as AssayEntry) };
-  for (const e of rest) {
-    sum.records++;
-    sum.trials += e.trials;
-    sum.finalCallPromptTokens = addNullable(sum.finalCallPromptTokens, e.finalCallPromptTokens);
-    sum.finalCallCompletionTokens = addNullable(sum.finalCallCompletionTokens, e.finalCallCompletionTokens);
+  let sum: AssayUsage = { records: 0, trials: 0, finalCallPromptTokens: 0, finalCallCompletionTokens: 0 };
+  for (const e of entries) {
+    const unrecordedTrials = (sum.unrecordedTrials ?? 0) + (e.unrecordedTrials ?? 0);
+    sum = {
+      records: sum.records + 1,
+      trials: sum.trials + e.trials,
+      finalCallPromptTokens: addNullable(sum.finalCallPromptTokens, e.finalCallPromptTokens),
+      finalCallCompletionTokens: addNullable(sum.finalCallCompletionTokens, e.finalCallCompletionTokens),
+      ...(unrecordedTrials > 0 ? { unrecordedTrials } : {}),
+    };
   }
   return sum;
 }
@@ -158,7 +132,7 @@ export interface SpendInput {
   limit?: SpendLimitReport;
 }
 
-/** The report's `spend` section. */
+/** The report's `spend` section: the cells' trials and the assays' calls, each priced at its subject's price. */
 export function buildSpend(input: SpendInput): Spend {
   const priceOf = new Map(input.subjects.map((s) => [s.spec, priceFor(input.prices, s)]));
   const price = (spec: string) => priceOf.get(spec) ?? null;
@@ -170,22 +144,25 @@ export function buildSpend(input: SpendInput): Spend {
     subject,
     ...spendOfTrials(cell.trials, price(subject)),
   }));
+  const assays = input.assays.flatMap(({ record, subject }) => {
+    const spent = assaySpentOf(record);
+    if (!spent) return [];
+    const assay = record.kind === 'scc' ? ('scc' as const) : record.assay;
+    const totals = spendOf(spent.billables, price(subject));
+    return [{ project: record.project, task: record.task, assay, subject, ...spent.usage, ...totals }];
+  });
+  // everything sent: the cells' trials and the assays' calls
+  const entries: ReadonlyArray<SpendTotals & { project: string; subject: string }> = [...cells, ...assays];
   const subjects = input.subjects.map((s) => {
-    const own = cells.filter((c) => c.subject === s.spec);
+    const own = entries.filter((c) => c.subject === s.spec);
     const start = noSpend(price(s.spec) !== null || own.length > 0);
     return { subject: s.spec, price: price(s.spec), ...own.reduce((sum, c) => addSpend(sum, totalsOf(c)), start) };
   });
   const allPriced = input.subjects.every((s) => price(s.spec) !== null);
   const total = subjects.reduce<SpendTotals>((sum, s) => addSpend(sum, totalsOf(s)), noSpend(true));
-  const assays = input.assays.flatMap(({ record, subject }) => {
-    const usage = assayUsageOf(record);
-    if (!usage) return [];
-    const assay = record.kind === 'scc' ? ('scc' as const) : record.assay;
-    return [{ project: record.project, task: record.task, assay, subject, ...usage }];
-  });
-  const projectNames = [...new Set([...cells.map((c) => c.project), ...assays.map((a) => a.project)])].sort();
+  const projectNames = [...new Set(entries.map((c) => c.project))].sort();
   const projects = projectNames.map((project) => {
-    const own = cells.filter((c) => c.project === project);
+    const own = entries.filter((c) => c.project === project);
     const totals = own.reduce<SpendTotals>(
       (sum, c) => addSpend(sum, totalsOf(c)),
       noSpend(allPriced || own.length > 0),
@@ -202,7 +179,7 @@ export function buildSpend(input: SpendInput): Spend {
     subjects: subjects.map(rounded),
     projects: projects.map(rounded),
     cells: cells.map(rounded),
-    assays,
+    assays: assays.map(rounded),
     ...(input.limit ? { limit: input.limit } : {}),
   };
 }
@@ -230,6 +207,19 @@ export const unpricedSubjects = (spend: Spend): string[] =>
 
 const amount = (a: SpendAmount): string =>
   `${a.calls} calls, ${thousands(a.tokens)} tokens${a.costUsd === null ? '' : `, ${usd(a.costUsd)}`}`;
+
+/** What a project's SCC and secondary-assay records add to its row, and what of it is not priced. */
+export function assayNote(a: AssayUsage): string {
+  const head =
+    `${a.records} SCC and secondary-assay records, ${thousands(a.trials)} trials issued: the row counts every call ` +
+    'they made, budget doublings included.';
+  if (!a.unrecordedTrials) return head;
+  const kept =
+    a.finalCallPromptTokens === null || a.finalCallCompletionTokens === null
+      ? 'no token counts kept'
+      : `${thousands(a.finalCallPromptTokens)} prompt and ${thousands(a.finalCallCompletionTokens)} completion tokens of each trial's final call kept`;
+  return `${head} ${a.unrecordedTrials} of the trials are of records written before their usage was kept: not priced, their tokens in no sum (${kept}).`;
+}
 
 /** The spending limit in one line: the limits, what was spent, what stopped the run, the overshoot and its bound. */
 export function limitLine(limit: SpendLimitReport): string {

@@ -56,7 +56,12 @@ export type PlainTest = z.infer<typeof plainTestSchema>;
  * response cache (no request, cost 0 in this run), their tokens and what they would have cost (`savedUsd`).
  * A cost is the provider's own figure when it reported one (OpenRouter), else the tokens at the price table's
  * price; null when neither is known — never an invented figure. `unknownUsage`: answered trials whose provider
- * reported no usage: their tokens and cost are in no sum.
+ * reported no usage (their tokens and cost are in no sum), and assay trials of a record written before
+ * ceilingbench kept their usage (their cost is null, their final call's tokens are in `assays`).
+ *
+ * An assay trial (SCC, secondary assays) counts every call it made: SCC's budget rule re-asks at a doubled output
+ * budget while an answer is cut, and each call is billed. Its calls sent in this run are one paid trial, those
+ * answered from the response cache one trial from the cache (a trial whose chain mixed both counts in both).
  */
 export const spendTotalsSchema = z.object({
   calls: count,
@@ -67,31 +72,36 @@ export const spendTotalsSchema = z.object({
 export type SpendTotals = z.infer<typeof spendTotalsSchema>;
 
 /**
- * What an SCC record (or a secondary assay's) keeps of its usage: the trials it issued and, per trial, the
- * final call's reported tokens (as the authors' logs do). The calls a trial made before the budget rule re-asked
- * at a doubled budget, and whether a call was a cache hit, are not in these records, so their tokens are shown
- * as they are, apart from the cells' and never priced. Null: the record keeps no token count (motif rows).
+ * What SCC records (or secondary assays') keep of their usage besides what the accounts price: the trials they
+ * issued and, per trial, the final call's reported tokens (as the authors' logs do; null: the record keeps no
+ * token count, motif rows). Shown, not summed: the priced figures are in the totals beside it.
  */
 export const assayUsageSchema = z.object({
   /** Records (SCC runs, secondary assays) summed here. */
   records: count,
-  /** Trials issued (an SCC record's `calls`); each is one request, more when its budget was doubled. */
+  /** Trials issued (an SCC record's `calls`); each is one call, more when its budget was doubled. */
   trials: count,
   finalCallPromptTokens: count.nullable(),
   finalCallCompletionTokens: count.nullable(),
+  /** Trials of records written before their usage was kept: counted in `unknownUsage`, their cost unknown. */
+  unrecordedTrials: count.optional(),
 });
 export type AssayUsage = z.infer<typeof assayUsageSchema>;
 
-/** ceilingbench.json `spend`: calls, tokens and USD per subject, project and cell, paid vs from the cache. */
+/**
+ * ceilingbench.json `spend`: calls, tokens and USD per subject, project, cell and assay record, paid vs from the
+ * cache. `total` (= the sum of `subjects`, = the sum of `projects`) covers everything the run sent: the cells'
+ * trials and every call of the SCC and secondary-assay trials, budget doublings included.
+ */
 export const spendSchema = z.object({
   currency: z.literal('USD'),
-  /** Every cost of the cells is known (a price for each subject, or the provider's own cost on every trial). */
+  /** Every cost is known (a price for each subject, or the provider's own cost on every trial). */
   priced: z.boolean(),
   total: spendTotalsSchema.extend({ assays: assayUsageSchema.optional() }),
   subjects: z.array(
     z.object({
       subject: z.string(),
-      /** The price table's entry the cells were priced at (null: none). */
+      /** The price table's entry the cells and assays were priced at (null: none). */
       price: priceSchema.nullable(),
       ...spendTotalsSchema.shape,
     }),
@@ -107,6 +117,7 @@ export const spendSchema = z.object({
       ...spendTotalsSchema.shape,
     }),
   ),
+  /** Per SCC or secondary-assay record; the priced totals are absent in a report written before they were kept. */
   assays: z.array(
     z.object({
       project: z.string(),
@@ -114,6 +125,7 @@ export const spendSchema = z.object({
       assay: z.enum(['scc', ...SCC_ASSAYS]),
       subject: z.string(),
       ...assayUsageSchema.omit({ records: true }).shape,
+      ...spendTotalsSchema.partial().shape,
     }),
   ),
   /** The run's spending limit, when it had one: what was spent against it, what stopped the run. */

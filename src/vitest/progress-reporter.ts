@@ -1,6 +1,8 @@
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import { assaySpentOf } from '../report/assay-spend.js';
 import { thousands, usd } from '../report/format.js';
-import { assayUsageOf, spendOfTrials } from '../report/spend.js';
+import { spendOf, spendOfTrials } from '../report/spend.js';
+import type { SpendTotals } from '../schema/report.js';
 import type { Prices } from '../schema/spend.js';
 import { priceFor } from '../spend/price.js';
 import type { CeilingbenchMeta } from './meta.js';
@@ -16,7 +18,7 @@ const formatSeconds = (ms: number): string =>
  */
 export class SpendTally {
   calls = 0;
-  /** Prompt + completion tokens of the trials sent in this run (SCC: its records' final-call output tokens). */
+  /** Prompt + completion tokens sent in this run (of the cells' trials and of every call of the assays'). */
   tokens = 0;
   cacheHits = 0;
   /** Prompt + completion tokens of the trials answered from the response cache. */
@@ -36,22 +38,22 @@ export class SpendTally {
     const record = meta.record;
     const cells = [...(meta.cells ?? []), ...(record.kind === 'cell' ? [record] : [])];
     const price = priceFor(this.prices, meta.subject);
-    for (const cell of cells) {
-      const spend = spendOfTrials(cell.trials, price);
-      this.calls += spend.calls;
-      this.tokens += spend.paid.prompt + spend.paid.completion;
-      this.cacheHits += spend.fromCache.trials;
-      this.cachedTokens += spend.fromCache.prompt + spend.fromCache.completion;
-      this.cost = this.cost === null || spend.paid.costUsd === null ? null : this.cost + spend.paid.costUsd;
-      this.saved =
-        this.saved === null || spend.fromCache.savedUsd === null ? null : this.saved + spend.fromCache.savedUsd;
-      this.priced = true;
-    }
+    for (const cell of cells) this.count(spendOfTrials(cell.trials, price));
     if (record.kind === 'scc' || record.kind === 'sccAssay') {
-      const usage = assayUsageOf(record);
-      this.calls += usage?.trials ?? 0;
-      this.tokens += usage?.finalCallCompletionTokens ?? 0;
+      const spent = assaySpentOf(record);
+      if (spent) this.count(spendOf(spent.billables, price));
     }
+  }
+
+  private count(spend: SpendTotals): void {
+    this.calls += spend.calls;
+    this.tokens += spend.paid.prompt + spend.paid.completion;
+    this.cacheHits += spend.fromCache.trials;
+    this.cachedTokens += spend.fromCache.prompt + spend.fromCache.completion;
+    this.cost = this.cost === null || spend.paid.costUsd === null ? null : this.cost + spend.paid.costUsd;
+    this.saved =
+      this.saved === null || spend.fromCache.savedUsd === null ? null : this.saved + spend.fromCache.savedUsd;
+    this.priced = true;
   }
 
   /** `calls 40 · tokens 12,345 · cache hits 3 (2,100 tokens) · cost $0.0123 (saved $0.001)` */

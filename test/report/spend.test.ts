@@ -1,99 +1,27 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runSccAssay } from '../../src/assays/scc/run.js';
-import { summarizeCell } from '../../src/assays/sweep/summarize-cell.js';
-import { buildReport, type TestEntry } from '../../src/report/build.js';
+import { buildReport } from '../../src/report/build.js';
 import { assemblePage } from '../../src/report/html/page.js';
 import { renderJunit } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
-import { addSpend, assayUsageOf, noSpend } from '../../src/report/spend.js';
-import type { CellResult } from '../../src/schema/cell.js';
-import type { CeilingbenchRecord } from '../../src/schema/meta.js';
 import { type Report, reportSchema, type SpendTotals } from '../../src/schema/report.js';
-import type { Prices, SpendLimitReport } from '../../src/schema/spend.js';
-import type { SubjectIdentity } from '../../src/schema/subject.js';
-import type { TrialRecord, Usage } from '../../src/schema/trial.js';
+import type { SpendLimitReport } from '../../src/schema/spend.js';
+import type { Usage } from '../../src/schema/trial.js';
 import { billedTokens, costOf } from '../../src/spend/price.js';
-import { createSubject } from '../../src/subjects/index.js';
-import { apiOutcome, budgetOutcome } from '../../src/tasks/outcome.js';
-import { resolveTask } from '../../src/tasks/registry.js';
-
-const d2 = resolveTask('d2');
-const MINI: SubjectIdentity = { spec: 'openai:gpt-4o-mini', kind: 'openai', model: 'gpt-4o-mini', parameters: {} };
-const ROUTER: SubjectIdentity = {
-  spec: 'openai:anthropic/claude',
-  kind: 'openai',
-  model: 'anthropic/claude',
-  parameters: {},
-};
-const PRICE = { input: 0.15, cachedInput: 0.075, output: 0.6, reasoning: 0.9 };
-const PRICES: Prices = { 'gpt-4o-mini': PRICE };
-const run = {
-  version: '0.1.0',
-  gitSha: null,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  finishedAt: '2026-01-01T00:00:01.000Z',
-  durationMs: 1000,
-};
-
-type Kind = 'paid' | 'cached' | 'api' | 'budget' | 'silent';
-
-/** A D2 trial: answered by a request sent now (paid), from the response cache, an api failure, never sent, or silent. */
-function trial(kind: Kind, index: number, usage: Usage | null = null): TrialRecord {
-  const base = {
-    task: 'd2',
-    level: 5,
-    seed: index,
-    trialIndex: index,
-    profile: 'official',
-    variant: 'standard',
-    finishReason: 'stop' as const,
-    latencyMs: 0,
-  };
-  const correct = {
-    family: 'ccb' as const,
-    kind: 'correct' as const,
-    answerCorrect: true,
-    kStar: -1,
-    tfbc: false,
-    issues: [],
-  };
-  switch (kind) {
-    case 'paid':
-      return { ...base, outcome: correct, usage, cacheHit: false, attempts: 1 + (index % 2) };
-    case 'cached':
-      return { ...base, outcome: correct, usage, cacheHit: true, attempts: 0 };
-    case 'silent':
-      return { ...base, outcome: correct, usage: null, cacheHit: false, attempts: 1 };
-    case 'api':
-      return { ...base, outcome: apiOutcome('ccb', '503'), usage: null, cacheHit: false, attempts: 3 };
-    case 'budget':
-      return { ...base, outcome: budgetOutcome('ccb', 'maxCalls'), usage: null, cacheHit: false, attempts: 0 };
-  }
-}
-
-const cellOf = (project: string, level: number, trials: TrialRecord[]): CellResult =>
-  summarizeCell(
-    { project, task: d2, level, profile: 'official', variant: 'standard', seedOffset: 0, maxMissingFraction: 1 },
-    trials.map((t) => ({ ...t, level })),
-  );
-
-const entry = (record: CeilingbenchRecord, subject = MINI) =>
-  ({
-    project: record.project,
-    name: `${record.project} > ${record.task} · ${'level' in record ? record.level : record.kind}`,
-    file: `specs/${record.project}.spec.ts`,
-    state: 'passed',
-    errors: [],
-    durationMs: 1,
-    meta: { record, gates: [], subject, seed: 0 },
-  }) satisfies TestEntry;
-
-const u = (promptTokens: number, completionTokens: number, extra: Partial<Usage> = {}): Usage => ({
-  promptTokens,
-  completionTokens,
-  ...extra,
-});
+import {
+  cellArb,
+  cellOf,
+  entry,
+  MINI,
+  PRICE,
+  PRICES,
+  ROUTER,
+  run,
+  sumTotals,
+  totalsOf,
+  trial,
+  u,
+} from './spend-support.js';
 
 describe('spend: paid this run vs from the response cache', () => {
   const trials = [
@@ -200,70 +128,7 @@ describe('spend: paid this run vs from the response cache', () => {
   });
 });
 
-describe('spend: SCC records and the spending limit', () => {
-  it('an SCC record counts its trials and final-call tokens apart from the cells, unpriced', async () => {
-    const result = await runSccAssay(await createSubject('sim:counting?cc=64'), { seed: 7 });
-    const scc = {
-      kind: 'scc' as const,
-      project: 'scc',
-      task: 'count',
-      cc: result.cc,
-      ccLower: result.ccLower,
-      ccUpper: result.ccUpper,
-      bounded: result.bounded,
-      skipped: result.skipped,
-      result,
-    };
-    const trials = [...(result.preflight ? [result.preflight] : []), ...result.tiers.flatMap((t) => t.trials)];
-    const usage = assayUsageOf(scc);
-    expect(usage).toEqual({
-      trials: result.calls,
-      finalCallPromptTokens: trials.reduce((s, t) => s + (t.inputTokens ?? 0), 0),
-      finalCallCompletionTokens: result.tokensSpent,
-    });
-    expect(usage?.finalCallCompletionTokens).toBeGreaterThan(0);
-    const dual = {
-      kind: 'sccAssay' as const,
-      assay: 'dual-task' as const,
-      project: 'scc',
-      task: 'dual',
-      summary: {},
-      result: {
-        trials: [
-          { inputTokens: 10, outputTokens: 4 },
-          { inputTokens: null, outputTokens: null },
-        ],
-      },
-    };
-    const report = buildReport([entry(scc), entry(dual), entry(cellOf('d2', 5, [trial('paid', 0, u(5, 5))]))], {
-      ...run,
-      prices: PRICES,
-    });
-    const spend = report.spend as NonNullable<Report['spend']>;
-    expect(spend.assays.map((a) => a.assay)).toEqual(['scc', 'dual-task']);
-    expect(spend.projects.find((p) => p.project === 'scc')).toMatchObject({
-      calls: 0,
-      paid: { trials: 0, costUsd: 0 },
-      assays: {
-        records: 2,
-        trials: result.calls + 2,
-        finalCallPromptTokens: (usage?.finalCallPromptTokens ?? 0) + 10,
-        finalCallCompletionTokens: result.tokensSpent + 4,
-      },
-    });
-    expect(spend.total.assays?.records).toBe(2);
-    expect(spend.total.paid.prompt).toBe(5);
-    expect(renderMarkdown(report)).toContain(
-      `- scc: SCC records: ${result.calls + 2} trials issued, ${(usage?.finalCallPromptTokens ?? 0) + 10}`.replace(
-        /(\d)(?=(\d{3})+(?!\d))/g,
-        '$1,',
-      ),
-    );
-    // a motif ablation keeps calls, not tokens: reported as it is, never as 0 tokens
-    const motif = { ...dual, assay: 'motif' as const, task: 'count', result: { rows: [{ calls: 30 }, { calls: 12 }] } };
-    expect(assayUsageOf(motif)).toEqual({ trials: 42, finalCallPromptTokens: null, finalCallCompletionTokens: null });
-  });
-
+describe('spend: the spending limit', () => {
   it('carries the limit record the budget ledger hands over, and renders it', () => {
     const limit: SpendLimitReport = {
       limits: { maxCalls: 100 },
@@ -295,37 +160,6 @@ describe('spend: SCC records and the spending limit', () => {
 });
 
 // ── property: the accounts add up ─────────────────────────────────────────────────────────────────────────
-const usageArb = fc
-  .record({
-    prompt: fc.integer({ min: 0, max: 50_000 }),
-    completion: fc.integer({ min: 0, max: 20_000 }),
-    cached: fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: undefined }),
-    reasoning: fc.option(fc.integer({ min: 0, max: 30_000 }), { nil: undefined }),
-  })
-  .map(
-    (x): Usage => ({
-      promptTokens: x.prompt,
-      completionTokens: x.completion,
-      ...(x.cached !== undefined ? { cachedPromptTokens: x.cached } : {}),
-      ...(x.reasoning !== undefined ? { reasoningTokens: x.reasoning } : {}),
-    }),
-  );
-const trialArb = fc
-  .tuple(fc.constantFrom<Kind>('paid', 'paid', 'cached', 'api', 'budget', 'silent'), usageArb)
-  .map(([kind, usage]) => ({ kind, usage }));
-const cellArb = fc.record({
-  project: fc.constantFrom('d1', 'd2', 'd3'),
-  trials: fc.array(trialArb, { maxLength: 12 }),
-});
-
-const sumTotals = (xs: readonly SpendTotals[]): SpendTotals => xs.reduce((a, b) => addSpend(a, b), noSpend(true));
-const totalsOf = (t: SpendTotals): SpendTotals => ({
-  calls: t.calls,
-  paid: t.paid,
-  fromCache: t.fromCache,
-  unknownUsage: t.unknownUsage,
-});
-
 describe('spend: the accounts add up (property)', () => {
   it('projects = sum over their cells; paid + cached + not sent = all trials; cost = costOf(summed tokens)', () => {
     fc.assert(

@@ -40,14 +40,29 @@ describe('the progress line’s spend so far', () => {
     );
   });
 
-  it('shows no cost without a price (tokens only), and SCC records count by their trials and output tokens', () => {
+  it('shows no cost without a price (tokens only); an SCC record counts every call, doublings included', () => {
     const tally = new SpendTally();
     tally.add(meta([trial(false, 10, 5)]));
     expect(tally.counters()).toBe('calls 1 · tokens 15 · cache hits 0');
+    // a trial asked twice (its first answer cut at the budget): 2 requests, both billed
+    const doubled = {
+      calls: 2,
+      attempts: 2,
+      paid: { calls: 2, usage: { promptTokens: 6, completionTokens: 40 } },
+      fromCache: { calls: 0, usage: null },
+      end: 'answer',
+    };
+    const hit = {
+      calls: 1,
+      attempts: 0,
+      paid: { calls: 0, usage: null },
+      fromCache: { calls: 1, usage: { promptTokens: 3, completionTokens: 2 } },
+      end: 'answer',
+    };
     const result = {
-      calls: 7,
-      tiers: [{ trials: [{ inputTokens: 3, tokens: 40 }] }],
-      preflight: { inputTokens: 3, tokens: 2 },
+      calls: 2,
+      tiers: [{ trials: [{ inputTokens: 3, tokens: 20, retryCount: 1, usage: doubled }], abortedUsage: [] }],
+      preflight: { inputTokens: 3, tokens: 2, usage: hit },
     };
     tally.add({
       record: { kind: 'scc', project: 'scc', task: 'count', cc: 1, ccLower: 1, ccUpper: 2, bounded: true, result },
@@ -55,6 +70,6 @@ describe('the progress line’s spend so far', () => {
       subject,
       seed: 0,
     });
-    expect(tally.counters()).toBe('calls 8 · tokens 57 · cache hits 0');
+    expect(tally.counters()).toBe('calls 3 · tokens 61 · cache hits 1 (5 tokens)');
   });
 });

@@ -27,7 +27,7 @@ export const kStarPopulation = (trials: readonly TrialRecord[]): number[] =>
     .map((t) => t.outcome.kStar);
 
 /** The billed tokens of the trials that reported usage (src/spend/price.ts: billedTokens). */
-export function sumBilled(trials: readonly TrialRecord[]): BilledTokens {
+export function sumBilled(trials: ReadonlyArray<Pick<TrialRecord, 'usage'>>): BilledTokens {
   const sum: BilledTokens = { prompt: 0, cachedPrompt: 0, completion: 0, reasoning: 0 };
   for (const t of trials) {
     if (t.usage === null) continue;

@@ -1,6 +1,6 @@
 import type { Report, Spend, SpendTotals } from '../../schema/report.js';
 import { fixed, interval, percent, thousands, usd } from '../format.js';
-import { limitLine, unpricedSubjects } from '../spend.js';
+import { assayNote, limitLine, unpricedSubjects } from '../spend.js';
 import { escapeHtml as e, htmlTable } from './escape.js';
 import { readSccRuns } from './scc-view.js';
 
@@ -230,21 +230,32 @@ export function spendTables(spend: Spend): string {
       `Not priced${unpriced.length ? ` (no price for ${unpriced.map((u) => `<code>${e(u)}</code>`).join(', ')} in the configuration’s <code>prices</code>)` : ''}: tokens only.`,
     );
   }
-  if (spend.total.unknownUsage > 0)
-    notes.push(`${spend.total.unknownUsage} answered trials reported no usage: their tokens are in no sum.`);
+  const unrecorded = spend.total.assays?.unrecordedTrials ?? 0;
+  const silent = spend.total.unknownUsage - unrecorded;
+  if (silent > 0) notes.push(`${silent} answered trials reported no usage: their tokens are in no sum.`);
+  for (const p of spend.projects) if (p.assays) notes.push(`${e(p.project)}: ${e(assayNote(p.assays))}`);
+  const final = (n: number | null) => (n === null ? '–' : thousands(n));
   const assays = spend.assays.length
-    ? `<h3>SCC records</h3>\n${htmlTable(
-        ['project', 'task', 'assay', 'trials issued', 'final-call prompt tokens', 'final-call completion tokens'],
+    ? `<h3>SCC and secondary-assay records</h3>\n${htmlTable(
+        [
+          ...head(['project', 'task', 'assay', 'subject', 'trials issued']),
+          'final-call prompt',
+          'final-call completion',
+        ],
         spend.assays.map((a) => [
           e(a.project),
           e(a.task),
           e(a.assay),
+          `<code>${e(a.subject)}</code>`,
           thousands(a.trials),
-          a.finalCallPromptTokens === null ? '–' : thousands(a.finalCallPromptTokens),
-          a.finalCallCompletionTokens === null ? '–' : thousands(a.finalCallCompletionTokens),
+          ...(a.calls === undefined || a.paid === undefined || a.fromCache === undefined || a.unknownUsage === undefined
+            ? head([]).map(() => '–')
+            : cols({ calls: a.calls, paid: a.paid, fromCache: a.fromCache, unknownUsage: a.unknownUsage })),
+          final(a.finalCallPromptTokens),
+          final(a.finalCallCompletionTokens),
         ]),
-      )}\n<p class="note">SCC records keep each trial’s final call only (not the calls cut short before its budget ` +
-      'was doubled, nor whether a call was a cache hit): these tokens are shown as kept and not priced.</p>\n'
+      )}\n<p class="note">Every call of an assay trial is counted and priced, the calls before its budget was ` +
+      'doubled included; the final-call tokens are those the records keep for the paper’s analyses.</p>\n'
     : '';
   const cells = spend.cells.length
     ? `<details><summary>${spend.cells.length} cells (click to expand)</summary>\n${htmlTable(

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { type ChainUsage, chainUsageSchema } from '../schema/chain-usage.js';
+import type { AssayUsage, SccAssayRecord, SccRecord } from '../schema/report.js';
+import type { Billable } from './billable.js';
+
+/**
+ * What an SCC record or a secondary assay's spent, as the units the accounts price (./spend.ts): each
+ * trial keeps the usage of every call it made (`usage`, its budget doublings included). A trial of a record
+ * written before ceilingbench kept that is `unrecorded`: its calls are counted as recorded (1 + doublings), its
+ * tokens are unknown (the final call's alone are shown, apart) and it makes its group's cost unknown.
+ */
+
+/** A trial's calls, as one unit per kind: those sent in this run, those answered from the response cache. */
+export function billablesOfChain(chain: ChainUsage): Billable[] {
+  const units: Billable[] = [];
+  if (chain.fromCache.calls > 0)
+    units.push({ cacheHit: true, attempts: 0, usage: chain.fromCache.usage, answered: true });
+  if (chain.paid.calls > 0)
+    units.push({ cacheHit: false, attempts: chain.attempts, usage: chain.paid.usage, answered: true });
+  // requests sent for a call that failed: counted as calls, with no tokens (as a cell's api trial)
+  else if (chain.attempts > 0) units.push({ cacheHit: false, attempts: chain.attempts, usage: null, answered: false });
+  return units;
+}
+
+const unrecorded = (attempts: number, answered: boolean): Billable => ({
+  cacheHit: false,
+  attempts,
+  usage: null,
+  answered,
+  unrecorded: true,
+});
+
+// ── loose views of the records' results (`result` is unknown in ceilingbench.json) ─────────────────────────
+const usageView = chainUsageSchema.optional();
+const sccTrialView = z.object({
+  inputTokens: z.number().nullable(),
+  tokens: z.number().nullable(),
+  retryCount: z.number().int().nonnegative().optional(),
+  status: z.string().optional(),
+  usage: usageView,
+});
+const sccView = z.object({
+  calls: z.number(),
+  /** Absent when the preflight was not needed. */
+  preflight: sccTrialView.optional(),
+  tiers: z.array(z.object({ trials: z.array(sccTrialView), abortedUsage: z.array(chainUsageSchema).optional() })),
+});
+const motifView = z.object({
+  rows: z.array(z.object({ calls: z.number(), usage: z.array(chainUsageSchema).optional() })),
+});
+const trialsView = z.object({
+  trials: z.array(
+    z.object({
+      inputTokens: z.number().nullable(),
+      outputTokens: z.number().nullable(),
+      answered: z.boolean().optional(),
+      usage: usageView,
+    }),
+  ),
+});
+
+/** What a record spent: its units, its final-call figures (kept as before), the trials that kept no usage. */
+export interface AssaySpent {
+  billables: Billable[];
+  usage: Omit<AssayUsage, 'records'>;
+}
+
+const sumOf = (values: ReadonlyArray<number | null>): number => values.reduce<number>((s, v) => s + (v ?? 0), 0);
+
+/** What an SCC record or a secondary assay's spent; null when its result has none of it (not a known shape). */
+export function assaySpentOf(record: SccRecord | SccAssayRecord): AssaySpent | null {
+  if (record.kind === 'sccAssay' && record.assay === 'motif') {
+    const motif = motifView.safeParse(record.result);
+    if (!motif.success) return null;
+    const billables = motif.data.rows.flatMap((row) =>
+      row.usage ? row.usage.flatMap(billablesOfChain) : Array.from({ length: row.calls }, () => unrecorded(1, true)),
+    );
+    const unrecordedTrials = motif.data.rows.reduce((s, r) => s + (r.usage ? 0 : r.calls), 0);
+    const trials = motif.data.rows.reduce((s, r) => s + r.calls, 0);
+    const usage = { trials, finalCallPromptTokens: null, finalCallCompletionTokens: null };
+    return { billables, usage: { ...usage, ...(unrecordedTrials > 0 ? { unrecordedTrials } : {}) } };
+  }
+  if (record.kind === 'scc') {
+    const scc = sccView.safeParse(record.result);
+    if (!scc.success) return null;
+    const tiers = scc.data.tiers;
+    const trials = [...(scc.data.preflight ? [scc.data.preflight] : []), ...tiers.flatMap((t) => t.trials)];
+    const billables = [
+      ...trials.flatMap((t) =>
+        t.usage ? billablesOfChain(t.usage) : [unrecorded(1 + (t.retryCount ?? 0), t.status !== 'error')],
+      ),
+      ...tiers.flatMap((t) => (t.abortedUsage ?? []).flatMap(billablesOfChain)),
+    ];
+    let unrecordedTrials = trials.filter((t) => !t.usage).length;
+    // an old record: the trials aborted by the early decision left no record, only their count in `calls`
+    if (unrecordedTrials > 0 && tiers.some((t) => t.abortedUsage === undefined)) {
+      const aborted = Math.max(0, scc.data.calls - trials.length);
+      billables.push(...Array.from({ length: aborted }, () => unrecorded(1, false)));
+      unrecordedTrials += aborted;
+    }
+    return {
+      billables,
+      usage: {
+        trials: scc.data.calls,
+        finalCallPromptTokens: sumOf(trials.map((t) => t.inputTokens)),
+        finalCallCompletionTokens: sumOf(trials.map((t) => t.tokens)),
+        ...(unrecordedTrials > 0 ? { unrecordedTrials } : {}),
+      },
+    };
+  }
+  const parsed = trialsView.safeParse(record.result);
+  if (!parsed.success) return null;
+  const trials = parsed.data.trials;
+  const unrecordedTrials = trials.filter((t) => !t.usage).length;
+  return {
+    billables: trials.flatMap((t) => (t.usage ? billablesOfChain(t.usage) : [unrecorded(1, t.answered ?? true)])),
+    usage: {
+      trials: trials.length,
+      finalCallPromptTokens: sumOf(trials.map((t) => t.inputTokens)),
+      finalCallCompletionTokens: sumOf(trials.map((t) => t.outputTokens)),
+      ...(unrecordedTrials > 0 ? { unrecordedTrials } : {}),
+    },
+  };
+}
+
+/** What an SCC record or a secondary assay's keeps of its usage, as shown next to its priced spend. */
+export const assayUsageOf = (record: SccRecord | SccAssayRecord): Omit<AssayUsage, 'records'> | null =>
+  assaySpentOf(record)?.usage ?? null;
