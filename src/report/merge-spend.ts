@@ -1,20 +1,11 @@
-import type { AssayUsage, Spend, SpendTotals } from '../schema/report.js';
+import type { Spend, SpendTotals } from '../schema/report.js';
 import { byKey } from './order.js';
-import { addSpend } from './spend.js';
+import { addAssayUsage as addAssays, addSpend } from './spend.js';
 
 /**
  * The spend of merged runs: summed per subject and project, cells and assay rows listed as the runs list them.
  * Absent when an input has none; each run's spending limit is its own and is not carried over.
  */
-
-const addNullable = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a + b);
-
-const addAssays = (x: AssayUsage, y: AssayUsage): AssayUsage => ({
-  records: x.records + y.records,
-  trials: x.trials + y.trials,
-  finalCallPromptTokens: addNullable(x.finalCallPromptTokens, y.finalCallPromptTokens),
-  finalCallCompletionTokens: addNullable(x.finalCallCompletionTokens, y.finalCallCompletionTokens),
-});
 
 const totals = (t: SpendTotals): SpendTotals => ({
   calls: t.calls,

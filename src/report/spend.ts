@@ -106,20 +106,32 @@ const addNullable = (a: number | null, b: number | null): number | null => (a ==
 
 type AssayEntry = Omit<AssayUsage, 'records'>;
 
+/** Two assay usages summed: a report sums its records (one each), a merge sums whole runs' (merge-spend.ts). */
+export function addAssayUsage(x: AssayUsage, y: AssayUsage): AssayUsage {
+  const unrecordedTrials = (x.unrecordedTrials ?? 0) + (y.unrecordedTrials ?? 0);
+  return {
+    records: x.records + y.records,
+    trials: x.trials + y.trials,
+    finalCallPromptTokens: addNullable(x.finalCallPromptTokens, y.finalCallPromptTokens),
+    finalCallCompletionTokens: addNullable(x.finalCallCompletionTokens, y.finalCallCompletionTokens),
+    ...(unrecordedTrials > 0 ? { unrecordedTrials } : {}),
+  };
+}
+
 function sumAssays(entries: readonly AssayEntry[]): AssayUsage | undefined {
   if (entries.length === 0) return undefined;
-  let sum: AssayUsage = { records: 0, trials: 0, finalCallPromptTokens: 0, finalCallCompletionTokens: 0 };
-  for (const e of entries) {
-    const unrecordedTrials = (sum.unrecordedTrials ?? 0) + (e.unrecordedTrials ?? 0);
-    sum = {
-      records: sum.records + 1,
-      trials: sum.trials + e.trials,
-      finalCallPromptTokens: addNullable(sum.finalCallPromptTokens, e.finalCallPromptTokens),
-      finalCallCompletionTokens: addNullable(sum.finalCallCompletionTokens, e.finalCallCompletionTokens),
-      ...(unrecordedTrials > 0 ? { unrecordedTrials } : {}),
-    };
-  }
-  return sum;
+  const noRecords: AssayUsage = { records: 0, trials: 0, finalCallPromptTokens: 0, finalCallCompletionTokens: 0 };
+  return entries.reduce<AssayUsage>(
+    (sum, e) =>
+      addAssayUsage(sum, {
+        records: 1,
+        trials: e.trials,
+        finalCallPromptTokens: e.finalCallPromptTokens,
+        finalCallCompletionTokens: e.finalCallCompletionTokens,
+        ...(e.unrecordedTrials ? { unrecordedTrials: e.unrecordedTrials } : {}),
+      }),
+    noRecords,
+  );
 }
 
 export interface SpendInput {

@@ -7,6 +7,7 @@ import { buildReport } from '../../src/report/build.js';
 import { assemblePage } from '../../src/report/html/page.js';
 import { renderJunit } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
+import { mergeSpend } from '../../src/report/merge-spend.js';
 import type { ChainUsage } from '../../src/schema/chain-usage.js';
 import { type Report, reportSchema, type SpendTotals } from '../../src/schema/report.js';
 import { costOf } from '../../src/spend/price.js';
@@ -107,6 +108,13 @@ describe('spend: SCC and secondary-assay records', () => {
       "2 of the trials are of records written before their usage was kept: not priced, their tokens in no sum (10 prompt and 4 completion tokens of each trial's final call kept).",
     );
     expect(renderMarkdown(report)).not.toContain('answered trials reported no usage');
+    // merged runs keep the count, so the merged summary says the same of them
+    const merged = mergeSpend([spend, spend]);
+    expect(merged?.total.assays?.unrecordedTrials).toBe(4);
+    expect(merged?.projects.find((p) => p.project === 'scc')?.assays).toMatchObject({
+      records: 2,
+      unrecordedTrials: 4,
+    });
     // a motif ablation of then kept calls, not tokens: counted as calls, never as 0 tokens
     const motif = { ...dual, assay: 'motif' as const, task: 'count', result: { rows: [{ calls: 30 }, { calls: 12 }] } };
     expect(assayUsageOf(motif)).toEqual({
