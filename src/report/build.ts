@@ -8,6 +8,7 @@ import type { CeilingbenchMeta } from '../schema/meta.js';
 import type { PlainTest, Report, SccAssayRecord, SccRecord } from '../schema/report.js';
 import type { Prices, SpendLimitReport } from '../schema/spend.js';
 import type { SubjectIdentity } from '../schema/subject.js';
+import { byKey } from './order.js';
 import { buildSpend } from './spend.js';
 
 /** One finished test as the reporter saw it; a failed one without a record is kept in the report as it is here. */
@@ -39,18 +40,6 @@ export interface RunInfo {
  */
 export const gateKeyCovers = (key: string, project: string): boolean =>
   project === key || project.startsWith(`${key}@`);
-
-const byKey =
-  <T>(...keys: Array<(x: T) => string | number>) =>
-  (a: T, b: T): number => {
-    for (const key of keys) {
-      const x = key(a);
-      const y = key(b);
-      if (x < y) return -1;
-      if (x > y) return 1;
-    }
-    return 0;
-  };
 
 /** Report order of the records: by project, then task, then subject (with several), then the given keys. */
 const byProjectTask = <T extends { project: string; task: string; subject?: string }>(
@@ -152,33 +141,18 @@ function crossSubjectGates(
     const base = { project: key, gate: 'notWorseThan', mode, threshold: -margin, ci95: null, baseline };
     const specs = [...new Set(inProject.map((e) => e.meta?.subject.spec as string))].sort();
     const of = (spec: string) => recordsOf(spec, inProject);
+    // a gate that cannot compare fails: it never passes on data it did not check
+    const cannotCompare = (why: string) =>
+      results.push({ ...base, task: '*', estimate: null, passed: false, upper: null, message: verdict(false, why) });
     if (!specs.includes(baseline)) {
-      results.push({
-        ...base,
-        task: '*',
-        estimate: null,
-        passed: false,
-        upper: null,
-        message: verdict(
-          false,
-          `baseline subject '${baseline}' did not run in project '${key}' (subjects: ${specs.join(', ')}); add it to the run's subjects`,
-        ),
-      });
+      cannotCompare(
+        `baseline subject '${baseline}' did not run in project '${key}' (subjects: ${specs.join(', ')}); add it to the run's subjects`,
+      );
       continue;
     }
     const candidates = specs.filter((s) => s !== baseline);
     if (candidates.length === 0) {
-      results.push({
-        ...base,
-        task: '*',
-        estimate: null,
-        passed: false,
-        upper: null,
-        message: verdict(
-          false,
-          `no subject other than the baseline '${baseline}' ran in project '${key}': nothing to compare`,
-        ),
-      });
+      cannotCompare(`no subject other than the baseline '${baseline}' ran in project '${key}': nothing to compare`);
       continue;
     }
     const baselineRecords = of(baseline);
