@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { subjectEnv } from '../../src/cli/commands/run.js';
+import { subjectEnv } from '../../src/cli/run-flags.js';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { loadSubjects, parseSubjectList } from '../../src/config/load.js';
 import { resolveRunConfig } from '../../src/config/resolve.js';

@@ -5,22 +5,13 @@ import { resolveRunConfig } from '../../config/resolve.js';
 import { standardProjects } from '../../vitest/names.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
+import { type RunEnvFlags, runFlagsEnv } from '../run-flags.js';
 import { standardProjectList } from '../task-help.js';
 
 /** The flags `plan` shares with `run` (whose `--dry-run` prints the same plan). */
-export interface PlanFlags {
+export interface PlanFlags extends RunEnvFlags {
   root?: string;
   project?: string;
-  /** Repeated `--subject` flags give several subjects (cac: an array). */
-  subject?: string | string[];
-  seed?: string | number;
-  trials?: string | number;
-  design?: string;
-  targetWidth?: string | number;
-  /** The run's spending limits (`run --dry-run` passes its own on): the plan says where the estimate stands against them. */
-  maxCost?: string | number;
-  maxTokens?: string | number;
-  maxCalls?: string | number;
   json?: boolean;
 }
 
@@ -32,34 +23,6 @@ function projectList(value: string | undefined): string[] | undefined {
     .filter(Boolean);
   if (names.length === 0) throw new UsageError(`--project: '${value}' names no project; use a comma list or 'all'`);
   return [...new Set(names)];
-}
-
-/**
- * `--subject`, once or repeated, as the environment the configuration reads: one subject as
- * CEILINGBENCH_SUBJECT (as before), several as CEILINGBENCH_SUBJECTS in its JSON form (a spec may hold a comma).
- * The other variable is cleared, so the flags win over the shell's environment.
- */
-export function subjectEnv(value: string | string[] | undefined): Record<string, string | undefined> {
-  if (value === undefined) return {};
-  const specs = [value].flat().map((s) => String(s).trim());
-  if (specs.some((s) => s === ''))
-    throw new UsageError('--subject: an empty subject; give a spec, e.g. --subject sim:default');
-  if (specs.length === 1) return { CEILINGBENCH_SUBJECT: specs[0], CEILINGBENCH_SUBJECTS: '' };
-  return { CEILINGBENCH_SUBJECT: '', CEILINGBENCH_SUBJECTS: JSON.stringify(specs) };
-}
-
-function integer(name: string, value: string | number | undefined, min: number): string | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name}: '${value}' is not an integer ≥ ${min}`);
-  return String(n);
-}
-
-function positive(name: string, value: string | number | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name}: '${value}' is not a positive number (USD)`);
-  return String(n);
 }
 
 /** ceilingbench.config.ts without Vitest: Vite's module runner (Vitest's own dependency), which writes nothing. */
@@ -82,19 +45,7 @@ async function importConfigFile(path: string, root: string): Promise<unknown> {
 export async function printPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   const root = resolve(flags.root ?? process.cwd());
   if (!existsSync(root)) throw new UsageError(`--root: no directory at ${root}`);
-  if (flags.design !== undefined && flags.design !== 'grid' && flags.design !== 'adaptive') {
-    throw new UsageError(`--design: '${flags.design}' is not a design; use grid or adaptive`);
-  }
-  const overrides: Record<string, string | undefined> = {
-    ...subjectEnv(flags.subject),
-    CEILINGBENCH_SEED: integer('seed', flags.seed, 0),
-    CEILINGBENCH_TRIALS: integer('trials', flags.trials, 1),
-    CEILINGBENCH_DESIGN: flags.design,
-    CEILINGBENCH_TARGET_WIDTH: flags.targetWidth === undefined ? undefined : String(flags.targetWidth),
-    CEILINGBENCH_MAX_COST: positive('max-cost', flags.maxCost),
-    CEILINGBENCH_MAX_TOKENS: integer('max-tokens', flags.maxTokens, 1),
-    CEILINGBENCH_MAX_CALLS: integer('max-calls', flags.maxCalls, 1),
-  };
+  const overrides = runFlagsEnv(flags);
   const env: Record<string, string | undefined> = { ...process.env };
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined) env[key] = value;
   const config = await resolveRunConfig({ root, env, importFile: (path) => importConfigFile(path, root) });

@@ -7,27 +7,17 @@ import type { SpendLedger } from '../../spend/ledger.js';
 import { ledgerAt, setInterruptible } from '../../spend/ledger-server.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
+import { type RunEnvFlags, runFlagsEnv } from '../run-flags.js';
 import { standardProjectList } from '../task-help.js';
-import { printPlan, subjectEnv } from './plan.js';
+import { printPlan } from './plan.js';
 
-export { subjectEnv };
-
-interface RunFlags {
+interface RunFlags extends RunEnvFlags {
   root?: string;
   /** A comma list; repeated flags give several (cac: an array). */
   project?: string | string[];
-  /** Repeated `--subject` flags give several subjects (cac: an array). */
-  subject?: string | string[];
-  seed?: string | number;
-  trials?: string | number;
   out?: string;
   shard?: string;
-  design?: string;
-  targetWidth?: string | number;
   dryRun?: boolean;
-  maxCost?: string | number;
-  maxTokens?: string | number;
-  maxCalls?: string | number;
 }
 
 /** Vitest's own config file names, in its lookup order. */
@@ -75,20 +65,6 @@ function parseProjects(value: string | string[] | undefined): string[] | undefin
   if (names.length === 0) throw new UsageError(`--project: '${value}' names no project; use a comma list or 'all'`);
   // a plain project name also selects its per-subject projects (`d2` → `d2@<label>` for every subject)
   return names.flatMap((name) => (name.includes('@') || name.includes('*') ? [name] : [name, `${name}@*`]));
-}
-
-function integerFlag(name: string, value: string | number | undefined, min: number): string | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name}: '${value}' is not an integer ≥ ${min}`);
-  return String(n);
-}
-
-function positiveFlag(name: string, value: string | number | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name}: '${value}' is not a positive number (USD)`);
-  return String(n);
 }
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -187,19 +163,9 @@ export const registerRun: RegisterCommand = (cli, io) => {
       if (!existsSync(root)) throw new UsageError(`--root: no directory at ${root}`);
       const projects = parseProjects(flags.project);
       const env: Record<string, string | undefined> = {
-        ...subjectEnv(flags.subject),
-        CEILINGBENCH_SEED: integerFlag('seed', flags.seed, 0),
-        CEILINGBENCH_TRIALS: integerFlag('trials', flags.trials, 1),
+        ...runFlagsEnv(flags),
         CEILINGBENCH_OUT: flags.out ? resolve(flags.out) : undefined,
-        CEILINGBENCH_DESIGN: flags.design,
-        CEILINGBENCH_TARGET_WIDTH: flags.targetWidth === undefined ? undefined : String(flags.targetWidth),
-        CEILINGBENCH_MAX_COST: positiveFlag('max-cost', flags.maxCost),
-        CEILINGBENCH_MAX_TOKENS: integerFlag('max-tokens', flags.maxTokens, 1),
-        CEILINGBENCH_MAX_CALLS: integerFlag('max-calls', flags.maxCalls, 1),
       };
-      if (flags.design !== undefined && flags.design !== 'grid' && flags.design !== 'adaptive') {
-        throw new UsageError(`--design: '${flags.design}' is not a design; use grid or adaptive`);
-      }
       if (flags.shard !== undefined && !/^\d+\/\d+$/.test(flags.shard)) {
         throw new UsageError(`--shard: '${flags.shard}' is not of the form i/n (e.g. 1/3)`);
       }
