@@ -1,10 +1,15 @@
 import type { Comparison, SccBoard, SccEntry } from '../schema/leaderboard.js';
 import type { SccRecord } from '../schema/report.js';
+import { sccStopText } from '../schema/scc-stop.js';
 import { applyRanks, type BoardDraft, pairsInOrder, rankRangeNote, standingOf } from './board-draft.js';
 import type { LabelledSubject } from './input.js';
 import { adjacentRelations, orderByHeadline } from './rank.js';
 
 const bounds = (s: { ccLower: number; ccUpper: number | null }) => `${s.ccLower}–${s.ccUpper ?? '∞'}`;
+
+/** Why a record is listed unranked: skipped at the preflight, or stopped by the spend ledger (no CC measured). */
+const unrankedReason = (record: SccRecord): string | undefined =>
+  record.stopped ? sccStopText(record.stopped) : record.skipped ? 'skipped (no tier evaluated)' : undefined;
 
 /** One SCC task's board: subjects by CC; separable when the ladder bounds do not overlap (no p-value). */
 export function sccBoard(
@@ -15,7 +20,7 @@ export function sccBoard(
     label: subject.label,
     subject,
     record: own,
-    ok: own.skipped !== true,
+    ok: own.skipped !== true && own.stopped === undefined,
     key: [own.cc],
   }));
   const ordered = orderByHeadline(sides);
@@ -39,7 +44,7 @@ export function sccBoard(
   });
   const byLabel = new Map(sides.map((s) => [s.label, s.record]));
   const entries: SccEntry[] = ordered.map((s) => ({
-    ...standingOf(s.subject, s.ok, s.ok ? undefined : 'skipped (no tier evaluated)'),
+    ...standingOf(s.subject, s.ok, unrankedReason(s.record)),
     cc: s.record.cc,
     ccLower: s.record.ccLower,
     ccUpper: s.record.ccUpper,

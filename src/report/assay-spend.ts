@@ -44,6 +44,20 @@ const sccView = z.object({
   /** Absent when the preflight was not needed. */
   preflight: sccTrialView.optional(),
   tiers: z.array(z.object({ trials: z.array(sccTrialView), abortedUsage: z.array(chainUsageSchema).optional() })),
+  /** A ladder the spend ledger stopped: the stopped tier's answered trials and what its other calls used. */
+  stopped: z
+    .union([
+      z.object({ at: z.literal('preflight'), usage: chainUsageSchema }),
+      z.object({
+        at: z.literal('tier'),
+        tier: z.object({
+          trials: z.array(sccTrialView),
+          abortedUsage: z.array(chainUsageSchema),
+          notSentUsage: z.array(chainUsageSchema),
+        }),
+      }),
+    ])
+    .optional(),
 });
 const motifView = z.object({
   rows: z.array(z.object({ calls: z.number(), usage: z.array(chainUsageSchema).optional() })),
@@ -83,13 +97,24 @@ export function assaySpentOf(record: SccRecord | SccAssayRecord): AssaySpent | n
   if (record.kind === 'scc') {
     const scc = sccView.safeParse(record.result);
     if (!scc.success) return null;
-    const tiers = scc.data.tiers;
-    const trials = [...(scc.data.preflight ? [scc.data.preflight] : []), ...tiers.flatMap((t) => t.trials)];
+    const { tiers, stopped } = scc.data;
+    const stoppedTier = stopped?.at === 'tier' ? stopped.tier : null;
+    const trials = [
+      ...(scc.data.preflight ? [scc.data.preflight] : []),
+      ...tiers.flatMap((t) => t.trials),
+      ...(stoppedTier?.trials ?? []),
+    ];
+    // the calls that answered before a refusal (budget doublings of the refused trials) were sent, and billed
+    const unanswered = [
+      ...tiers.flatMap((t) => t.abortedUsage ?? []),
+      ...(stoppedTier ? [...stoppedTier.abortedUsage, ...stoppedTier.notSentUsage] : []),
+      ...(stopped?.at === 'preflight' ? [stopped.usage] : []),
+    ];
     const billables = [
       ...trials.flatMap((t) =>
         t.usage ? billablesOfChain(t.usage) : [unrecorded(1 + (t.retryCount ?? 0), t.status !== 'error')],
       ),
-      ...tiers.flatMap((t) => (t.abortedUsage ?? []).flatMap(billablesOfChain)),
+      ...unanswered.flatMap(billablesOfChain),
     ];
     let unrecordedTrials = trials.filter((t) => !t.usage).length;
     // an old record: the trials aborted by the early decision left no record, only their count in `calls`

@@ -2,6 +2,7 @@ import junitModule, { type Builder } from 'junit-report-builder';
 import type { CellResult } from '../schema/cell.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import type { Report, SpendTotals } from '../schema/report.js';
+import { sccStopText } from '../schema/scc-stop.js';
 import { assaySpentOf } from './assay-spend.js';
 import type { TestEntry } from './build.js';
 import { fixed, interval, percent } from './format.js';
@@ -48,7 +49,9 @@ function summaryLine(entry: TestEntry): string {
         .map(([k, v]) => `${k}=${v}`)
         .join(' ')}`;
     case 'scc':
-      return `${record.task} cc=${record.cc} bounds=${record.ccLower}-${record.ccUpper ?? 'inf'}`;
+      return record.stopped
+        ? `${record.task} ${sccStopText(record.stopped)}`
+        : `${record.task} cc=${record.cc} bounds=${record.ccLower}-${record.ccUpper ?? 'inf'}`;
   }
 }
 
@@ -79,7 +82,10 @@ function properties(entry: TestEntry): Properties {
     case 'sccAssay':
       return Object.fromEntries(Object.entries(record.summary).map(([k, v]) => [`${record.assay}_${k}`, v]));
     case 'scc':
-      return { task: record.task, counting_capacity: record.cc, cc_lower: record.ccLower, cc_upper: record.ccUpper };
+      // a stopped ladder measured no CC: its lower bound so far, and why it stopped, never a counting_capacity
+      return record.stopped
+        ? { task: record.task, cc_lower: record.ccLower, stopped: record.stopped.reason, tiers: record.stopped.tiers }
+        : { task: record.task, counting_capacity: record.cc, cc_lower: record.ccLower, cc_upper: record.ccUpper };
   }
 }
 

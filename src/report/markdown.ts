@@ -1,6 +1,7 @@
 import type { RetentionFit } from '../schema/fit.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import type { Report, Spend } from '../schema/report.js';
+import { sccStopText } from '../schema/scc-stop.js';
 import { fixed, interval, percent, thousands, usd } from './format.js';
 import { boardTitle, cellLabel, headline, RANKED_BY, rankText } from './leaderboard.js';
 import { assayNote, limitLine, unpricedSubjects } from './spend.js';
@@ -77,7 +78,9 @@ export function renderMarkdown(report: Report): string {
     lines.push(
       '## Counting capacity (SCC)',
       '',
-      `${s.task}: CC = ${s.cc} (ladder bounds ${s.ccLower}–${s.ccUpper ?? '∞'}${s.bounded ? '' : ', unbounded'})${s.skipped ? ' — skipped' : ''}`,
+      s.stopped
+        ? `${s.task}: ${sccStopText(s.stopped)}; CC ≥ ${s.ccLower} so far, a lower bound only`
+        : `${s.task}: CC = ${s.cc} (ladder bounds ${s.ccLower}–${s.ccUpper ?? '∞'}${s.bounded ? '' : ', unbounded'})${s.skipped ? ' — skipped' : ''}`,
       '',
     );
   }

@@ -4,6 +4,7 @@ import { count, recordKey } from './common.js';
 import { ablationSchema, collapseFitSchema, retentionFitSchema } from './fit.js';
 import { gateResultSchema } from './gate.js';
 import { leaderboardSchema } from './leaderboard.js';
+import { sccStopSchema } from './scc-stop.js';
 import { priceSchema, spendLimitReportSchema } from './spend.js';
 import { subjectIdentitySchema } from './subject.js';
 
@@ -17,6 +18,8 @@ export const sccRecordSchema = z.object({
   ccUpper: z.number().nullable(),
   bounded: z.boolean(),
   skipped: z.boolean().optional(),
+  /** Present when the spend ledger stopped the ladder: cc is then a lower bound only, and nothing judges it. */
+  stopped: sccStopSchema.optional(),
   /** The full assay result (see src/assays/scc: sccResultSchema). */
   result: z.unknown(),
 });

@@ -1,4 +1,5 @@
 import type { CollapseFit, RetentionFit } from '../schema/fit.js';
+import { type SccStop, sccStopText } from '../schema/scc-stop.js';
 
 /**
  * Pure threshold checks shared by the matchers and the CI gates; every message prints the estimate
@@ -115,9 +116,19 @@ export interface CountingCapacity {
   ccUpper: number | null;
   bounded: boolean;
   skipped?: boolean;
+  /** The spend ledger stopped the ladder: no CC was measured (cc is a lower bound only). */
+  stopped?: Pick<SccStop, 'reason' | 'tiers'>;
 }
 
 export function checkCountingCapacityAtLeast(result: CountingCapacity, n: number): CheckResult {
+  // missing data: the gate is not evaluated, which fails it as every unevaluated hard gate does
+  if (result.stopped)
+    return {
+      pass: false,
+      estimate: null,
+      ci95: null,
+      message: `not evaluated — counting capacity ${sccStopText(result.stopped)}; a gate never passes on data it did not check`,
+    };
   const pass = !result.skipped && result.cc >= n;
   return {
     pass,

@@ -9,6 +9,7 @@ import {
   runMotifAblation,
 } from '../assays/scc-secondary/index.js';
 import type { RunConfig } from '../config/resolve.js';
+import { type SccStop, sccStopText } from '../schema/scc-stop.js';
 import type { Subject } from '../subjects/subject.js';
 import { type RunContext, runContext, subjectLabelOf, vitestProjectOf } from './context.js';
 import { evaluateGates, gatesFor } from './gates.js';
@@ -22,11 +23,12 @@ interface AssayTestOptions {
   seed?: number;
 }
 
+/** `stopped`: the spend ledger stopped the assay before it finished (its record is written, its test fails). */
 type Assay = (
   context: RunContext,
   signal: AbortSignal,
   seed: number,
-) => Promise<{ record: CeilingbenchRecord; check?: (subject: Subject) => unknown }>;
+) => Promise<{ record: CeilingbenchRecord; stopped?: Pick<SccStop, 'reason' | 'tiers'> }>;
 
 /** One Vitest test that runs an SCC assay on the run's subject and leaves its record (and gates) on meta. */
 function assayTest(defaultName: string, baseSeed: number, assay: Assay, options: AssayTestOptions): void {
@@ -38,11 +40,13 @@ function assayTest(defaultName: string, baseSeed: number, assay: Assay, options:
   test(name, async ({ task, signal, expect }) => {
     const context = await runContext();
     const { config, subject } = context;
-    const { record } = await assay(context, signal, (options.seed ?? baseSeed) + config.seed);
+    const { record, stopped } = await assay(context, signal, (options.seed ?? baseSeed) + config.seed);
     const gateKey = vitestProjectOf(task, 'scc');
     const gates = record.kind === 'scc' ? evaluateGates(gateKey, record, gatesFor(config.gates, gateKey)) : [];
     const meta: CeilingbenchMeta = { record, gates, subject: subject.identity, seed: config.seed };
     task.meta.ceilingbench = meta;
+    // a ladder the spend ledger stopped fails its test once recorded, as a cell with trials not sent does
+    expect(stopped === undefined ? '' : `${record.task}: ${sccStopText(stopped)}`, 'SCC ladder incomplete').toBe('');
     const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
     expect(failed.map((g) => g.message).join('\n'), 'hard gates failed').toBe('');
   });
@@ -68,8 +72,12 @@ export function testCountingCapacity(options: AssayTestOptions = {}): void {
           ccUpper: result.ccUpper,
           bounded: result.bounded,
           skipped: result.skipped,
+          ...(result.stopped
+            ? { stopped: { by: result.stopped.by, reason: result.stopped.reason, tiers: result.stopped.tiers } }
+            : {}),
           result,
         },
+        stopped: result.stopped,
       };
     },
     options,
@@ -87,15 +95,28 @@ function secondaryAssay<Result, Sizes>(
   ) => Promise<Result>,
   toRecord: (result: Result) => CeilingbenchRecord,
   sizes: (config: RunConfig) => Sizes,
+  /** Whether the spend ledger stopped it (the assays that run SCC ladders). */
+  stoppedOf: (result: Result) => SccStop | undefined = () => undefined,
 ): Assay {
-  return async ({ config, subject }, signal, seed) => ({
-    record: toRecord(await run(subject, { seed, ...sizes(config), concurrency: config.concurrency, signal })),
-  });
+  return async ({ config, subject }, signal, seed) => {
+    const result = await run(subject, { seed, ...sizes(config), concurrency: config.concurrency, signal });
+    const stopped = stoppedOf(result);
+    return { record: toRecord(result), ...(stopped ? { stopped } : {}) };
+  };
 }
 
 /** The three secondary assays as declarations: test name, assay seed, and the sizes scaled by the configured trials. */
 const SECONDARY_ASSAYS = {
-  motif: { name: 'scc · motif ablation', seed: 7, assay: secondaryAssay(runMotifAblation, motifRecord, () => ({})) },
+  motif: {
+    name: 'scc · motif ablation',
+    seed: 7,
+    assay: secondaryAssay(
+      runMotifAblation,
+      motifRecord,
+      () => ({}),
+      (result) => result.stopped,
+    ),
+  },
   dual: {
     name: 'scc · dual-task interference',
     seed: 23,

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runSccAssay } from '../../src/assays/scc/run.js';
-import { TrialNotSentError } from '../../src/assays/scc/trial.js';
 import { ask } from '../../src/assays/scc-secondary/ask.js';
 import { runTrial } from '../../src/assays/sweep/run-trial.js';
 import { ConfigError } from '../../src/errors.js';
@@ -217,14 +216,15 @@ describe('assays on a refused trial', () => {
     });
   });
 
-  it('SCC: the ladder stops with no CC (never a higher or lower one), after the trials in flight have landed', async () => {
+  it('SCC: the ladder stops with no measured CC (a lower bound only), after the trials in flight have landed', async () => {
     const inFlight = { now: 0, atRefusal: [] as number[] };
     const inner = scriptedSubject({ capacity: 200, blank: 0, cut: 0, salt: 1, latencyMs: 5 });
     // the preflight and the first tiers are answered; the ledger refuses the 40th call
     const subject = limitedSubject(inner, 39, inFlight);
-    const assay = runSccAssay(subject, { seed: 7, concurrency: 4 });
-    await expect(assay).rejects.toBeInstanceOf(TrialNotSentError);
-    await expect(assay).rejects.toThrow(/stopped before its counting capacity was determined \(no CC is reported\)/);
+    const result = await runSccAssay(subject, { seed: 7, concurrency: 4 });
+    expect(result.stopped).toMatchObject({ by: 'budget', at: 'tier', reason: expect.stringMatching(/^not sent/) });
+    expect(result).toMatchObject({ ccUpper: null, bounded: false });
+    expect(result.cc).toBe(Math.max(0, ...result.tiers.filter((t) => t.passed).map((t) => t.center)));
     // nothing was left running when the assay gave up: its answers in flight are in (the response cache, for a
     // real subject), and no trial was launched after the first refusal
     expect(inFlight.now).toBe(0);
@@ -243,7 +243,11 @@ describe('assays on a refused trial', () => {
     };
     const request = stepsRequest(3, 7, 0);
     const asked = await ask(refusing, { ...request, maxOutputTokens: 100 });
-    expect(asked).toEqual({ kind: 'error', error: 'not sent: the run was interrupted' });
+    expect(asked).toMatchObject({
+      kind: 'error',
+      error: 'not sent: the run was interrupted',
+      usage: { end: 'not-sent' },
+    });
   });
 });
 

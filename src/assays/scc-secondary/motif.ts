@@ -26,12 +26,25 @@ export function inputTokensPerItem(result: SccResult): number | null {
   return olsSlope(points);
 }
 
-/** What every trial of a ladder used: the preflight's, each tier's recorded and aborted trials'. */
+/** What every trial of a ladder used: the preflight's, each tier's recorded and aborted trials', a stop's. */
 function ladderUsage(result: SccResult): ChainUsage[] {
-  const trials = [...(result.preflight ? [result.preflight] : []), ...result.tiers.flatMap((t) => t.trials)];
-  const aborted = result.tiers.flatMap((t) => t.abortedUsage ?? []);
+  const stopped = result.stopped;
+  const stoppedTier = stopped?.at === 'tier' ? stopped.tier : null;
+  const trials = [
+    ...(result.preflight ? [result.preflight] : []),
+    ...result.tiers.flatMap((t) => t.trials),
+    ...(stoppedTier?.trials ?? []),
+  ];
+  const aborted = [
+    ...result.tiers.flatMap((t) => t.abortedUsage ?? []),
+    ...(stoppedTier ? [...stoppedTier.abortedUsage, ...stoppedTier.notSentUsage] : []),
+    ...(stopped?.at === 'preflight' ? [stopped.usage] : []),
+  ];
   return [...trials.flatMap((t) => (t.usage ? [t.usage] : [])), ...aborted];
 }
+
+const stopOf = (result: SccResult) =>
+  result.stopped ? { by: result.stopped.by, reason: result.stopped.reason, tiers: result.stopped.tiers } : undefined;
 
 export async function runMotifAblation(subject: Subject, options: MotifAblationOptions): Promise<MotifAblationResult> {
   const ids = options.motifs ?? MOTIFS.map((m) => m.id);
@@ -49,9 +62,18 @@ export async function runMotifAblation(subject: Subject, options: MotifAblationO
       signal: options.signal,
     });
     raw.push({ motif, seed, result, tokens: inputTokensPerItem(result) });
+    // the ledger refuses every later call too: the motifs after it are not run, and the result says so
+    if (result.stopped) break;
   }
+  const last = raw[raw.length - 1];
+  const lastStop = stopOf(last.result);
+  const stopped = lastStop
+    ? { ...lastStop, motif: last.motif.id, notRun: motifs.slice(raw.length).map((m) => m.id) }
+    : undefined;
   const baseline = raw.find((r) => r.motif.id === DEFAULT_MOTIF.id) ?? null;
   const rows = raw.map(({ motif, seed, result, tokens }): MotifRow => {
+    // a stopped ladder's cc is a lower bound: no ratio is taken of it, nor against it
+    const measured = baseline !== null && !baseline.result.stopped && !result.stopped;
     const baseCc = baseline?.result.cc ?? 0;
     const baseTokens = baseline?.tokens ?? null;
     const row: MotifRow = {
@@ -65,7 +87,8 @@ export async function runMotifAblation(subject: Subject, options: MotifAblationO
       ccUpper: result.ccUpper,
       bounded: result.bounded,
       errorBar: result.errorBar,
-      relativeCc: baseline && baseCc > 0 ? result.cc / baseCc : null,
+      ...(result.stopped ? { stopped: stopOf(result) } : {}),
+      relativeCc: measured && baseCc > 0 ? result.cc / baseCc : null,
       inputTokensPerItem: tokens,
       relativeInputTokensPerItem: tokens !== null && baseTokens !== null && baseTokens > 0 ? tokens / baseTokens : null,
       path: result.tiers.map((t) => ({ phase: t.phase, center: t.center, passed: t.passed, mape: t.mape })),
@@ -74,5 +97,10 @@ export async function runMotifAblation(subject: Subject, options: MotifAblationO
     };
     return row;
   });
-  return { baselineMotif: DEFAULT_MOTIF.id, maxLength: raw[0].result.config.maxLength, rows };
+  return {
+    baselineMotif: DEFAULT_MOTIF.id,
+    maxLength: raw[0].result.config.maxLength,
+    rows,
+    ...(stopped ? { stopped } : {}),
+  };
 }

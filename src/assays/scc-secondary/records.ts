@@ -1,4 +1,5 @@
 import type { SccAssayRecord } from '../../schema/report.js';
+import { sccStopText } from '../../schema/scc-stop.js';
 import type { AgentAssayResult, DualTaskResult, MotifAblationResult } from './schema.js';
 
 /** The meta records the SCC specs leave for the report (`sccAssays`), with headline numbers for tables/JUnit. */
@@ -8,20 +9,27 @@ const key = (text: string): string => text.replace(/[^a-z0-9]+/gi, '_');
 
 export function motifRecord(result: MotifAblationResult): SccAssayRecord {
   const summary: Summary = { motifs: result.rows.length };
-  const baseline = result.rows.find((r) => r.motif === result.baselineMotif);
+  // a ladder the spend ledger stopped measured no CC: it is in no headline number
+  const measured = result.rows.filter((r) => !r.stopped);
+  const baseline = measured.find((r) => r.motif === result.baselineMotif);
   summary.baseline_cc = baseline?.cc ?? null;
-  const ccs = result.rows.map((r) => r.cc);
+  const ccs = measured.map((r) => r.cc);
   const [min, max] = [Math.min(...ccs), Math.max(...ccs)];
   const motifsAt = (cc: number) =>
-    result.rows
+    measured
       .filter((r) => r.cc === cc)
       .map((r) => r.motif)
       .join(' ');
-  summary.min_cc = result.rows.length ? min : null;
-  summary.min_cc_motifs = result.rows.length ? motifsAt(min) : null;
-  summary.max_cc = result.rows.length ? max : null;
-  summary.max_cc_motifs = result.rows.length ? motifsAt(max) : null;
-  for (const row of result.rows) summary[`cc_${key(row.motif)}`] = row.cc;
+  summary.min_cc = measured.length ? min : null;
+  summary.min_cc_motifs = measured.length ? motifsAt(min) : null;
+  summary.max_cc = measured.length ? max : null;
+  summary.max_cc_motifs = measured.length ? motifsAt(max) : null;
+  for (const row of result.rows) summary[`cc_${key(row.motif)}`] = row.stopped ? null : row.cc;
+  if (result.stopped) {
+    summary.stopped = sccStopText(result.stopped);
+    summary.stopped_motif = result.stopped.motif;
+    summary.motifs_not_run = result.stopped.notRun.length;
+  }
   return { kind: 'sccAssay', assay: 'motif', project: 'scc', task: 'count', summary, result };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chainUsageSchema } from '../../schema/chain-usage.js';
+import { sccStopSchema } from '../../schema/scc-stop.js';
 import { AGENT_CONDITIONS } from '../../tasks/scc-secondary/agent/prompts.js';
 import { DUAL_CONDITIONS } from '../../tasks/scc-secondary/dual/conditions.js';
 import { capacityShape } from '../scc/schema.js';
@@ -38,7 +39,9 @@ export const motifRowSchema = z.object({
   seed: z.number().int(),
   skipped: z.boolean(),
   ...capacityShape,
-  /** cc / baseline cc; null when the baseline cc is 0. */
+  /** The spend ledger stopped this motif's ladder: cc is a lower bound only, and no ratio is taken of it. */
+  stopped: sccStopSchema.optional(),
+  /** cc / baseline cc; null when the baseline cc is 0, or either ladder was stopped. */
   relativeCc: z.number().nonnegative().nullable(),
   /** OLS slope of reported input tokens on the true count over the ladder's trials; null without usage. */
   inputTokensPerItem: z.number().nullable(),
@@ -57,6 +60,8 @@ export const motifAblationSchema = z.object({
   baselineMotif: z.string(),
   maxLength: z.number().int().positive(),
   rows: z.array(motifRowSchema),
+  /** The spend ledger stopped the ablation at `motif`'s ladder; `notRun`: the motifs after it, never asked. */
+  stopped: sccStopSchema.extend({ motif: z.string(), notRun: z.array(z.string()) }).optional(),
 });
 
 // ── Dual-task interference ──────────────────────────────────────────────────────────────────────────────

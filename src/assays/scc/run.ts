@@ -16,9 +16,10 @@ import {
   sccConfigSchema,
 } from './config.js';
 import { LadderSearch } from './ladder.js';
-import type { SccResult, SccTier, SccTrial } from './schema.js';
-import { evaluateTier, type TierRun } from './tier.js';
-import { runSccTrial, type SccTrialRecord, shouldPromote } from './trial.js';
+import type { SccResult, SccStopped, SccTier, SccTrial } from './schema.js';
+import { stoppedCapacity } from './stopped.js';
+import { evaluateTier } from './tier.js';
+import { runSccTrial, type SccTrialRecord, shouldPromote, TrialNotSentError } from './trial.js';
 
 export type SccTaskId = 'count' | 'nested';
 
@@ -82,7 +83,8 @@ const toTrial = (record: SccTrialRecord): SccTrial => ({
 
 /**
  * Runs the SCC assay end to end: the ladder with its preflight at 8 (before the first tier, or only after it
- * fails: `preflight`), the analyses. The subject is the only I/O.
+ * fails: `preflight`), the analyses. The subject is the only I/O. When the run's spend ledger refuses a call,
+ * the ladder stops once the trials in flight have landed and the result says so (`stopped`; ./stopped.ts).
  */
 export async function runSccAssay(subject: Subject, options: SccAssayOptions): Promise<SccResult> {
   const config = sccConfigSchema.parse({
@@ -138,13 +140,19 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
 
   const outerSignal = options.signal ?? new AbortController().signal;
   // Always at the configured budget, wherever it runs: the authors ask it before any budget was learned.
-  const runPreflight = async (): Promise<SccTrialRecord> => {
-    const record = await trialAt('preflight', -1, config.preflightLength)(
-      0,
-      config.preflightLength,
-      config.maxOutputTokens,
-      outerSignal,
-    );
+  const runPreflight = async (): Promise<SccTrialRecord | TrialNotSentError> => {
+    let record: SccTrialRecord | null;
+    try {
+      record = await trialAt('preflight', -1, config.preflightLength)(
+        0,
+        config.preflightLength,
+        config.maxOutputTokens,
+        outerSignal,
+      );
+    } catch (error) {
+      if (error instanceof TrialNotSentError) return error;
+      throw error;
+    }
     if (record === null) throw new Error('SCC assay aborted by the caller during the preflight');
     return record;
   };
@@ -185,10 +193,48 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
     };
   };
   const failedPreflight = (record: SccTrialRecord) => record.parsed === null || record.status === 'error';
+  /** The spend ledger's stop: the tiers with a verdict, the stopped tier's answered trials; no CC measured. */
+  const stoppedResult = (
+    stopped: SccStopped,
+    preRecord: SccTrialRecord | null,
+    tiers: SccTier[],
+    learned: number,
+  ): SccResult => {
+    const preflight = preRecord === null ? null : toTrial(preRecord);
+    const stoppedTrials = stopped.at === 'tier' ? stopped.tier.trials : [];
+    const allTrials = [...(preflight ? [preflight] : []), ...tiers.flatMap((t) => t.trials), ...stoppedTrials];
+    const capacity = stoppedCapacity(tiers, config.stepFraction);
+    return {
+      ...base,
+      skipped: false,
+      skipReason: null,
+      ...capacity,
+      ...(preflight ? { preflight } : {}),
+      tiers,
+      calls,
+      callsSaved,
+      tokensSaved,
+      tokensSpent: allTrials.reduce((sum, t) => sum + (t.tokens ?? 0), 0),
+      learnedMaxOutputTokens: learned,
+      attractors: findAttractors(tiers, capacity.cc),
+      tokensPerCountAtCc: tokensPerCountAtCc(tiers, capacity.cc),
+      formatAudit: formatAuditOf(subject.identity.spec, allTrials),
+      stopped,
+    };
+  };
+  const stopAtPreflight = (error: TrialNotSentError, tiers: SccTier[], learned: number): SccResult =>
+    stoppedResult(
+      { by: 'budget', reason: error.reason, tiers: tiers.length, at: 'preflight', usage: error.usage },
+      null,
+      tiers,
+      learned,
+    );
 
   let preRecord: SccTrialRecord | null = null;
   if (preflightPolicy === 'first') {
-    preRecord = await runPreflight();
+    const pre = await runPreflight();
+    if (pre instanceof TrialNotSentError) return stopAtPreflight(pre, [], config.maxOutputTokens);
+    preRecord = pre;
     if (failedPreflight(preRecord)) return skippedResult(preRecord, [], config.maxOutputTokens);
   }
 
@@ -201,7 +247,7 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
   const tiers: SccTier[] = [];
   for (let step = search.next(); step; step = search.next()) {
     const evaluationIndex = tiers.length;
-    const run: TierRun = await evaluateTier(
+    const run = await evaluateTier(
       { run: trialAt(step.phase, evaluationIndex, step.center) },
       {
         step,
@@ -217,6 +263,22 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
       },
     );
     budget = Math.max(budget, run.budget);
+    if (run.kind === 'stopped') {
+      const tier = {
+        evaluationIndex,
+        phase: step.phase,
+        center: step.center,
+        sampleLow: run.sampleLow,
+        sampleHigh: run.sampleHigh,
+        targets: run.targets,
+        issued: run.issued,
+        trials: run.records.map(toTrial),
+        abortedUsage: abortedUsage.get(evaluationIndex) ?? [],
+        notSentUsage: run.notSent,
+      };
+      const stopped: SccStopped = { by: 'budget', reason: run.reason, tiers: tiers.length, at: 'tier', tier };
+      return stoppedResult(stopped, preRecord, tiers, budget);
+    }
     search.record(run.passed);
     if (run.decidedEarly) {
       const completed = run.records.length;
@@ -247,7 +309,9 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
   // Deferred preflight: once the first tier has failed the ladder has ended with CC 0, and the preflight only
   // chooses between the two records the authors would write for it (skipped, or failed at the first tier).
   if (preRecord === null && !tiers[0].passed) {
-    preRecord = await runPreflight();
+    const pre = await runPreflight();
+    if (pre instanceof TrialNotSentError) return stopAtPreflight(pre, tiers, budget);
+    preRecord = pre;
     if (failedPreflight(preRecord)) return skippedResult(preRecord, tiers, budget);
   }
   if (preRecord === null) callsSaved++;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chainUsageSchema } from '../../schema/chain-usage.js';
+import { sccStopSchema } from '../../schema/scc-stop.js';
 import { FORMAT_CATEGORIES } from '../../tasks/count/audit.js';
 import { DRAW_MODES, LAUNCH_ORDERS, PREFLIGHT_POLICIES, SCHEDULES, sccConfigSchema } from './config.js';
 
@@ -57,6 +58,28 @@ export const sccTierSchema = z.object({
   abortedUsage: z.array(chainUsageSchema).optional(),
 });
 
+/** The tier the spend ledger stopped: no verdict; the trials that answered, and what every call used. */
+export const stoppedTierSchema = z.object({
+  evaluationIndex: z.number().int().nonnegative(),
+  phase: z.enum(['expansion', 'refine']),
+  center: z.number().int().positive(),
+  sampleLow: z.number().int(),
+  sampleHigh: z.number().int(),
+  targets: z.array(z.number().int()),
+  issued: z.number().int().nonnegative(),
+  trials: z.array(sccTrialSchema),
+  abortedUsage: z.array(chainUsageSchema),
+  /** What the trials the ledger refused had used before the refusal (their earlier budget doublings). */
+  notSentUsage: z.array(chainUsageSchema),
+});
+
+/** Where the ladder was stopped: at its preflight, or inside a tier. */
+export const sccStoppedSchema = z.discriminatedUnion('at', [
+  /** `usage`: what the refused preflight had used before the refusal (its earlier budget doublings). */
+  sccStopSchema.extend({ at: z.literal('preflight'), usage: chainUsageSchema }),
+  sccStopSchema.extend({ at: z.literal('tier'), tier: stoppedTierSchema }),
+]);
+
 export const attractorSchema = z.object({
   value: z.number(),
   count: z.number().int().positive(),
@@ -113,10 +136,14 @@ export const sccResultSchema = z.object({
   attractors: z.array(attractorSchema),
   tokensPerCountAtCc: tokensAtCcSchema,
   formatAudit: z.array(formatAuditRowSchema),
+  /** Present when the spend ledger stopped the ladder (../../schema/scc-stop.ts): no CC is measured then. */
+  stopped: sccStoppedSchema.optional(),
 });
 
 export type SccTrial = z.infer<typeof sccTrialSchema>;
 export type SccTier = z.infer<typeof sccTierSchema>;
 export type SccResult = z.infer<typeof sccResultSchema>;
+export type SccStopped = z.infer<typeof sccStoppedSchema>;
+export type StoppedTierRecord = z.infer<typeof stoppedTierSchema>;
 export type Attractor = z.infer<typeof attractorSchema>;
 export type TokensAtCc = z.infer<typeof tokensAtCcSchema>;

@@ -1,4 +1,5 @@
 import type { PyRandom } from '../../rng/index.js';
+import type { ChainUsage } from '../../schema/chain-usage.js';
 import { drawTarget, targetRange } from '../../tasks/count/targets.js';
 import type { DrawMode, LaunchOrder, SccConfig, Schedule } from './config.js';
 import type { LadderStep } from './ladder.js';
@@ -49,7 +50,26 @@ export interface TierRun extends TierSummary {
   budget: number;
 }
 
-export async function evaluateTier(runner: TierRunner, options: TierOptions): Promise<TierRun> {
+/**
+ * A tier the run's spend ledger stopped (it refused one of its trials): it has no verdict. The trials in flight
+ * had landed when it returned; `records` are those that answered, `notSent` what the refused trials had used.
+ */
+export interface StoppedTier {
+  kind: 'stopped';
+  reason: string;
+  sampleLow: number;
+  sampleHigh: number;
+  targets: number[];
+  records: SccTrialRecord[];
+  issued: number;
+  notSent: ChainUsage[];
+  budget: number;
+}
+
+/** A tier with its verdict, or one stopped by the spend ledger before it had one. */
+export type TierOutcome = (TierRun & { kind: 'evaluated' }) | StoppedTier;
+
+export async function evaluateTier(runner: TierRunner, options: TierOptions): Promise<TierOutcome> {
   const { config, rng, step } = options;
   const K = config.samplesPerLength;
   const { low, high } = targetRange(step.center, config.jitterFraction);
@@ -78,6 +98,7 @@ export async function evaluateTier(runner: TierRunner, options: TierOptions): Pr
   let abortRuleStopped = false;
   /** The first trial the run's spend ledger refused: no further launch, and the tier has no verdict. */
   let notSent: TrialNotSentError | undefined;
+  const notSentUsage: ChainUsage[] = [];
   const stopped = () => decidedEarly || abortRuleStopped || notSent !== undefined || controller.signal.aborted;
 
   const launch = async (index: number, trialBudget: number): Promise<SccTrialRecord | null> => {
@@ -88,6 +109,7 @@ export async function evaluateTier(runner: TierRunner, options: TierOptions): Pr
     } catch (error) {
       if (!(error instanceof TrialNotSentError)) throw error;
       notSent ??= error;
+      notSentUsage.push(error.usage);
       return null;
     }
     if (record === null) aborted++;
@@ -152,12 +174,24 @@ export async function evaluateTier(runner: TierRunner, options: TierOptions): Pr
     options.signal?.removeEventListener('abort', onOuterAbort);
   }
   if (options.signal?.aborted) throw new Error('SCC assay aborted by the caller');
-  // thrown once the trials in flight have settled, so their answers are in the response cache
-  if (notSent) throw notSent;
   records.sort((a, b) => a.trialIndex - b.trialIndex);
+  // returned once the trials in flight have settled, so their answers are in the response cache
+  if (notSent)
+    return {
+      kind: 'stopped',
+      reason: notSent.reason,
+      sampleLow: low,
+      sampleHigh: high,
+      targets,
+      records,
+      issued,
+      notSent: notSentUsage,
+      budget,
+    };
   const summary = summarizeTier(records, config.toleranceFraction);
   if (decidedEarly && summary.passed) throw new Error('internal: early tier decision contradicted the pass rule');
   return {
+    kind: 'evaluated',
     ...summary,
     sampleLow: low,
     sampleHigh: high,

@@ -42,13 +42,17 @@ export { SccFatalError };
  * A trial the run's spend ledger kept from being sent (a spending limit was reached, or the run was interrupted).
  * It is missing data, and SCC has no missing-data rule: a tier short of a trial has no verdict (an error trial
  * would fail it, a dropped one could pass it), so the ladder stops — after the trials in flight have landed —
- * and no counting capacity is reported, never a higher or a lower one. A rerun with a larger limit replays the
- * answered trials from the response cache and carries on.
+ * and its result is marked `stopped` (no counting capacity is measured, see ./stopped.ts). A rerun with a larger
+ * limit replays the answered trials from the response cache and carries on. `usage`: what the trial's calls
+ * before the refused one used (budget doublings).
  */
 export class TrialNotSentError extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly usage: ChainUsage,
+  ) {
     super(
-      `${reason} — the SCC ladder stopped before its counting capacity was determined (no CC is reported); ` +
+      `${reason} — the SCC ladder stopped before its counting capacity was determined (no CC is measured); ` +
         'rerun with a larger limit to resume from the response cache',
     );
     this.name = 'TrialNotSentError';
@@ -157,7 +161,7 @@ function aborted(spec: TrialSpec, usage: ChainUsage): null {
 
 function recordOf(spec: TrialSpec, response: BudgetedResponse): SccTrialRecord | null {
   if (spec.signal.aborted) return aborted(spec, response.chain);
-  if (response.kind === 'not-sent') throw new TrialNotSentError(response.reason);
+  if (response.kind === 'not-sent') throw new TrialNotSentError(response.reason, response.chain);
   const { budget } = response;
   const common = {
     requestedMaxOutputTokens: budget.requested,

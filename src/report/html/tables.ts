@@ -1,4 +1,5 @@
 import type { Report, Spend, SpendTotals } from '../../schema/report.js';
+import { sccStopText } from '../../schema/scc-stop.js';
 import { fixed, interval, percent, thousands, usd } from '../format.js';
 import { assayNote, limitLine, unpricedSubjects } from '../spend.js';
 import { escapeHtml as e, htmlTable } from './escape.js';
@@ -128,8 +129,10 @@ export function sccTable(report: Report): string {
         .join(', ');
       return [
         e(s.task) + (s.skipped ? ' (skipped)' : ''),
-        String(s.cc),
-        `${s.ccLower}–${s.bounded ? s.ccUpper : '∞ (no tier failed)'}`,
+        s.stopped ? e(sccStopText(s.stopped)) : String(s.cc),
+        s.stopped
+          ? `≥ ${s.ccLower} (lower bound only)`
+          : `${s.ccLower}–${s.bounded ? s.ccUpper : '∞ (no tier failed)'}`,
         view ? String(view.tiers.length) : 'unreadable result',
         attractors || '–',
       ];

@@ -36,7 +36,7 @@ export function releases(report: Report, baselines: readonly Baseline[]): Releas
       name: THIS_RUN,
       order: out.length,
       fits: chosenFits(report.fits),
-      scc: report.scc.filter((s) => !s.skipped),
+      scc: report.scc.filter((s) => !s.skipped && !s.stopped),
     });
   }
   return out;

@@ -8,6 +8,7 @@ import {
   motifAblationSchema,
 } from '../../../assays/scc-secondary/schema.js';
 import type { Report } from '../../../schema/report.js';
+import { sccStopText } from '../../../schema/scc-stop.js';
 import { fixed, percent } from '../../format.js';
 import { escapeHtml as e, htmlTable } from '../escape.js';
 
@@ -27,8 +28,8 @@ function motifTables(result: MotifAblationResult): string {
     `<code>${e(r.motif)}</code>`,
     e(r.item),
     delimiterLabel(r.delimiter),
-    r.skipped ? 'skipped (preflight)' : String(r.cc),
-    `${r.ccLower}–${r.ccUpper ?? '∞'}`,
+    r.stopped ? e(sccStopText(r.stopped)) : r.skipped ? 'skipped (preflight)' : String(r.cc),
+    r.stopped ? `≥ ${r.ccLower} (lower bound only)` : `${r.ccLower}–${r.ccUpper ?? '∞'}`,
     r.relativeCc === null ? '–' : `×${fixed(r.relativeCc, 2)}`,
     fixed(r.inputTokensPerItem, 3),
     r.relativeInputTokensPerItem === null ? '–' : `×${fixed(r.relativeInputTokensPerItem, 2)}`,
@@ -43,7 +44,11 @@ function motifTables(result: MotifAblationResult): string {
       ['motif', 'item', 'delimiter', 'CC', 'bounds', 'CC vs baseline', 'input tokens / item', 'vs baseline', 'calls'],
       rows,
       'scc-secondary motif',
-    )
+    ) +
+    (result.stopped
+      ? `<p>Stopped at <code>${e(result.stopped.motif)}</code>: ${e(sccStopText(result.stopped))}; ` +
+        `${result.stopped.notRun.length} motif(s) not run.</p>\n`
+      : '')
   );
 }
 
