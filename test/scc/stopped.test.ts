@@ -6,6 +6,7 @@ import { motifRecord, runMotifAblation } from '../../src/assays/scc-secondary/in
 import { motifAblationSchema } from '../../src/assays/scc-secondary/schema.js';
 import { buildLeaderboard } from '../../src/leaderboard/index.js';
 import { buildReport } from '../../src/report/build.js';
+import { sccTable } from '../../src/report/html/tables.js';
 import { renderJunit } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import type { SccBoard } from '../../src/schema/leaderboard.js';
@@ -171,7 +172,7 @@ describe('an SCC ladder stopped by the spend ledger', () => {
     expect(board.comparisons).toEqual([]);
   });
 
-  it('summary.md and JUnit say it stopped instead of showing a CC', async () => {
+  it('summary.md, the HTML table and JUnit say it stopped instead of showing a CC', async () => {
     const full = await unlimited(MODEL);
     const { result } = await run(MODEL, Math.floor(full.seen.requests / 2));
     const entry = recordEntry(recordOf(result), scriptedSubject(MODEL).identity);
@@ -179,6 +180,9 @@ describe('an SCC ladder stopped by the spend ledger', () => {
     const md = renderMarkdown(report);
     expect(md).toContain(`count: stopped after ${result.tiers.length} tier`);
     expect(md).not.toMatch(/CC = /);
+    const html = sccTable(report);
+    expect(html).toContain(`stopped after ${result.tiers.length} tier`);
+    expect(html).toContain(`≥ ${result.ccLower} (lower bound only)`);
     const xml = renderJunit(report, [entry]);
     expect(xml).toContain('name="stopped"');
     expect(xml).not.toContain('counting_capacity');

@@ -3,6 +3,10 @@ import type { ChartResult } from '../chart.js';
 import { readSccRuns } from '../scc-view.js';
 import { distinct, facetedSpec, figure, layerOf, round, verdictColor, verticalInterval } from './scaffold.js';
 
+/** A stopped ladder's cc is a lower bound, never drawn as a measured CC. */
+const ccLabel = (record: { cc: number; stopped?: unknown }): string =>
+  record.stopped ? `CC ≥ ${record.cc} (stopped, lower bound)` : `CC = ${record.cc}`;
+
 const LADDER = figure('scc-ladder', 'SCC ladder trace: tier length and verdict');
 const SCATTER = figure('scc-scatter', 'SCC predicted vs true count, with attractor bands');
 
@@ -31,7 +35,7 @@ export function sccLadderChart(report: Report): ChartResult {
       });
     }
     if (record.cc > 0)
-      rows.push({ layer: 'bound', side: 'below', task: record.task, value: record.cc, label: `CC = ${record.cc}` });
+      rows.push({ layer: 'bound', side: 'below', task: record.task, value: record.cc, label: ccLabel(record) });
     if (record.bounded && record.ccUpper !== null && record.ccUpper !== record.cc) {
       rows.push({
         layer: 'bound',
@@ -145,7 +149,7 @@ export function sccScatterChart(report: Report): ChartResult {
     const minTarget = Math.min(...trials.map((t) => t.target));
     rows.push({ layer: 'diagonal', task: record.task, target: minTarget, parsed: minTarget });
     rows.push({ layer: 'diagonal', task: record.task, target: maxTarget, parsed: maxTarget });
-    if (record.cc > 0) rows.push({ layer: 'cc', task: record.task, target: record.cc, label: `CC = ${record.cc}` });
+    if (record.cc > 0) rows.push({ layer: 'cc', task: record.task, target: record.cc, label: ccLabel(record) });
     for (const a of view.attractors ?? []) {
       rows.push({
         layer: 'attractor',
