@@ -14,6 +14,7 @@ import type { SccRecord } from '../../src/schema/report.js';
 import { sccRecordSchema } from '../../src/schema/report.js';
 import type { Subject, TrialResponse } from '../../src/subjects/subject.js';
 import { evaluateGates } from '../../src/vitest/gates.js';
+import { ceilingbenchMatchers } from '../../src/vitest/matchers.js';
 import { emptySeen, RUN_INFO, recordEntry, recording, type Seen } from '../support/spend-subjects.js';
 import { type ScriptedModel, scriptedSubject } from './helpers.js';
 
@@ -153,6 +154,13 @@ describe('an SCC ladder stopped by the spend ledger', () => {
     expect(gate).toMatchObject({ passed: false, estimate: null });
     expect(gate.message).toMatch(/not evaluated — counting capacity stopped after \d+ tiers? \(not sent/);
     expect(evaluateGates('scc', finished, { minCountingCapacity: 1 })[0].passed).toBe(true);
+    // the matcher fails on it with and without `.not` (Vitest inverts `pass` under `.not`)
+    const matcher = ceilingbenchMatchers.toHaveCountingCapacityAtLeast;
+    for (const isNot of [false, true]) {
+      const outcome = await matcher.call({ isNot }, stopped, 1);
+      expect(outcome.pass).toBe(isNot);
+      expect(outcome.message()).toMatch(/not evaluated/);
+    }
 
     const subjectOf = (subject: string, record: SccRecord) => ({
       subject,
