@@ -7,9 +7,10 @@ import {
   runAgentAssay,
   runDualTaskAssay,
   runMotifAblation,
+  secondaryStopText,
 } from '../assays/scc-secondary/index.js';
 import type { RunConfig } from '../config/resolve.js';
-import { type SccStop, sccStopText } from '../schema/scc-stop.js';
+import { sccStopText } from '../schema/scc-stop.js';
 import type { Subject } from '../subjects/subject.js';
 import { type RunContext, runContext, subjectLabelOf, vitestProjectOf } from './context.js';
 import { evaluateGates, gatesFor } from './gates.js';
@@ -23,12 +24,12 @@ interface AssayTestOptions {
   seed?: number;
 }
 
-/** `stopped`: the spend ledger stopped the assay before it finished (its record is written, its test fails). */
+/** `incomplete`: why the spend ledger kept the assay from finishing (its record is written, its test fails). */
 type Assay = (
   context: RunContext,
   signal: AbortSignal,
   seed: number,
-) => Promise<{ record: CeilingbenchRecord; stopped?: Pick<SccStop, 'reason' | 'tiers'> }>;
+) => Promise<{ record: CeilingbenchRecord; incomplete?: string }>;
 
 /** One Vitest test that runs an SCC assay on the run's subject and leaves its record (and gates) on meta. */
 function assayTest(defaultName: string, baseSeed: number, assay: Assay, options: AssayTestOptions): void {
@@ -40,13 +41,13 @@ function assayTest(defaultName: string, baseSeed: number, assay: Assay, options:
   test(name, async ({ task, signal, expect }) => {
     const context = await runContext();
     const { config, subject } = context;
-    const { record, stopped } = await assay(context, signal, (options.seed ?? baseSeed) + config.seed);
+    const { record, incomplete } = await assay(context, signal, (options.seed ?? baseSeed) + config.seed);
     const gateKey = vitestProjectOf(task, 'scc');
     const gates = record.kind === 'scc' ? evaluateGates(gateKey, record, gatesFor(config.gates, gateKey)) : [];
     const meta: CeilingbenchMeta = { record, gates, subject: subject.identity, seed: config.seed };
     task.meta.ceilingbench = meta;
     // a ladder the spend ledger stopped fails its test once recorded, as a cell with trials not sent does
-    expect(stopped === undefined ? '' : `${record.task}: ${sccStopText(stopped)}`, 'SCC ladder incomplete').toBe('');
+    expect(incomplete ?? '', 'SCC assay incomplete').toBe('');
     const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
     expect(failed.map((g) => g.message).join('\n'), 'hard gates failed').toBe('');
   });
@@ -77,7 +78,7 @@ export function testCountingCapacity(options: AssayTestOptions = {}): void {
             : {}),
           result,
         },
-        stopped: result.stopped,
+        ...(result.stopped ? { incomplete: `count: ${sccStopText(result.stopped)}` } : {}),
       };
     },
     options,
@@ -95,13 +96,13 @@ function secondaryAssay<Result, Sizes>(
   ) => Promise<Result>,
   toRecord: (result: Result) => CeilingbenchRecord,
   sizes: (config: RunConfig) => Sizes,
-  /** Whether the spend ledger stopped it (the assays that run SCC ladders). */
-  stoppedOf: (result: Result) => SccStop | undefined = () => undefined,
+  /** Why the spend ledger kept it from finishing; undefined when it finished. */
+  incompleteOf: (result: Result) => string | undefined,
 ): Assay {
   return async ({ config, subject }, signal, seed) => {
     const result = await run(subject, { seed, ...sizes(config), concurrency: config.concurrency, signal });
-    const stopped = stoppedOf(result);
-    return { record: toRecord(result), ...(stopped ? { stopped } : {}) };
+    const incomplete = incompleteOf(result);
+    return { record: toRecord(result), ...(incomplete ? { incomplete } : {}) };
   };
 }
 
@@ -114,22 +115,29 @@ const SECONDARY_ASSAYS = {
       runMotifAblation,
       motifRecord,
       () => ({}),
-      (result) => result.stopped,
+      ({ stopped }) =>
+        stopped && `motif ${stopped.motif}: ${sccStopText(stopped)}; ${stopped.notRun.length} motif(s) not run`,
     ),
   },
   dual: {
     name: 'scc · dual-task interference',
     seed: 23,
-    assay: secondaryAssay(runDualTaskAssay, dualTaskRecord, ({ trials }) => ({
-      samplesPerCount: Math.max(1, Math.round(trials / 40)),
-    })),
+    assay: secondaryAssay(
+      runDualTaskAssay,
+      dualTaskRecord,
+      ({ trials }) => ({ samplesPerCount: Math.max(1, Math.round(trials / 40)) }),
+      ({ stopped }) => stopped && `dual-task: ${secondaryStopText(stopped)}`,
+    ),
   },
   agent: {
     name: 'scc · agent operation',
     seed: 17,
-    assay: secondaryAssay(runAgentAssay, agentRecord, ({ trials }) => ({
-      taskSamples: Math.min(6, Math.max(1, Math.round((6 * trials) / 40))),
-    })),
+    assay: secondaryAssay(
+      runAgentAssay,
+      agentRecord,
+      ({ trials }) => ({ taskSamples: Math.min(6, Math.max(1, Math.round((6 * trials) / 40))) }),
+      ({ stopped }) => stopped && `agent: ${secondaryStopText(stopped)}`,
+    ),
   },
 } as const;
 

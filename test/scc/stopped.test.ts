@@ -2,8 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runSccAssay, type SccAssayOptions } from '../../src/assays/scc/run.js';
 import { type SccResult, sccResultSchema } from '../../src/assays/scc/schema.js';
-import { motifRecord, runMotifAblation } from '../../src/assays/scc-secondary/index.js';
-import { motifAblationSchema } from '../../src/assays/scc-secondary/schema.js';
+import {
+  agentRecord,
+  dualTaskRecord,
+  motifRecord,
+  runAgentAssay,
+  runDualTaskAssay,
+  runMotifAblation,
+} from '../../src/assays/scc-secondary/index.js';
+import { agentAssaySchema, dualTaskSchema, motifAblationSchema } from '../../src/assays/scc-secondary/schema.js';
 import { buildLeaderboard } from '../../src/leaderboard/index.js';
 import { buildReport } from '../../src/report/build.js';
 import { sccTable } from '../../src/report/html/tables.js';
@@ -220,5 +227,34 @@ describe('an SCC ladder stopped by the spend ledger', () => {
     const report = buildReport([recordEntry(record, scriptedSubject(MODEL).identity)], RUN_INFO);
     expect(limited.requests).toBe(k);
     expect(report.spend?.total.calls).toBe(k);
+  });
+
+  it('dual-task and agent: the trials not sent are missing data, counted with the reason on the result', async () => {
+    const plain: Subject = {
+      identity: { spec: 'plain', kind: 'sim', parameters: {} },
+      answer: async () => ({
+        kind: 'answer',
+        text: '7',
+        finishReason: 'stop',
+        latencyMs: 0,
+        cacheHit: false,
+        attempts: 1,
+        usage: { promptTokens: 5, completionTokens: 1 },
+      }),
+    };
+    const k = 3;
+    const dual = dualTaskSchema.parse(
+      await runDualTaskAssay(refuseAfter(plain, k), { seed: 23, counts: [32, 40], concurrency: 1 }),
+    );
+    expect(dual.stopped).toEqual({ by: 'budget', reason: REASON, notSent: dual.trials.length - k });
+    expect(dual.trials.filter((t) => !t.answered)).toHaveLength(dual.trials.length - k);
+    expect(dualTaskRecord(dual).summary).toMatchObject({ not_sent: dual.trials.length - k, stopped: REASON });
+    const agent = agentAssaySchema.parse(
+      await runAgentAssay(refuseAfter(plain, k), { seed: 17, taskSamples: 1, concurrency: 1 }),
+    );
+    expect(agent.stopped).toEqual({ by: 'budget', reason: REASON, notSent: agent.trials.length - k });
+    expect(agentRecord(agent).summary).toMatchObject({ not_sent: agent.trials.length - k });
+    const finished = await runDualTaskAssay(plain, { seed: 23, counts: [32, 40], concurrency: 1 });
+    expect(finished.stopped).toBeUndefined();
   });
 });

@@ -15,7 +15,7 @@ import {
   buildAgentTask,
 } from '../../tasks/scc-secondary/agent/task.js';
 import { mapLimit } from '../limit.js';
-import { ask, clip, mean, rate, SECONDARY_ABORT } from './ask.js';
+import { ask, clip, mean, NotSentTally, rate, SECONDARY_ABORT } from './ask.js';
 import type { AgentAssayResult, AgentConditionSummary, AgentTrial } from './schema.js';
 import { agentThreshold } from './thresholds.js';
 
@@ -112,6 +112,7 @@ export async function runAgentAssay(subject: Subject, options: AgentAssayOptions
   const tasks = Array.from({ length: taskSamples }, (_, i) => buildAgentTask(seed, i));
   const design = agentDesign(tasks, agentCounts, copyCounts, conditions);
 
+  const refused = new NotSentTally();
   const trials = await mapLimit(
     design,
     options.concurrency ?? 4,
@@ -128,6 +129,7 @@ export async function runAgentAssay(subject: Subject, options: AgentAssayOptions
         },
         options.signal,
       );
+      refused.note(asked);
       const text = asked.kind === 'answer' ? asked.text : '';
       const score = scoreAgentInstance(instance, text);
       return {
@@ -174,6 +176,7 @@ export async function runAgentAssay(subject: Subject, options: AgentAssayOptions
       };
     });
   });
+  const stopped = refused.result();
   return {
     seed,
     ladderModel: model,
@@ -184,5 +187,6 @@ export async function runAgentAssay(subject: Subject, options: AgentAssayOptions
     thresholds: conditions.filter(conditionHasMarkers).map((c) => agentThreshold(c, trials)),
     levels,
     trials,
+    ...(stopped ? { stopped } : {}),
   };
 }

@@ -8,6 +8,7 @@ import {
   type BudgetRuleOptions,
   SCC_OUTPUT_TOKENS_CEILING,
 } from '../scc/budget-rule.js';
+import type { SecondaryStop } from './schema.js';
 
 /**
  * One request of a secondary assay, under SCC's budget rule (../scc/budget-rule.ts). The authors' runners double
@@ -61,6 +62,23 @@ export async function ask(
   } catch (error) {
     if (signal?.aborted) throw error;
     return { kind: 'error', error: messageOf(error), usage: null };
+  }
+}
+
+/** What the spend ledger refused among some asked requests: its first reason and how many; null when none. */
+export class NotSentTally {
+  private reason: string | null = null;
+  private count = 0;
+
+  /** Notes one request's outcome (a refused one is an error whose usage ended `not-sent`). */
+  note(asked: Asked): void {
+    if (asked.kind !== 'error' || asked.usage?.end !== 'not-sent') return;
+    this.reason ??= asked.error;
+    this.count++;
+  }
+
+  result(): SecondaryStop | undefined {
+    return this.reason === null ? undefined : { by: 'budget', reason: this.reason, notSent: this.count };
   }
 }
 

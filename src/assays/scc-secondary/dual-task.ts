@@ -12,7 +12,7 @@ import {
 import { type DualData, dualInstance, dualPlugin } from '../../tasks/scc-secondary/dual/plugin.js';
 import { scoreDualResponse } from '../../tasks/scc-secondary/dual/score.js';
 import { mapLimit } from '../limit.js';
-import { ask, clip, mean, rate, SECONDARY_ABORT } from './ask.js';
+import { ask, clip, mean, NotSentTally, rate, SECONDARY_ABORT } from './ask.js';
 import type { DualConditionSummary, DualTaskResult, DualTrial } from './schema.js';
 import { centeredMovingAverage } from './smoothing.js';
 
@@ -124,6 +124,7 @@ export async function runDualTaskAssay(subject: Subject, options: DualTaskOption
   const conditions = options.conditions ?? DUAL_CONDITIONS;
   const window = options.window ?? 5;
   const design = dualDesign(options.seed, counts, samples, conditions);
+  const refused = new NotSentTally();
   const trials = await mapLimit(
     design,
     options.concurrency ?? 4,
@@ -140,6 +141,7 @@ export async function runDualTaskAssay(subject: Subject, options: DualTaskOption
         },
         options.signal,
       );
+      refused.note(asked);
       const base = {
         condition: data.condition,
         count: data.count,
@@ -187,6 +189,7 @@ export async function runDualTaskAssay(subject: Subject, options: DualTaskOption
     options.signal,
     SECONDARY_ABORT,
   );
+  const stopped = refused.result();
   return {
     seed: options.seed,
     counts,
@@ -201,5 +204,6 @@ export async function runDualTaskAssay(subject: Subject, options: DualTaskOption
       ),
     ),
     trials,
+    ...(stopped ? { stopped } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import type { SccAssayRecord } from '../../schema/report.js';
 import { sccStopText } from '../../schema/scc-stop.js';
-import type { AgentAssayResult, DualTaskResult, MotifAblationResult } from './schema.js';
+import type { AgentAssayResult, DualTaskResult, MotifAblationResult, SecondaryStop } from './schema.js';
 
 /** The meta records the SCC specs leave for the report (`sccAssays`), with headline numbers for tables/JUnit. */
 type Summary = SccAssayRecord['summary'];
@@ -33,6 +33,17 @@ export function motifRecord(result: MotifAblationResult): SccAssayRecord {
   return { kind: 'sccAssay', assay: 'motif', project: 'scc', task: 'count', summary, result };
 }
 
+/** What a secondary assay the spend ledger stopped says: its trials not sent are missing data, a rerun resumes. */
+export const secondaryStopText = (stop: SecondaryStop): string =>
+  `${stop.notSent} trial${stop.notSent === 1 ? '' : 's'} not sent (${stop.reason}), missing data — ` +
+  'rerun with a larger limit to resume from the response cache';
+
+const stopSummary = (summary: Summary, stop: SecondaryStop | undefined): void => {
+  if (!stop) return;
+  summary.not_sent = stop.notSent;
+  summary.stopped = stop.reason;
+};
+
 export function dualTaskRecord(result: DualTaskResult): SccAssayRecord {
   const summary: Summary = { trials: result.trials.length };
   for (const c of result.conditions) {
@@ -42,6 +53,7 @@ export function dualTaskRecord(result: DualTaskResult): SccAssayRecord {
     if (c.taskAccuracy !== null) summary[`task_accuracy_${name}`] = c.taskAccuracy;
     if (c.secondaryAccuracy !== null) summary[`secondary_accuracy_${name}`] = c.secondaryAccuracy;
   }
+  stopSummary(summary, result.stopped);
   return { kind: 'sccAssay', assay: 'dual-task', project: 'scc', task: 'dual', summary, result };
 }
 
@@ -54,5 +66,6 @@ export function agentRecord(result: AgentAssayResult): SccAssayRecord {
     if (c.taskSuccessRate !== null) summary[`agent_task_${c.condition}`] = c.taskSuccessRate;
   }
   for (const t of result.thresholds) summary[`last_full_success_${t.condition}`] = t.lastFullSuccess;
+  stopSummary(summary, result.stopped);
   return { kind: 'sccAssay', assay: 'agent', project: 'scc', task: 'agent', summary, result };
 }

@@ -31,6 +31,17 @@ const conditionTallyShape = {
   parseRate: rateSchema,
 };
 
+/**
+ * A secondary assay some of whose requests the run's spend ledger refused (a spending limit, or Ctrl-C): those
+ * trials are missing data (`answered` false), `reason` is the first refusal. Absent when none was refused.
+ */
+export const secondaryStopSchema = z.object({
+  by: z.literal('budget'),
+  reason: z.string(),
+  notSent: z.number().int().positive(),
+});
+export type SecondaryStop = z.infer<typeof secondaryStopSchema>;
+
 // ── Motif / delimiter ablation ──────────────────────────────────────────────────────────────────────────
 export const motifRowSchema = z.object({
   motif: z.string(),
@@ -112,6 +123,7 @@ export const dualTaskSchema = z.object({
   secondaries: z.array(z.object({ id: z.string(), level: z.number().int(), title: z.string() })),
   conditions: z.array(dualConditionSchema),
   trials: z.array(dualTrialSchema),
+  stopped: secondaryStopSchema.optional(),
 });
 
 // ── Agent-operation assay ───────────────────────────────────────────────────────────────────────────────
@@ -179,6 +191,7 @@ export const agentAssaySchema = z.object({
   thresholds: z.array(agentThresholdSchema),
   levels: z.array(agentLevelSchema),
   trials: z.array(agentTrialSchema),
+  stopped: secondaryStopSchema.optional(),
 });
 
 export type MotifRow = z.infer<typeof motifRowSchema>;
