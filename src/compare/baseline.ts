@@ -43,6 +43,7 @@ export function baselineFromReport(report: Report, name: string): Baseline {
       ccLower: s.ccLower,
       ccUpper: s.ccUpper,
       bounded: s.bounded,
+      ...(s.stopped ? { stopped: s.stopped } : {}),
     })),
   };
 }

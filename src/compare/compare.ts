@@ -1,4 +1,5 @@
 import type { Baseline } from '../schema/baseline.js';
+import { sccStopText } from '../schema/scc-stop.js';
 import { fisherExact } from '../stats/index.js';
 import { holmAdjust } from './holm.js';
 import { retentionDifference } from './retention-difference.js';
@@ -40,12 +41,22 @@ export interface MetricComparison {
   reason: string;
 }
 
+/** A metric both runs have that cannot be compared: one side measured nothing (its SCC ladder was stopped). */
+export interface NotCompared {
+  metric: MetricComparison['metric'];
+  project: string;
+  task: string;
+  reason: string;
+}
+
 export interface Comparison {
   baseline: string;
   candidate: string;
   tolerances: Tolerances;
   metrics: MetricComparison[];
   regressions: MetricComparison[];
+  /** Not compared, so not shown free of regression: the gate fails on them as on a regression. */
+  notCompared: NotCompared[];
 }
 
 const key = (...parts: Array<string | number>) => parts.join('|');
@@ -136,10 +147,28 @@ function compareCells(base: Baseline, cand: Baseline, tol: Tolerances): MetricCo
   });
 }
 
+/** The SCC records both runs have where one side's ladder was stopped: its CC is a lower bound, not a measure. */
+function uncomparableCapacity(base: Baseline, cand: Baseline): NotCompared[] {
+  return base.scc.flatMap((b) => {
+    const c = cand.scc.find((x) => key(x.project, x.task) === key(b.project, b.task));
+    if (!c || (!b.stopped && !c.stopped)) return [];
+    const side = c.stopped ? `candidate ${cand.name}` : `baseline ${base.name}`;
+    const stop = (c.stopped ?? b.stopped) as NonNullable<typeof b.stopped>;
+    return [
+      {
+        metric: 'counting_capacity' as const,
+        project: b.project,
+        task: b.task,
+        reason: `the ${side} measured no CC: ${sccStopText(stop)}`,
+      },
+    ];
+  });
+}
+
 function compareCapacity(base: Baseline, cand: Baseline, tol: Tolerances): MetricComparison[] {
   return base.scc.flatMap((b) => {
     const c = cand.scc.find((x) => key(x.project, x.task) === key(b.project, b.task));
-    if (!c) return [];
+    if (!c || b.stopped || c.stopped) return [];
     const disjoint = c.ccUpper !== null && c.ccUpper < b.ccLower;
     const regression = disjoint && c.cc < b.cc * (1 - tol.countingCapacity);
     return [
@@ -214,5 +243,6 @@ export function compareRuns(
     tolerances,
     metrics,
     regressions: metrics.filter((m) => m.regression),
+    notCompared: uncomparableCapacity(base, cand),
   };
 }

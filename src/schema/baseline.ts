@@ -45,9 +45,17 @@ export const baselineSchema = z.object({
   collapse: z.array(
     z.object({ project: z.string(), task: z.string(), levelIndex: z.number().nullable(), ci95: interval.nullable() }),
   ),
-  /** Of each SCC record, its counting capacity and bounds. */
+  /** Of each SCC record, its counting capacity and bounds, and `stopped` when the ladder measured none. */
   scc: z.array(
-    sccRecordSchema.pick({ project: true, task: true, cc: true, ccLower: true, ccUpper: true, bounded: true }),
+    sccRecordSchema.pick({
+      project: true,
+      task: true,
+      cc: true,
+      ccLower: true,
+      ccUpper: true,
+      bounded: true,
+      stopped: true,
+    }),
   ),
 });
 export type Baseline = z.infer<typeof baselineSchema>;

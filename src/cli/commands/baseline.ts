@@ -23,7 +23,8 @@ function historyTable(baselines: Baseline[]): string {
       const fit = b.fits.find((f) => `p_d ${f.task}${f.variant !== 'standard' ? ` ${f.variant}` : ''}` === column);
       if (fit) return `${fixed(fit.pd)} ${interval(fit.ci95)}`;
       const scc = b.scc.find((s) => `CC ${s.task}` === column);
-      return scc ? `${scc.cc} (${scc.ccLower}–${scc.ccUpper ?? '∞'})` : '–';
+      if (!scc) return '–';
+      return scc.stopped ? `stopped (≥ ${scc.ccLower})` : `${scc.cc} (${scc.ccLower}–${scc.ccUpper ?? '∞'})`;
     });
     lines.push(`| ${b.name} | ${b.runStartedAt.slice(0, 10)} | ${cells.join(' | ')} |`);
   }

@@ -26,6 +26,10 @@ function table(comparison: Comparison): string {
   );
   for (const r of comparison.regressions)
     lines.push(`- ${r.project} ${r.task} ${r.metric}${r.where ? ` (${r.where})` : ''}: ${r.reason}`);
+  if (comparison.notCompared.length > 0) {
+    lines.push('', `${comparison.notCompared.length} not compared (the gate fails on them):`);
+    for (const n of comparison.notCompared) lines.push(`- ${n.project} ${n.task} ${n.metric}: ${n.reason}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -41,7 +45,7 @@ export const registerCompare: RegisterCommand = (cli, io) => {
   cli
     .command(
       'compare <baseline> <candidate>',
-      'Compare two runs (ceilingbench.json or baselines/*.json); exit 1 on a regression',
+      'Compare two runs (ceilingbench.json or baselines/*.json); exit 1 on a regression or a metric it could not compare',
     )
     .option('--json', 'Machine-readable output')
     .option('--tolerance-pd <x>', 'p_d drop tolerated (default 0.01)')
@@ -66,6 +70,7 @@ export const registerCompare: RegisterCommand = (cli, io) => {
       );
       const comparison = compareRuns(load(basePath), load(candPath), { tolerances });
       io.stdout(flags.json ? `${JSON.stringify(comparison, null, 2)}\n` : table(comparison));
-      return comparison.regressions.length > 0 ? 1 : 0;
+      // a comparison that could not look at a metric both runs have never passes on it
+      return comparison.regressions.length > 0 || comparison.notCompared.length > 0 ? 1 : 0;
     });
 };
