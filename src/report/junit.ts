@@ -7,7 +7,7 @@ import { assaySpentOf } from './assay-spend.js';
 import type { TestEntry } from './build.js';
 import { fixed, interval, percent } from './format.js';
 import { boardTitle, headline, rankText } from './leaderboard.js';
-import { addSpend, noSpend, spendOf, spendOfTrials } from './spend.js';
+import { addSpend, noSpend, roundUsd, spendOf, spendOfTrials } from './spend.js';
 
 // The package assigns the builder to module.exports; its declarations describe it as an ES default export,
 // which TypeScript's NodeNext resolution reads as `{ default: Builder }`.
@@ -99,8 +99,8 @@ function spendProperties(t: SpendTotals): Properties {
     spend_cached_prompt_tokens: t.paid.cachedPrompt,
     spend_completion_tokens: t.paid.completion,
     spend_reasoning_tokens: t.paid.reasoning,
-    spend_cost_usd: t.paid.costUsd,
-    spend_saved_usd: t.fromCache.savedUsd,
+    spend_cost_usd: roundUsd(t.paid.costUsd),
+    spend_saved_usd: roundUsd(t.fromCache.savedUsd),
   };
 }
 

@@ -197,14 +197,14 @@ export function buildSpend(input: SpendInput): Spend {
 }
 
 /** 12 significant digits: the float noise of the sums (0.31499999999999995) goes, every real digit stays. */
-const round = (x: number | null): number | null => (x === null ? null : Number(x.toPrecision(12)));
+export const roundUsd = (x: number | null): number | null => (x === null ? null : Number(x.toPrecision(12)));
 
 /** The entry with its costs rounded (after every sum was taken unrounded). */
 function rounded<T extends SpendTotals>(entry: T): T {
   return {
     ...entry,
-    paid: { ...entry.paid, costUsd: round(entry.paid.costUsd) },
-    fromCache: { ...entry.fromCache, savedUsd: round(entry.fromCache.savedUsd) },
+    paid: { ...entry.paid, costUsd: roundUsd(entry.paid.costUsd) },
+    fromCache: { ...entry.fromCache, savedUsd: roundUsd(entry.fromCache.savedUsd) },
   };
 }
 

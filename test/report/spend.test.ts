@@ -161,6 +161,27 @@ describe('spend: the spending limit', () => {
 
 // ── property: the accounts add up ─────────────────────────────────────────────────────────────────────────
 describe('spend: the accounts add up (property)', () => {
+  it('JUnit costs carry the rounded figure of the JSON, never the float noise of a sum (0.31499999999999995)', () => {
+    fc.assert(
+      fc.property(fc.array(cellArb, { minLength: 1, maxLength: 6 }), (specs) => {
+        const entries = specs.map((spec, i) =>
+          entry(
+            cellOf(
+              spec.project,
+              5 * (i + 1),
+              spec.trials.map((t, j) => trial(t.kind, j, t.usage)),
+            ),
+          ),
+        );
+        const xml = renderJunit(buildReport(entries, { ...run, prices: PRICES }), entries);
+        for (const [, value] of xml.matchAll(/<property name="spend_(?:cost|saved)_usd" value="([^"]*)"\/>/g)) {
+          expect(value).toBe(String(Number(Number(value).toPrecision(12))));
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('projects = sum over their cells; paid + cached + not sent = all trials; cost = costOf(summed tokens)', () => {
     fc.assert(
       fc.property(fc.array(cellArb, { minLength: 1, maxLength: 6 }), fc.boolean(), (specs, priced) => {
