@@ -41,7 +41,7 @@ export interface MetricComparison {
   reason: string;
 }
 
-/** A metric both runs have that cannot be compared: one side measured nothing (its SCC ladder was stopped). */
+/** A metric both runs have that cannot be compared: one side measured nothing (see `uncomparable`). */
 export interface NotCompared {
   metric: MetricComparison['metric'];
   project: string;
@@ -60,12 +60,44 @@ export interface Comparison {
 }
 
 const key = (...parts: Array<string | number>) => parts.join('|');
+const answeredAny = (counts: ReadonlyArray<{ n: number }>) => counts.some((c) => c.n > 0);
+
+/**
+ * What both runs have but neither test can look at: a fit or a cell with no answered trial on one side (every
+ * trial missing data: api, budget), or an SCC ladder stopped before it measured a CC.
+ */
+function uncomparable(base: Baseline, cand: Baseline): NotCompared[] {
+  const side = (baseEmpty: boolean) => (baseEmpty ? `baseline ${base.name}` : `candidate ${cand.name}`);
+  const out: NotCompared[] = [];
+  for (const b of base.fits) {
+    const c = cand.fits.find((f) => key(f.project, f.task, f.variant) === key(b.project, b.task, b.variant));
+    if (!c || (answeredAny(b.counts) && answeredAny(c.counts))) continue;
+    const reason = `the ${side(!answeredAny(b.counts))} has no answered trial in this fit (all missing data)`;
+    out.push({ metric: 'p_d', project: b.project, task: b.task, reason });
+  }
+  for (const b of base.cells) {
+    const c = cand.cells.find(
+      (x) => key(x.project, x.task, x.variant, x.level) === key(b.project, b.task, b.variant, b.level),
+    );
+    if (!c || (b.answered > 0 && c.answered > 0)) continue;
+    const reason = `level ${b.level}: the ${side(b.answered === 0)} has no answered trial in this cell (all missing data)`;
+    out.push({ metric: 'accuracy', project: b.project, task: b.task, reason });
+  }
+  for (const b of base.scc) {
+    const c = cand.scc.find((x) => key(x.project, x.task) === key(b.project, b.task));
+    if (!c || (!b.stopped && !c.stopped)) continue;
+    const stop = (c.stopped ?? b.stopped) as NonNullable<typeof b.stopped>;
+    const reason = `the ${side(!c.stopped)} measured no CC: ${sccStopText(stop)}`;
+    out.push({ metric: 'counting_capacity', project: b.project, task: b.task, reason });
+  }
+  return out;
+}
 
 function compareRetention(base: Baseline, cand: Baseline, tol: Tolerances, seed: number): MetricComparison[] {
   const out: MetricComparison[] = [];
   for (const b of base.fits) {
     const c = cand.fits.find((f) => key(f.project, f.task, f.variant) === key(b.project, b.task, b.variant));
-    if (!c) continue;
+    if (!c || !answeredAny(b.counts) || !answeredAny(c.counts)) continue;
     const { difference, ci95 } = retentionDifference(b.counts, c.counts, { seed });
     const supported = ci95[1] < 0;
     const regression = supported && difference < -tol.retention;
@@ -147,24 +179,6 @@ function compareCells(base: Baseline, cand: Baseline, tol: Tolerances): MetricCo
   });
 }
 
-/** The SCC records both runs have where one side's ladder was stopped: its CC is a lower bound, not a measure. */
-function uncomparableCapacity(base: Baseline, cand: Baseline): NotCompared[] {
-  return base.scc.flatMap((b) => {
-    const c = cand.scc.find((x) => key(x.project, x.task) === key(b.project, b.task));
-    if (!c || (!b.stopped && !c.stopped)) return [];
-    const side = c.stopped ? `candidate ${cand.name}` : `baseline ${base.name}`;
-    const stop = (c.stopped ?? b.stopped) as NonNullable<typeof b.stopped>;
-    return [
-      {
-        metric: 'counting_capacity' as const,
-        project: b.project,
-        task: b.task,
-        reason: `the ${side} measured no CC: ${sccStopText(stop)}`,
-      },
-    ];
-  });
-}
-
 function compareCapacity(base: Baseline, cand: Baseline, tol: Tolerances): MetricComparison[] {
   return base.scc.flatMap((b) => {
     const c = cand.scc.find((x) => key(x.project, x.task) === key(b.project, b.task));
@@ -243,6 +257,6 @@ export function compareRuns(
     tolerances,
     metrics,
     regressions: metrics.filter((m) => m.regression),
-    notCompared: uncomparableCapacity(base, cand),
+    notCompared: uncomparable(base, cand),
   };
 }

@@ -35,6 +35,52 @@ function file(dir: string, b: Baseline): string {
   return path;
 }
 
+const retentionFit = (counts: Array<{ depth: number; correct: number; n: number }>): Baseline['fits'][number] => ({
+  project: 'd2',
+  task: 'd2',
+  variant: 'standard',
+  missing: 'strict',
+  pd: 0.95,
+  ci95: [0.9, 0.97],
+  counts,
+  tfbc: 0,
+  correct: counts.reduce((s, c) => s + c.correct, 0),
+  tfbcRate: null,
+});
+const cell = (successes: number, answered: number): Baseline['cells'][number] => ({
+  project: 'd2',
+  task: 'd2',
+  variant: 'standard',
+  level: 10,
+  successes,
+  answered,
+});
+
+describe('a fit or cell with no answered trial on one side (every trial missing data)', () => {
+  const answered = [
+    { depth: 5, correct: 18, n: 20 },
+    { depth: 10, correct: 12, n: 20 },
+  ];
+  const unanswered = answered.map((c) => ({ ...c, correct: 0, n: 0 }));
+  const runs = (candFit: Baseline['fits'][number], candCell: Baseline['cells'][number]) => [
+    { ...baseline('base', {}), fits: [retentionFit(answered)], cells: [cell(12, 20)] },
+    { ...baseline('cand', {}), fits: [candFit], cells: [candCell] },
+  ];
+
+  it('is listed as not compared (p_d and accuracy), never shown as "no statistically supported drop"', () => {
+    const [base, cand] = runs(retentionFit(unanswered), cell(0, 0));
+    const c = compareRuns(base, cand);
+    expect(c.metrics.filter((m) => m.metric === 'p_d' || m.metric === 'accuracy')).toEqual([]);
+    expect(c.notCompared.map((n) => [n.metric, n.reason])).toEqual([
+      ['p_d', 'the candidate cand has no answered trial in this fit (all missing data)'],
+      ['accuracy', 'level 10: the candidate cand has no answered trial in this cell (all missing data)'],
+    ]);
+    const [base2, cand2] = runs(retentionFit(answered), cell(12, 20));
+    expect(compareRuns(base2, cand2).notCompared).toEqual([]);
+    expect(compareRuns(cand, base).notCompared.map((n) => n.reason)[0]).toMatch(/^the baseline cand has no answered/);
+  });
+});
+
 describe('a stopped SCC ladder in a comparison', () => {
   // a stopped ladder's cc is the highest tier passed before the stop: far below the baseline, yet no measure
   const stopped = { cc: 32, ccLower: 32, ccUpper: null, bounded: false, stopped: stop };
