@@ -39,7 +39,7 @@ const retentionFit = (counts: Array<{ depth: number; correct: number; n: number 
   project: 'd2',
   task: 'd2',
   variant: 'standard',
-  missing: 'strict',
+  missing: 'release',
   pd: 0.95,
   ci95: [0.9, 0.97],
   counts,
