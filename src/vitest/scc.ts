@@ -1,5 +1,5 @@
 import { test } from 'vitest';
-import { runSccAssay } from '../assays/scc/index.js';
+import { runSccAssay, sccRecordOf } from '../assays/scc/index.js';
 import {
   agentRecord,
   dualTaskRecord,
@@ -64,20 +64,7 @@ export function testCountingCapacity(options: AssayTestOptions = {}): void {
     async ({ subject }, signal, seed) => {
       const result = await runSccAssay(subject, { seed, signal });
       return {
-        record: {
-          kind: 'scc',
-          project: 'scc',
-          task: 'count',
-          cc: result.cc,
-          ccLower: result.ccLower,
-          ccUpper: result.ccUpper,
-          bounded: result.bounded,
-          skipped: result.skipped,
-          ...(result.stopped
-            ? { stopped: { by: result.stopped.by, reason: result.stopped.reason, tiers: result.stopped.tiers } }
-            : {}),
-          result,
-        },
+        record: sccRecordOf(result),
         ...(result.stopped ? { incomplete: `count: ${sccStopText(result.stopped)}` } : {}),
       };
     },

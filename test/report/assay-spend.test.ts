@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sccRecordOf } from '../../src/assays/scc/record.js';
 import { runSccAssay } from '../../src/assays/scc/run.js';
-import type { SccResult } from '../../src/assays/scc/schema.js';
 import { assayUsageOf } from '../../src/report/assay-spend.js';
 import { buildReport } from '../../src/report/build.js';
 import { assemblePage } from '../../src/report/html/page.js';
@@ -26,23 +26,11 @@ import {
   usageArb,
 } from './spend-support.js';
 
-/** The SCC and secondary-assay records in the accounts: priced as the cells, in every total. */
-const sccRecord = (result: SccResult) => ({
-  kind: 'scc' as const,
-  project: 'scc',
-  task: 'count',
-  cc: result.cc,
-  ccLower: result.ccLower,
-  ccUpper: result.ccUpper,
-  bounded: result.bounded,
-  skipped: result.skipped,
-  result,
-});
-
+// The SCC and secondary-assay records in the accounts: priced as the cells, in every total.
 describe('spend: SCC and secondary-assay records', () => {
   it('an SCC record is priced with the cells, in its project, its subject and the total', async () => {
     const result = await runSccAssay(await createSubject('sim:counting?cc=64'), { seed: 7 });
-    const scc = sccRecord(result);
+    const scc = sccRecordOf(result);
     const trials = [...(result.preflight ? [result.preflight] : []), ...result.tiers.flatMap((t) => t.trials)];
     const chains = [...trials.map((t) => t.usage), ...result.tiers.flatMap((t) => t.abortedUsage ?? [])];
     const attempts = chains.reduce((s, c) => s + (c?.attempts ?? 0), 0);

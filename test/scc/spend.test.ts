@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sccRecordOf } from '../../src/assays/scc/record.js';
 import { runSccAssay, type SccAssayOptions } from '../../src/assays/scc/run.js';
 import type { SccResult } from '../../src/assays/scc/schema.js';
 import { buildReport } from '../../src/report/build.js';
@@ -26,17 +27,7 @@ const PRICE = { input: 0.5, cachedInput: 0.25, output: 2 };
 const MODEL = { capacity: 40, blank: 0.2, cut: 0.4, salt: 5 };
 const identity: SubjectIdentity = scriptedSubject(MODEL).identity;
 
-const recordOf = (result: SccResult): SccRecord => ({
-  kind: 'scc',
-  project: 'scc',
-  task: 'count',
-  cc: result.cc,
-  ccLower: result.ccLower,
-  ccUpper: result.ccUpper,
-  bounded: result.bounded,
-  skipped: result.skipped,
-  result,
-});
+const recordOf = (result: SccResult): SccRecord => sccRecordOf(result);
 
 /** One SCC run through a response cache; `provider`: what reached the subject, `answered`: every answer given. */
 async function run(store: Map<string, TrialResponse>, options: Partial<SccAssayOptions>, latencyMs: number) {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sccRecordOf } from '../../src/assays/scc/record.js';
 import { runSccAssay, type SccAssayOptions } from '../../src/assays/scc/run.js';
 import { type SccResult, sccResultSchema } from '../../src/assays/scc/schema.js';
 import {
@@ -42,21 +43,7 @@ function refuseAfter(inner: Subject, k: number): Subject {
   };
 }
 
-const recordOf = (result: SccResult): SccRecord =>
-  sccRecordSchema.parse({
-    kind: 'scc',
-    project: 'scc',
-    task: 'count',
-    cc: result.cc,
-    ccLower: result.ccLower,
-    ccUpper: result.ccUpper,
-    bounded: result.bounded,
-    skipped: result.skipped,
-    ...(result.stopped
-      ? { stopped: { by: 'budget', reason: result.stopped.reason, tiers: result.stopped.tiers } }
-      : {}),
-    result,
-  });
+const recordOf = (result: SccResult): SccRecord => sccRecordSchema.parse(sccRecordOf(result));
 
 async function run(model: ScriptedModel, k: number, options: Partial<SccAssayOptions> = {}) {
   const seen: Seen = emptySeen();

@@ -1,0 +1,23 @@
+import type { SccRecord } from '../../schema/report.js';
+import type { SccResult } from './schema.js';
+
+/**
+ * The report record of an SCC run: its headline capacity beside the full result, and `stopped` (no CC measured)
+ * when the spend ledger ended the ladder early.
+ */
+export function sccRecordOf(result: SccResult, task = 'count'): SccRecord {
+  return {
+    kind: 'scc',
+    project: 'scc',
+    task,
+    cc: result.cc,
+    ccLower: result.ccLower,
+    ccUpper: result.ccUpper,
+    bounded: result.bounded,
+    skipped: result.skipped,
+    ...(result.stopped
+      ? { stopped: { by: result.stopped.by, reason: result.stopped.reason, tiers: result.stopped.tiers } }
+      : {}),
+    result,
+  };
+}
