@@ -168,47 +168,21 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
   };
   let callsSaved = 0;
   let tokensSaved = 0;
-  /** The authors' skipped record; `tiers` holds the first tier when it ran before the preflight. */
-  const skippedResult = (preRecord: SccTrialRecord, tiers: SccTier[], learned: number): SccResult => {
-    const preflight = toTrial(preRecord);
-    return {
-      ...base,
-      skipped: true,
-      skipReason: 'preflight_failed',
-      cc: 0,
-      ccLower: 0,
-      ccUpper: config.initialLength,
-      bounded: false,
-      errorBar: { lower: 0, upper: Math.max(1, Math.trunc(config.initialLength * config.stepFraction)) },
-      preflight,
-      tiers,
-      calls,
-      callsSaved,
-      tokensSaved,
-      tokensSpent: [preflight, ...tiers.flatMap((t) => t.trials)].reduce((sum, t) => sum + (t.tokens ?? 0), 0),
-      learnedMaxOutputTokens: learned,
-      attractors: findAttractors(tiers, 0),
-      tokensPerCountAtCc: tokensPerCountAtCc(tiers, 0),
-      formatAudit: formatAuditOf(subject.identity.spec, [preflight, ...tiers.flatMap((t) => t.trials)]),
-    };
-  };
-  const failedPreflight = (record: SccTrialRecord) => record.parsed === null || record.status === 'error';
-  /** The spend ledger's stop: the tiers with a verdict, the stopped tier's answered trials; no CC measured. */
-  const stoppedResult = (
-    stopped: SccStopped,
+  type Verdict = Pick<SccResult, 'skipped' | 'skipReason' | 'cc' | 'ccLower' | 'ccUpper' | 'bounded' | 'errorBar'>;
+  /** A result: its verdict, then the trials, calls and analyses every result carries (a stopped tier's trials too). */
+  const resultOf = (
+    verdict: Verdict,
     preRecord: SccTrialRecord | null,
     tiers: SccTier[],
     learned: number,
+    stopped?: SccStopped,
   ): SccResult => {
     const preflight = preRecord === null ? null : toTrial(preRecord);
-    const stoppedTrials = stopped.at === 'tier' ? stopped.tier.trials : [];
+    const stoppedTrials = stopped?.at === 'tier' ? stopped.tier.trials : [];
     const allTrials = [...(preflight ? [preflight] : []), ...tiers.flatMap((t) => t.trials), ...stoppedTrials];
-    const capacity = stoppedCapacity(tiers, config.stepFraction);
     return {
       ...base,
-      skipped: false,
-      skipReason: null,
-      ...capacity,
+      ...verdict,
       ...(preflight ? { preflight } : {}),
       tiers,
       calls,
@@ -216,12 +190,43 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
       tokensSaved,
       tokensSpent: allTrials.reduce((sum, t) => sum + (t.tokens ?? 0), 0),
       learnedMaxOutputTokens: learned,
-      attractors: findAttractors(tiers, capacity.cc),
-      tokensPerCountAtCc: tokensPerCountAtCc(tiers, capacity.cc),
+      attractors: findAttractors(tiers, verdict.cc),
+      tokensPerCountAtCc: tokensPerCountAtCc(tiers, verdict.cc),
       formatAudit: formatAuditOf(subject.identity.spec, allTrials),
-      stopped,
+      ...(stopped ? { stopped } : {}),
     };
   };
+  /** The authors' skipped record; `tiers` holds the first tier when it ran before the preflight. */
+  const skippedResult = (preRecord: SccTrialRecord, tiers: SccTier[], learned: number): SccResult =>
+    resultOf(
+      {
+        skipped: true,
+        skipReason: 'preflight_failed',
+        cc: 0,
+        ccLower: 0,
+        ccUpper: config.initialLength,
+        bounded: false,
+        errorBar: { lower: 0, upper: Math.max(1, Math.trunc(config.initialLength * config.stepFraction)) },
+      },
+      preRecord,
+      tiers,
+      learned,
+    );
+  const failedPreflight = (record: SccTrialRecord) => record.parsed === null || record.status === 'error';
+  /** The spend ledger's stop: the tiers with a verdict, the stopped tier's answered trials; no CC measured. */
+  const stoppedResult = (
+    stopped: SccStopped,
+    preRecord: SccTrialRecord | null,
+    tiers: SccTier[],
+    learned: number,
+  ): SccResult =>
+    resultOf(
+      { skipped: false, skipReason: null, ...stoppedCapacity(tiers, config.stepFraction) },
+      preRecord,
+      tiers,
+      learned,
+      stopped,
+    );
   const stopAtPreflight = (error: TrialNotSentError, tiers: SccTier[], learned: number): SccResult =>
     stoppedResult(
       { by: 'budget', reason: error.reason, tiers: tiers.length, at: 'preflight', usage: error.usage },
@@ -315,26 +320,11 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
     if (failedPreflight(preRecord)) return skippedResult(preRecord, tiers, budget);
   }
   if (preRecord === null) callsSaved++;
-  const preflight = preRecord === null ? null : toTrial(preRecord);
-  const allTrials = [...(preflight ? [preflight] : []), ...tiers.flatMap((t) => t.trials)];
-  return {
-    ...base,
-    skipped: false,
-    skipReason: null,
-    cc: outcome.cc,
-    ccLower: outcome.ccLower,
-    ccUpper: outcome.ccUpper,
-    bounded: outcome.bounded,
-    errorBar: outcome.errorBar,
-    ...(preflight ? { preflight } : {}),
+  const { cc, ccLower, ccUpper, bounded, errorBar } = outcome;
+  return resultOf(
+    { skipped: false, skipReason: null, cc, ccLower, ccUpper, bounded, errorBar },
+    preRecord,
     tiers,
-    calls,
-    callsSaved,
-    tokensSaved,
-    tokensSpent: allTrials.reduce((sum, t) => sum + (t.tokens ?? 0), 0),
-    learnedMaxOutputTokens: budget,
-    attractors: findAttractors(tiers, outcome.cc),
-    tokensPerCountAtCc: tokensPerCountAtCc(tiers, outcome.cc),
-    formatAudit: formatAuditOf(subject.identity.spec, allTrials),
-  };
+    budget,
+  );
 }

@@ -59,19 +59,22 @@ export const sccTierSchema = z.object({
 });
 
 /** The tier the spend ledger stopped: no verdict; the trials that answered, and what every call used. */
-export const stoppedTierSchema = z.object({
-  evaluationIndex: z.number().int().nonnegative(),
-  phase: z.enum(['expansion', 'refine']),
-  center: z.number().int().positive(),
-  sampleLow: z.number().int(),
-  sampleHigh: z.number().int(),
-  targets: z.array(z.number().int()),
-  issued: z.number().int().nonnegative(),
-  trials: z.array(sccTrialSchema),
-  abortedUsage: z.array(chainUsageSchema),
-  /** What the trials the ledger refused had used before the refusal (their earlier budget doublings). */
-  notSentUsage: z.array(chainUsageSchema),
-});
+export const stoppedTierSchema = sccTierSchema
+  .pick({
+    evaluationIndex: true,
+    phase: true,
+    center: true,
+    sampleLow: true,
+    sampleHigh: true,
+    targets: true,
+    issued: true,
+    trials: true,
+  })
+  .extend({
+    abortedUsage: z.array(chainUsageSchema),
+    /** What the trials the ledger refused had used before the refusal (their earlier budget doublings). */
+    notSentUsage: z.array(chainUsageSchema),
+  });
 
 /** Where the ladder was stopped: at its preflight, or inside a tier. */
 export const sccStoppedSchema = z.discriminatedUnion('at', [
