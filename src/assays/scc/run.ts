@@ -268,14 +268,18 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
       },
     );
     budget = Math.max(budget, run.budget);
+    // where the tier stands on the ladder: the head of its record, stopped or judged
+    const placed = {
+      evaluationIndex,
+      phase: step.phase,
+      center: step.center,
+      sampleLow: run.sampleLow,
+      sampleHigh: run.sampleHigh,
+      targets: run.targets,
+    };
     if (run.kind === 'stopped') {
       const tier = {
-        evaluationIndex,
-        phase: step.phase,
-        center: step.center,
-        sampleLow: run.sampleLow,
-        sampleHigh: run.sampleHigh,
-        targets: run.targets,
+        ...placed,
         issued: run.issued,
         trials: run.records.map(toTrial),
         abortedUsage: abortedUsage.get(evaluationIndex) ?? [],
@@ -293,12 +297,7 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
       tokensSaved += (config.samplesPerLength - completed) * meanTokens;
     }
     tiers.push({
-      evaluationIndex,
-      phase: step.phase,
-      center: step.center,
-      sampleLow: run.sampleLow,
-      sampleHigh: run.sampleHigh,
-      targets: run.targets,
+      ...placed,
       passed: run.passed,
       parseRate: run.parseRate,
       mape: run.mape,
