@@ -30,6 +30,13 @@ export const runConfigSchema = configSchema.extend({
    * leave the first Ctrl-C to the main process (`ceilingbench run` only). Absent: no trial asks anything.
    */
   spendLedger: z.object({ url: z.string().url(), interruptible: z.boolean() }).optional(),
+  /**
+   * The benchmark projects the plugin declared for this configuration, before any `--project` filter: the names a
+   * gate key may use, and the projects whose gates a filtered run left unevaluated. Absent without the plugin.
+   */
+  benchmarkProjects: z.array(z.string()).optional(),
+  /** The shard this run is (`--shard i/n`), stamped on every test module so a merge knows which shards it holds. */
+  shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).optional(),
 });
 export type RunConfig = z.infer<typeof runConfigSchema>;
 

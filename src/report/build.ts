@@ -1,11 +1,12 @@
-import { CROSS_SUBJECT_GATE_KEYS, NOT_WORSE_MARGIN, type ProjectGates } from '../config/schema.js';
-import { buildLeaderboard, type LeaderboardSubject, notWorseThan } from '../leaderboard/index.js';
+import type { ProjectGates } from '../config/schema.js';
+import { decideRunGates, hardFailures } from '../gates/index.js';
+import { buildLeaderboard, type LeaderboardSubject } from '../leaderboard/index.js';
 import type { CellResult } from '../schema/cell.js';
 import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit.js';
 import type { GateResult } from '../schema/gate.js';
 import type { Leaderboard } from '../schema/leaderboard.js';
 import type { CeilingbenchMeta } from '../schema/meta.js';
-import type { PlainTest, Report, SccAssayRecord, SccRecord } from '../schema/report.js';
+import type { PlainTest, Report, RunScope, SccAssayRecord, SccRecord } from '../schema/report.js';
 import type { Prices, SpendLimitReport } from '../schema/spend.js';
 import type { SubjectIdentity } from '../schema/subject.js';
 import { byKey } from './order.js';
@@ -20,8 +21,14 @@ export interface TestEntry extends PlainTest {
 
 export interface RunInfo {
   version: string;
-  /** The configured gates per Vitest project: a hard gate of a project that ran but was never evaluated fails. */
+  /** The configured gates per Vitest project: a configured hard gate nothing evaluated fails (src/gates). */
   gates?: Readonly<Record<string, ProjectGates>>;
+  /**
+   * What the configuration declares and how this run was narrowed (the reporter knows both): the gates of a
+   * declared project that did not run fail as not evaluated, and the report says what was left out. Without it the
+   * declared projects are those that ran, and the report has no `scope`.
+   */
+  scope?: { declared: readonly string[]; filters: string | null; shards?: RunScope['shards'] };
   gitSha: string | null;
   startedAt: string;
   finishedAt: string;
@@ -34,13 +41,6 @@ export interface RunInfo {
   leaderboardResamples?: number;
 }
 
-/**
- * Whether a Vitest project belongs to a gate's key: the project itself, or one of its per-subject projects
- * (`d2@<label>`) in a run with several subjects.
- */
-export const gateKeyCovers = (key: string, project: string): boolean =>
-  project === key || project.startsWith(`${key}@`);
-
 /** Report order of the records: by project, then task, then subject (with several), then the given keys. */
 const byProjectTask = <T extends { project: string; task: string; subject?: string }>(
   ...then: Array<(x: T) => string | number>
@@ -51,143 +51,6 @@ const byProjectTask = <T extends { project: string; task: string; subject?: stri
     (x) => x.subject ?? '',
     ...then,
   );
-
-/**
- * A configured hard gate of a project that ran, with no result: it fails, naming why, so that a gate can
- * never pass on data it did not check (e.g. a name filter that skipped the fit, or a gate of the wrong kind).
- */
-function unevaluatedGates(
-  configured: Readonly<Record<string, ProjectGates>>,
-  entries: readonly TestEntry[],
-  evaluated: readonly GateResult[],
-): GateResult[] {
-  const ran = [...new Set(entries.map((e) => e.project))];
-  const results: GateResult[] = [];
-  for (const [key, projectGates] of Object.entries(configured)) {
-    // A key covers every project that ran under it (`d2` covers d2 and each d2@<label>): each must have its own result.
-    const covered = ran.filter((p) => gateKeyCovers(key, p));
-    for (const [gate, value] of Object.entries(projectGates)) {
-      if (value === undefined || CROSS_SUBJECT_GATE_KEYS.includes(gate)) continue;
-      if (typeof value !== 'number' && typeof value !== 'object') continue;
-      const { value: threshold, mode } =
-        typeof value === 'number' ? { value, mode: 'hard' as const } : (value as { value: number; mode: string });
-      if (mode !== 'hard') continue;
-      for (const project of covered) {
-        if (evaluated.some((g) => g.project === project && g.gate === gate)) continue;
-        results.push({
-          project,
-          task: '*',
-          gate,
-          mode,
-          threshold,
-          estimate: null,
-          ci95: null,
-          passed: false,
-          message:
-            `gate ${key}.${gate} FAILED (hard): not evaluated — no finished fit in project '${project}' ` +
-            'that this gate applies to (check the gate name and that the fit test ran)',
-        });
-      }
-    }
-  }
-  return results;
-}
-
-/** One subject's records among some tests' meta, as the leaderboard reads them. */
-function recordsOf(spec: string, entries: readonly TestEntry[]): LeaderboardSubject {
-  const out: LeaderboardSubject = { subject: spec, seed: null, cells: [], fits: [], collapse: [], scc: [] };
-  for (const { meta } of entries) {
-    if (!meta || meta.subject.spec !== spec) continue;
-    out.seed = meta.seed;
-    out.cells.push(...(meta.cells ?? []));
-    const r = meta.record;
-    if (r.kind === 'cell') out.cells.push(r);
-    else if (r.kind === 'retention') out.fits.push(r);
-    else if (r.kind === 'collapse') out.collapse.push(r);
-    else if (r.kind === 'scc') out.scc.push(r);
-  }
-  return out;
-}
-
-/**
- * The notWorseThan gates (issue 20): decided here, where every subject's fits are known. For each configured
- * project, every subject other than the baseline that ran in it is compared with the baseline on each of its
- * retention sweeps (src/leaderboard notWorseThan: paired when the trials pair). A baseline that did not run, a
- * project with no other subject, or a comparison with nothing to test ('insufficient') fails: never a pass on
- * data the gate did not check.
- */
-function crossSubjectGates(
-  configured: Readonly<Record<string, ProjectGates>>,
-  entries: readonly TestEntry[],
-  seed: number,
-  resamples: number | undefined,
-): GateResult[] {
-  const results: GateResult[] = [];
-  for (const [key, gates] of Object.entries(configured)) {
-    const setting = gates.notWorseThan;
-    if (setting === undefined) continue;
-    const inProject = entries.filter((e) => gateKeyCovers(key, e.project) && e.meta);
-    if (inProject.length === 0) continue;
-    const {
-      subject: baseline,
-      mode,
-      alpha,
-      margin,
-    } = typeof setting === 'string'
-      ? { subject: setting, mode: 'hard' as const, alpha: 0.05, margin: gates.margin ?? NOT_WORSE_MARGIN }
-      : { ...setting, margin: setting.margin ?? gates.margin ?? NOT_WORSE_MARGIN };
-    const verdict = (passed: boolean, why: string) =>
-      `gate ${key}.notWorseThan ${passed ? 'passed' : 'FAILED'} (${mode}): ${why}`;
-    const base = { project: key, gate: 'notWorseThan', mode, threshold: -margin, ci95: null, baseline };
-    const specs = [...new Set(inProject.map((e) => e.meta?.subject.spec as string))].sort();
-    const of = (spec: string) => recordsOf(spec, inProject);
-    // a gate that cannot compare fails: it never passes on data it did not check
-    const cannotCompare = (why: string) =>
-      results.push({ ...base, task: '*', estimate: null, passed: false, upper: null, message: verdict(false, why) });
-    if (!specs.includes(baseline)) {
-      cannotCompare(
-        `baseline subject '${baseline}' did not run in project '${key}' (subjects: ${specs.join(', ')}); add it to the run's subjects`,
-      );
-      continue;
-    }
-    const candidates = specs.filter((s) => s !== baseline);
-    if (candidates.length === 0) {
-      cannotCompare(`no subject other than the baseline '${baseline}' ran in project '${key}': nothing to compare`);
-      continue;
-    }
-    const baselineRecords = of(baseline);
-    for (const candidate of candidates) {
-      const candidateRecords = of(candidate);
-      const sweeps = new Map<string, { project: string; task: string; variant: string }>();
-      for (const f of candidateRecords.fits) sweeps.set([f.project, f.task, f.variant].join('\u0000'), f);
-      const targets =
-        sweeps.size > 0
-          ? [...sweeps.values()]
-          : [{ project: inProject[0].meta?.record.project ?? key, task: undefined, variant: undefined }];
-      for (const target of targets) {
-        const r = notWorseThan(candidateRecords, baselineRecords, margin, alpha, {
-          project: target.project,
-          ...(target.task !== undefined ? { task: target.task, variant: target.variant } : {}),
-          seed,
-          ...(resamples !== undefined ? { resamples } : {}),
-        });
-        results.push({
-          ...base,
-          task: r.task ?? '*',
-          estimate: r.difference,
-          passed: r.verdict === 'pass',
-          message: verdict(
-            r.verdict === 'pass',
-            r.verdict === 'insufficient' ? `insufficient: ${r.message}` : r.message,
-          ),
-          subject: candidate,
-          upper: r.upper,
-        });
-      }
-    }
-  }
-  return results;
-}
 
 /**
  * The run's leaderboard, from the report's records grouped by subject (in spec order). A leaderboard that cannot
@@ -226,6 +89,17 @@ function leaderboardOf(
   }
 }
 
+function scopeOf(scope: NonNullable<RunInfo['scope']>, ran: readonly string[]): RunScope {
+  const declared = [...new Set(scope.declared)].sort();
+  return {
+    declared,
+    ran: [...ran].sort(),
+    notRun: declared.filter((p) => !ran.includes(p)),
+    filters: scope.filters,
+    ...(scope.shards ? { shards: scope.shards } : {}),
+  };
+}
+
 /** The report's summary line, from its cells and gates (one rule for a run's report and a merged one). */
 export function reportSummary(
   cells: readonly CellResult[],
@@ -240,7 +114,7 @@ export function reportSummary(
     missing,
     missingRate: trials > 0 ? missing / trials : null,
     insufficientCells: cells.filter((c) => c.status === 'insufficient').length,
-    hardGatesFailed: gates.filter((g) => g.mode === 'hard' && !g.passed).length,
+    hardGatesFailed: hardFailures(gates).length,
     testsFailed,
   };
 }
@@ -253,7 +127,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
   const ablations: Ablation[] = [];
   const scc: SccRecord[] = [];
   const sccAssays: SccAssayRecord[] = [];
-  const gates: GateResult[] = [];
+  const measured: GateResult[] = [];
   const subjects = new Map<string, SubjectIdentity>();
   // who answered each record, for the accounts (a record does not name its subject; its test's meta does)
   const subjectOf = new Map<object, string>();
@@ -267,7 +141,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     const spec = meta.subject.spec;
     subjects.set(spec, meta.subject);
     seeds.add(meta.seed);
-    gates.push(...meta.gates.map((g) => stamp(g, spec)));
+    measured.push(...meta.gates.map((g) => stamp(g, spec)));
     const ownCells = (meta.cells ?? []).map((c) => stamp(c, spec));
     cells.push(...ownCells);
     const record = stamp(meta.record, spec);
@@ -297,9 +171,15 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     ),
   );
   const seed = seeds.size === 1 ? [...seeds][0] : null;
-  gates.push(...crossSubjectGates(run.gates ?? {}, entries, seed ?? 0, run.leaderboardResamples));
-  gates.push(...unevaluatedGates(run.gates ?? {}, entries, gates));
-  gates.sort(byProjectTask((g) => g.gate));
+  const ran = [...new Set(entries.map((e) => e.project))];
+  const gates = decideRunGates({
+    configured: run.gates ?? {},
+    entries,
+    measured,
+    scope: { declared: run.scope?.declared ?? [], ran, ...(run.scope?.filters ? { filters: run.scope.filters } : {}) },
+    seed: seed ?? 0,
+    resamples: run.leaderboardResamples,
+  }).sort(byProjectTask((g) => g.gate));
   const tests = entries
     .filter((e) => !e.meta && e.state === 'failed')
     .map((e) => ({ project: e.project, name: e.name, file: e.file, state: e.state, errors: e.errors }))
@@ -343,6 +223,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     sccAssays,
     gates,
     tests,
+    ...(run.scope ? { scope: scopeOf(run.scope, ran) } : {}),
     summary: reportSummary(cells, gates, entries.filter((e) => e.state === 'failed').length),
     spend,
     ...(leaderboard && !('error' in leaderboard) ? { leaderboard } : {}),

@@ -1,4 +1,5 @@
 import junitModule, { type Builder } from 'junit-report-builder';
+import { hardFailures } from '../gates/index.js';
 import type { CellResult } from '../schema/cell.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import type { Report, SpendTotals } from '../schema/report.js';
@@ -228,7 +229,12 @@ export function renderJunit(report: Report, entries: readonly TestEntry[]): stri
     const gates = report.gates.filter((g) => g.project === project);
     const gateCase = suite.testCase().className(`${project}.gate`).name(`${project} · gate`).time(0);
     gateCase.standardOutput(gates.length === 0 ? 'no gates configured' : gates.map((g) => g.message).join('\n'));
-    const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
+    // a gate a fit test evaluated fails that test (its case above, with its file); the gate case fails only on
+    // the gates no test carries (not evaluated, across subjects), so each failure is counted once
+    const carried = new Set(
+      projectEntries.flatMap((e) => (e.state === 'failed' ? (e.meta?.gates ?? []) : [])).map((g) => g.message),
+    );
+    const failed = hardFailures(gates).filter((g) => !carried.has(g.message));
     if (failed.length > 0) gateCase.failure(failed.map((g) => g.message).join('; '), 'gate');
   }
   if (report.leaderboard) addLeaderboard(builder, report.leaderboard, report.timing.startedAt);

@@ -137,6 +137,27 @@ export const spendSchema = z.object({
 export type Spend = z.infer<typeof spendSchema>;
 
 /** ceilingbench.json — the source of truth every other artifact is projected from. */
+/** A run's coverage: declared projects, those that ran, and how the run was narrowed (filters, shards). */
+export const runScopeSchema = z.object({
+  /** Every benchmark project of the configuration, selected or not. */
+  declared: z.array(z.string()),
+  /** The projects that ran a test module. */
+  ran: z.array(z.string()),
+  /** Declared projects that did not run. */
+  notRun: z.array(z.string()),
+  /** How the run was narrowed: `--project d1`, `-t canonical`, file filters, `--shard 1/3`; null: not narrowed. */
+  filters: z.string().nullable(),
+  /** A merge of shard blobs: the shard count and the shards it holds and lacks. */
+  shards: z
+    .object({
+      count: z.number().int().positive(),
+      merged: z.array(z.number().int()),
+      missing: z.array(z.number().int()),
+    })
+    .optional(),
+});
+export type RunScope = z.infer<typeof runScopeSchema>;
+
 export const reportSchema = z.object({
   schemaVersion: z.literal(1),
   tool: z.object({ name: z.literal('ceilingbench'), version: z.string() }),
@@ -152,6 +173,11 @@ export const reportSchema = z.object({
   sccAssays: z.array(sccAssayRecordSchema),
   gates: z.array(gateResultSchema),
   tests: z.array(plainTestSchema),
+  /**
+   * What the configuration declares and what this run covered (absent in reports written before it was kept):
+   * the projects a gate may name, the ones that ran, how the run was narrowed, and the shards a merge holds.
+   */
+  scope: runScopeSchema.optional(),
   summary: z.object({
     cells: z.number().int(),
     trials: z.number().int(),

@@ -13,6 +13,8 @@ declare module 'vitest' {
     'ceilingbench:benchmark': boolean;
     /** The subject of a per-subject project (`d2@<label>`), in a run with several subjects; absent with one. */
     'ceilingbench:subject'?: ProjectSubject;
+    /** Set on the projects the plugin adds: every project of the configuration, as the plugin declared them. */
+    'ceilingbench:declared'?: { benchmark: string[]; other: string[] };
   }
 }
 

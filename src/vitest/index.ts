@@ -8,9 +8,9 @@ installMatchers();
 
 export type { RunConfig } from '../config/resolve.js';
 // The threshold checks behind the matchers and the gates, all of them public.
-export * from './checks.js';
+export * from '../gates/checks.js';
+export { evaluateGates } from '../gates/index.js';
 export { type RunContext, runConfig, runContext } from './context.js';
-export { evaluateGates } from './gates.js';
 export { ceilingbenchMatchers, installMatchers } from './matchers.js';
 export type { CeilingbenchMeta, CeilingbenchRecord, SccAssayMetaRecord, SccMetaRecord } from './meta.js';
 export { cellName, standardProjects } from './names.js';

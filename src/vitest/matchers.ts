@@ -1,9 +1,4 @@
 import { expect } from 'vitest';
-import type { RetentionFit } from '../schema/fit.js';
-import type { Subject } from '../subjects/subject.js';
-import { isSuccess } from '../tasks/outcome.js';
-import { resolveTask } from '../tasks/registry.js';
-import type { FinishReason, TaskInstance } from '../tasks/task.js';
 import {
   type CheckResult,
   type CountingCapacity,
@@ -12,7 +7,12 @@ import {
   checkHorizonAtLeast,
   checkRetentionAtLeast,
   checkTfbcRateAtMost,
-} from './checks.js';
+} from '../gates/checks.js';
+import type { RetentionFit } from '../schema/fit.js';
+import type { Subject } from '../subjects/subject.js';
+import { isSuccess } from '../tasks/outcome.js';
+import { resolveTask } from '../tasks/registry.js';
+import type { FinishReason, TaskInstance } from '../tasks/task.js';
 
 interface MatcherOutcome {
   pass: boolean;

@@ -8,7 +8,17 @@ import type { CeilingbenchMeta } from '../schema/meta.js';
 declare module '@vitest/runner' {
   interface TaskMeta {
     ceilingbench?: CeilingbenchMeta;
+    /** On a test module: the run's stamp (src/vitest/setup.ts). */
+    ceilingbenchRun?: ModuleStamp;
   }
+}
+
+/** The key of the run's stamp on a test module's meta (src/vitest/setup.ts). */
+export const MODULE_STAMP_KEY = 'ceilingbenchRun';
+
+/** What every benchmark module carries to the reporter, through blobs too: which shard ran it. */
+export interface ModuleStamp {
+  shard: { index: number; count: number } | null;
 }
 
 export type { CeilingbenchMeta, CeilingbenchRecord } from '../schema/meta.js';

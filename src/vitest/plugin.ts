@@ -2,12 +2,18 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, TestProjectInlineConfiguration } from 'vitest/config';
+import type { Vitest } from 'vitest/node';
 import { ConfigError } from '../config/errors.js';
 import { loadSubjects, nativeImport } from '../config/load.js';
-import { RUN_CONFIG_KEY } from '../config/resolve.js';
+import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
+import { unknownGateKeys } from '../gates/index.js';
 import { subjectLabels } from '../subjects/label.js';
+import { BENCHMARK_MARK, isBenchmarkProject } from './benchmark-mark.js';
 import { type ProjectSubject, SUBJECT_KEY } from './context.js';
 import { standardProjects } from './names.js';
+
+export { isBenchmarkProject };
+
 import { runConfigFor } from './run-config.js';
 
 /** A module beside this one: `name.js` in the built package, `name.ts` in the source tree. */
@@ -39,13 +45,6 @@ export interface CeilingbenchPluginOptions {
 }
 
 const DEFAULT_SPECS = 'benchmarks';
-
-/** Marks the projects the plugin adds, so that `ceilingbench run` can tell them from a repository's own tests. */
-const BENCHMARK_MARK = 'ceilingbench:benchmark';
-
-/** Whether a resolved Vitest project is one the plugin added (a standard project or the user's spec folder). */
-export const isBenchmarkProject = (project: { config: { provide?: Record<string, unknown> } }): boolean =>
-  project.config.provide?.[BENCHMARK_MARK] === true;
 
 /**
  * One project per (project, subject) when a run has several subjects: `<project>@<label>`, providing its subject
@@ -111,6 +110,28 @@ async function projectSubjects(root: string): Promise<Array<ProjectSubject | und
   return specs.map((spec, i) => ({ spec, label: labels[i] }));
 }
 
+/** The projects of the configuration as the plugin declared them (provided to each benchmark project). */
+interface DeclaredProjects {
+  /** The benchmark projects the plugin added, before any `--project` filter. */
+  benchmark: string[];
+  /** The names of the configuration's other inline projects. */
+  other: string[];
+}
+const DECLARED_KEY = 'ceilingbench:declared' as const;
+
+const checked = new WeakSet<object>();
+
+/**
+ * A gate key that names no project of the configuration (filtered out of this run or not) is a configuration
+ * error before anything runs, with the projects it could mean: a mistyped key would gate nothing.
+ */
+function checkGateKeys(vitest: Vitest, run: RunConfig, names: readonly string[]): void {
+  if (checked.has(vitest)) return;
+  checked.add(vitest);
+  const unknown = unknownGateKeys(run.gates, [...names, ...vitest.projects.map((p) => p.name)]);
+  if (unknown.length > 0) throw new ConfigError(unknown.join('\n'));
+}
+
 /**
  * The Vitest plugin: adds the standard benchmark projects (the papers' grids, shipped with the package),
  * a project for the user's own spec folder, the matcher setup file and the reporter; resolves the
@@ -144,6 +165,16 @@ export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
         subjects.map((subject) => benchmarkProject(name, resolve(SPECS_DIR, name), options, subject)),
       );
       projects.push(...userProjects(root, options, subjects));
+      // every benchmark project knows them all (each project loads its own copy of this plugin)
+      const declared: DeclaredProjects = {
+        benchmark: projects.map((p) => p.test?.name).filter((n): n is string => typeof n === 'string'),
+        other: (userConfig.test?.projects ?? []).flatMap((p) => {
+          const name = typeof p === 'object' && p !== null && 'test' in p ? p.test?.name : undefined;
+          return typeof name === 'string' ? [name] : typeof name === 'object' && name ? [name.label] : [];
+        }),
+      };
+      for (const project of projects)
+        project.test = { ...project.test, provide: { ...project.test?.provide, [DECLARED_KEY]: declared } };
       const reporters = userConfig.test?.reporters === undefined ? ['default', REPORTER_FILE] : [REPORTER_FILE];
       return { test: { projects, reporters } };
     },
@@ -156,7 +187,15 @@ export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
             `resolved configuration does not list (${run.subjects.join(', ')}) — did CEILINGBENCH_SUBJECTS change while Vitest started?`,
         );
       }
-      project.provide(RUN_CONFIG_KEY, run);
+      const declared = project.config.provide?.[DECLARED_KEY];
+      if (declared) checkGateKeys(vitest, run, [...declared.benchmark, ...declared.other]);
+      project.provide(RUN_CONFIG_KEY, {
+        ...run,
+        ...(declared ? { benchmarkProjects: declared.benchmark } : {}),
+        ...(vitest.config.shard
+          ? { shard: { index: vitest.config.shard.index, count: vitest.config.shard.count } }
+          : {}),
+      });
     },
   };
 }

@@ -5,12 +5,14 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { loadBaselineDir } from '../compare/load.js';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { ERROR_CODES } from '../errors.js';
+import { hardFailures, unknownGateKeys } from '../gates/index.js';
 import { buildReport, type TestEntry } from '../report/build.js';
-import { writeReportSet } from '../report/write.js';
+import { terminalSafe } from '../report/safe-text.js';
+import { clearReportSet, writeReportSet } from '../report/write.js';
 import type { Report } from '../schema/report.js';
 import { limitRecordAt } from '../spend/ledger-server.js';
-import type { CeilingbenchMeta } from './meta.js';
-import { standardProjects } from './names.js';
+import { isBenchmarkProject } from './benchmark-mark.js';
+import { type CeilingbenchMeta, MODULE_STAMP_KEY, type ModuleStamp } from './meta.js';
 import { runConfigFor } from './run-config.js';
 
 /** The message of the first trial a provider-fatal condition stopped (src/subjects/openai), if any. */
@@ -39,7 +41,9 @@ function toolVersion(): string {
 
 /** The configuration the plugin provided to the projects; resolved here only when the plugin is not in use. */
 export async function configOf(vitest: Vitest): Promise<RunConfig> {
-  for (const project of vitest.projects) {
+  // a benchmark project's first: it knows the projects the plugin declared
+  const projects = [...vitest.projects].sort((a, b) => Number(isBenchmarkProject(b)) - Number(isBenchmarkProject(a)));
+  for (const project of projects) {
     const provided = project.getProvidedContext()[RUN_CONFIG_KEY];
     if (provided) return provided;
   }
@@ -58,15 +62,27 @@ function gitSha(root: string): string | null {
   }
 }
 
-function collect(modules: ReadonlyArray<TestModule>, root: string): TestEntry[] {
+interface Collected {
+  entries: TestEntry[];
+  /** The projects of the modules collected (a module whose every test a filter skipped included). */
+  projects: Set<string>;
+  stamps: ModuleStamp[];
+}
+
+function collect(modules: ReadonlyArray<TestModule>, root: string): Collected {
   const entries: TestEntry[] = [];
+  const projects = new Set<string>();
+  const stamps: ModuleStamp[] = [];
   for (const module of modules) {
+    projects.add(module.project.name);
+    const stamp = module.meta()[MODULE_STAMP_KEY];
+    if (stamp) stamps.push(stamp);
     for (const test of module.children.allTests()) {
       const result = test.result();
       const meta = test.meta().ceilingbench as CeilingbenchMeta | undefined;
       entries.push({
         project: test.project.name,
-        name: test.fullName,
+        name: terminalSafe(test.fullName),
         file: module.relativeModuleId ?? module.moduleId.replace(`${root}/`, ''),
         state: result.state,
         errors: (result.errors ?? []).map((e) => e.message),
@@ -75,13 +91,36 @@ function collect(modules: ReadonlyArray<TestModule>, root: string): TestEntry[] 
       });
     }
   }
-  return entries;
+  return { entries, projects, stamps };
+}
+
+/** How this run was narrowed, as a user would have typed it; null when it ran everything it declares. */
+function filtersOf(vitest: Vitest): string | null {
+  const parts: string[] = [];
+  for (const p of vitest.config.project ?? []) parts.push(`--project ${p}`);
+  if (vitest.config.testNamePattern) parts.push(`-t ${vitest.config.testNamePattern.source}`);
+  const files = (vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
+  if (files && files.length > 0) parts.push(`files ${files.join(' ')}`);
+  if (vitest.config.shard) parts.push(`--shard ${vitest.config.shard.index}/${vitest.config.shard.count}`);
+  return parts.length > 0 ? terminalSafe(parts.join(', ')) : null;
+}
+
+/** The shards a merge of blobs holds and lacks (each shard's modules carry its stamp); none outside a merge. */
+function shardsOf(stamps: readonly ModuleStamp[]): { count: number; merged: number[]; missing: number[] } | undefined {
+  const counts = [...new Set(stamps.flatMap((s) => (s.shard ? [s.shard.count] : [])))];
+  if (counts.length === 0) return undefined;
+  const count = Math.max(...counts);
+  const merged = [...new Set(stamps.flatMap((s) => (s.shard ? [s.shard.index] : [])))].sort((a, b) => a - b);
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !merged.includes(i));
+  return { count, merged, missing };
 }
 
 /**
- * Writes the report set (JSON source of truth, JUnit, Markdown) after every run that touched a
- * benchmark project. A hard gate that failed makes the process exit non-zero even if every test passed
- * (e.g. when merging shard blobs).
+ * Writes the report set (JSON source of truth, JUnit, Markdown, HTML) after every run that is a benchmark run:
+ * one whose filters selected a benchmark project, or that collected a module of one, or that produced a record.
+ * Its exit code is a function of the configured gates and what was measured (src/gates), not of the route: a
+ * hard gate that failed, a configured hard gate nothing evaluated (its project filtered out, its fit skipped, its
+ * shard not merged), shards missing from a merge, or a report that could not be written make it non-zero.
  */
 export default class CeilingbenchReporter implements Reporter {
   private vitest?: Vitest;
@@ -103,11 +142,13 @@ export default class CeilingbenchReporter implements Reporter {
     try {
       const { writeHtmlReport } = await import('../report/html/index.js');
       const baselines = loadBaselineDir(resolve(root, 'baselines'), (line) =>
-        process.stderr.write(`ceilingbench: warning: ${line}\n`),
+        process.stderr.write(`ceilingbench: warning: ${terminalSafe(line)}\n`),
       );
       await writeHtmlReport(report, outDir, { baselines });
     } catch (error) {
-      process.stderr.write(`ceilingbench: could not write the HTML report: ${(error as Error).message}\n`);
+      process.stderr.write(
+        `ceilingbench: could not write the HTML report: ${terminalSafe((error as Error).message)}\n`,
+      );
     }
   }
 
@@ -115,18 +156,21 @@ export default class CeilingbenchReporter implements Reporter {
     const vitest = this.vitest;
     if (!vitest) return;
     const root = vitest.config.root;
-    const entries = collect(modules, root);
-    const standard = new Set(standardProjects());
-    const standardOf = (project: string) => project.replace(/@[^@]*$/, '');
-    if (!entries.some((e) => e.meta || standard.has(standardOf(e.project)))) return;
+    const { entries, projects, stamps } = collect(modules, root);
+    const benchmark = new Set(vitest.projects.filter(isBenchmarkProject).map((p) => p.name));
+    const selected = (vitest.config.project ?? []).length > 0 && benchmark.size > 0;
+    const touched = [...projects].some((p) => benchmark.has(p)) || entries.some((e) => e.meta);
+    if (!selected && !touched && !(vitest.config.mergeReports && stamps.length > 0)) return;
+    const write = (line: string) => process.stderr.write(`ceilingbench: ${terminalSafe(line)}\n`);
     try {
       const config = await configOf(vitest);
-      const ran = vitest.projects.map((p) => p.name);
-      for (const key of Object.keys(config.gates)) {
-        // a key `d2` also names the per-subject projects `d2@<label>` of a run with several subjects
-        if (!ran.some((name) => name === key || name.startsWith(`${key}@`)))
-          process.stderr.write(`ceilingbench: warning: gates for '${key}' name no project of this run\n`);
-      }
+      const declared = config.benchmarkProjects ?? [...benchmark];
+      const known = [...new Set([...declared, ...vitest.projects.map((p) => p.name)])];
+      // a gate key that names no project is a configuration error: the plugin refuses it at start-up; here only
+      // when the reporter runs without the plugin
+      const unknown = unknownGateKeys(config.gates, known);
+      for (const line of unknown) write(line);
+      const shards = shardsOf(stamps);
       const finishedAt = new Date();
       const report = buildReport(entries, {
         version: toolVersion(),
@@ -137,29 +181,50 @@ export default class CeilingbenchReporter implements Reporter {
         durationMs: finishedAt.getTime() - this.startedAt.getTime(),
         prices: config.prices,
         spendLimit: limitRecordAt(config.spendLedger?.url),
+        scope: { declared, filters: filtersOf(vitest), ...(shards ? { shards } : {}) },
       });
+      if (shards && shards.missing.length > 0) {
+        report.tests.push({
+          project: '*',
+          name: 'merged shards',
+          file: '',
+          state: 'failed',
+          errors: [
+            `merged ${shards.merged.length} of ${shards.count} shards: shard ${shards.missing.map((i) => `${i}/${shards.count}`).join(', ')} missing — ` +
+              'its job failed or its blob was not uploaded; the projects it ran are not in this report',
+          ],
+        });
+        report.summary.testsFailed += 1;
+      }
       const outDir = config.outDir;
+      // the set is written as a whole: no file of the previous run's set stays beside this run's
+      clearReportSet(outDir);
       writeReportSet(report, entries, outDir);
       await this.writeHtml(report, outDir, root);
       const { missing, trials, missingRate, insufficientCells } = report.summary;
       if (missing > 0) {
-        process.stderr.write(
-          `ceilingbench: missing data: ${missing} of ${trials} trials (${(100 * (missingRate ?? 0)).toFixed(1)}%) ` +
-            `are missing (API failures or not sent), ${insufficientCells} cell(s) insufficient\n`,
+        write(
+          `missing data: ${missing} of ${trials} trials (${(100 * (missingRate ?? 0)).toFixed(1)}%) ` +
+            `are missing (API failures or not sent), ${insufficientCells} cell(s) insufficient`,
         );
       }
-      const failedGates = report.gates.filter((g) => g.mode === 'hard' && !g.passed);
-      for (const gate of failedGates) process.stderr.write(`ceilingbench: ${gate.message}\n`);
-      if (failedGates.length > 0) process.exitCode = 1;
+      const scope = report.scope;
+      if (scope && scope.notRun.length > 0)
+        write(`not run: ${scope.notRun.join(', ')}${scope.filters ? ` (filters: ${scope.filters})` : ''}`);
+      const failedGates = hardFailures(report.gates);
+      for (const gate of failedGates) write(gate.message);
+      for (const test of report.tests.filter((t) => t.project === '*')) write(test.errors.join('; '));
+      if (failedGates.length > 0 || report.tests.some((t) => t.project === '*')) process.exitCode = 1;
+      if (unknown.length > 0) process.exitCode = ERROR_CODES.CB_CONFIG.exit;
       const stopped = providerStop(report);
       if (stopped) {
         // one message for the whole run, and its own exit code: not one failed trial at a time
-        process.stderr.write(`ceilingbench: ${stopped}\n`);
+        write(stopped);
         process.exitCode = ERROR_CODES.CB_PROVIDER_FATAL.exit;
       }
       process.stdout.write(`ceilingbench: reports written to ${outDir}\n`);
     } catch (error) {
-      process.stderr.write(`ceilingbench: could not write reports: ${(error as Error).message}\n`);
+      write(`could not write reports: ${(error as Error).message}`);
       process.exitCode = 2;
     }
   }

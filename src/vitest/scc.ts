@@ -10,12 +10,13 @@ import {
   secondaryStopText,
 } from '../assays/scc-secondary/index.js';
 import type { RunConfig } from '../config/resolve.js';
+import { evaluateGates, gatesFor } from '../gates/index.js';
 import { sccStopText } from '../schema/scc-stop.js';
 import type { Subject } from '../subjects/subject.js';
 import { type RunContext, runContext, subjectLabelOf, vitestProjectOf } from './context.js';
-import { evaluateGates, gatesFor } from './gates.js';
-import type { CeilingbenchMeta, CeilingbenchRecord } from './meta.js';
+import type { CeilingbenchRecord } from './meta.js';
 import { withSubject } from './names.js';
+import { recordAndJudge } from './verdict.js';
 
 interface AssayTestOptions {
   /** The test's name (default: the standard spec's). */
@@ -38,18 +39,14 @@ function assayTest(defaultName: string, baseSeed: number, assay: Assay, options:
   const ownName =
     options.name === undefined ? undefined : label === undefined ? options.name : `${options.name} · ${label}`;
   const name = ownName ?? defaultName.replace(/^scc /, `${withSubject('scc', label)} `);
-  test(name, async ({ task, signal, expect }) => {
+  test(name, async ({ task, signal }) => {
     const context = await runContext();
     const { config, subject } = context;
     const { record, incomplete } = await assay(context, signal, (options.seed ?? baseSeed) + config.seed);
     const gateKey = vitestProjectOf(task, 'scc');
     const gates = record.kind === 'scc' ? evaluateGates(gateKey, record, gatesFor(config.gates, gateKey)) : [];
-    const meta: CeilingbenchMeta = { record, gates, subject: subject.identity, seed: config.seed };
-    task.meta.ceilingbench = meta;
     // a ladder the spend ledger stopped fails its test once recorded, as a cell with trials not sent does
-    expect(incomplete ?? '', 'SCC assay incomplete').toBe('');
-    const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
-    expect(failed.map((g) => g.message).join('\n'), 'hard gates failed').toBe('');
+    recordAndJudge(task, { record, gates, subject: subject.identity, seed: config.seed }, incomplete);
   });
 }
 

@@ -4,6 +4,7 @@ import { compareVariants } from '../assays/sweep/ablation.js';
 import { fitSweep } from '../assays/sweep/fit-sweep.js';
 import { runCell } from '../assays/sweep/run-cell.js';
 import type { SweepDesign } from '../config/design.js';
+import { evaluateGates, gatesFor, VerdictError } from '../gates/index.js';
 import type { CellResult } from '../schema/cell.js';
 import { priceFor } from '../spend/price.js';
 import { tokenCounter } from '../spend/tokenizer.js';
@@ -11,9 +12,9 @@ import { generateCell } from '../tasks/instances.js';
 import { resolveTask } from '../tasks/registry.js';
 import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task.js';
 import { runConfig, runContext, seedOffsetFor, subjectLabelOf, vitestProjectOf } from './context.js';
-import { evaluateGates, gatesFor } from './gates.js';
 import type { CeilingbenchMeta } from './meta.js';
 import { cellName, projectOf, sweepSpan, withSubject } from './names.js';
+import { recordAndJudge } from './verdict.js';
 
 export interface SweepOptions {
   /** Levels to run (CCB depths, puzzle levels); default: the task's own axis. */
@@ -55,7 +56,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
 
   describe(label, () => {
     for (const level of levels) {
-      test.concurrent(cellName(task, level, variant, subjectLabel), async ({ task: testTask, signal, expect }) => {
+      test.concurrent(cellName(task, level, variant, subjectLabel), async ({ task: testTask, signal }) => {
         const { config, subject } = await runContext();
         const cell = await runCell(
           {
@@ -75,7 +76,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
         cells.set(level, cell);
         const meta: CeilingbenchMeta = { record: cell, gates: [], subject: subject.identity, seed: config.seed };
         testTask.meta.ceilingbench = meta;
-        expect(cell.status, cellFailureMessage(cell)).toBe('ok');
+        if (cell.status !== 'ok') throw new VerdictError([cellFailureMessage(cell)]);
       });
     }
 
@@ -88,10 +89,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
       const record = fitSweep(task.analysis, done, { project, missing: config.missing, seed: config.seed });
       const gateKey = vitestProjectOf(testTask, project);
       const gates = evaluateGates(gateKey, record, gatesFor(config.gates, gateKey));
-      const meta: CeilingbenchMeta = { record, gates, subject: subject.identity, seed: config.seed };
-      testTask.meta.ceilingbench = meta;
-      const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
-      expect(failed.map((g) => g.message).join('\n'), 'hard gates failed').toBe('');
+      recordAndJudge(testTask, { record, gates, subject: subject.identity, seed: config.seed });
     });
   });
 }
@@ -112,7 +110,7 @@ function describeAdaptive(
 ): void {
   const levels = options.levels ?? task.levels.values;
   describe(label, () => {
-    test(`${label} · adaptive`, async ({ task: testTask, signal, expect }) => {
+    test(`${label} · adaptive`, async ({ task: testTask, signal }) => {
       const { config, subject } = await runContext();
       const seedOffset = seedOffsetFor(config.seed);
       const objective = design.objective ?? 'cost';
@@ -156,10 +154,7 @@ function describeAdaptive(
       );
       const gateKey = vitestProjectOf(testTask, project);
       const gates = evaluateGates(gateKey, fit, gatesFor(config.gates, gateKey));
-      const meta: CeilingbenchMeta = { record: fit, cells, gates, subject: subject.identity, seed: config.seed };
-      testTask.meta.ceilingbench = meta;
-      const failed = gates.filter((g) => g.mode === 'hard' && !g.passed);
-      expect(failed.map((g) => g.message).join('\n'), 'hard gates failed').toBe('');
+      recordAndJudge(testTask, { record: fit, cells, gates, subject: subject.identity, seed: config.seed });
     });
   });
 }
@@ -189,7 +184,6 @@ export function describeAblation(taskId: string, options: AblationOptions): void
       test.concurrent(`${cellName(task, options.level, undefined, subjectLabel)} · ${variant}`, async ({
         task: testTask,
         signal,
-        expect,
       }) => {
         const { config, subject } = await runContext();
         const trials = options.trials ?? config.trials;
@@ -202,7 +196,7 @@ export function describeAblation(taskId: string, options: AblationOptions): void
         );
         cells.set(variant, cell);
         testTask.meta.ceilingbench = { record: cell, gates: [], subject: subject.identity, seed: config.seed };
-        expect(cell.status, cellFailureMessage(cell)).toBe('ok');
+        if (cell.status !== 'ok') throw new VerdictError([cellFailureMessage(cell)]);
       });
     }
 

@@ -21,7 +21,7 @@ import type { SccBoard } from '../../src/schema/leaderboard.js';
 import type { SccRecord } from '../../src/schema/report.js';
 import { sccRecordSchema } from '../../src/schema/report.js';
 import type { Subject, TrialResponse } from '../../src/subjects/subject.js';
-import { evaluateGates } from '../../src/vitest/gates.js';
+import { evaluateGates } from '../../src/gates/index.js';
 import { ceilingbenchMatchers } from '../../src/vitest/matchers.js';
 import { emptySeen, RUN_INFO, recordEntry, recording, type Seen } from '../support/spend-subjects.js';
 import { type ScriptedModel, scriptedSubject } from './helpers.js';

@@ -14,7 +14,7 @@ import type { SubjectSpec } from '../../src/subjects/spec.js';
 import { MISSING_RULES, OUTCOME_FAMILIES, type OutcomeFamily } from '../../src/tasks/outcome.js';
 import type { ResponseChannels } from '../../src/tasks/response.js';
 import { type FinishReason, LEVEL_KINDS, type LevelAxis } from '../../src/tasks/task.js';
-import type { checkRetentionAtLeast } from '../../src/vitest/checks.js';
+import type { checkRetentionAtLeast } from '../../src/gates/checks.js';
 
 /** The values an enum schema accepts (zod 4: `.options`). */
 const options = (schema: { options: readonly string[] }) => [...schema.options];

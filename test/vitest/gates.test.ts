@@ -67,7 +67,7 @@ describe('evaluateGates', () => {
 
 describe('gatesFor: the gates of a per-subject project', () => {
   it("applies the standard project's gates to every <project>@<label>, the exact key winning gate by gate", async () => {
-    const { gatesFor } = await import('../../src/vitest/gates.js');
+    const { gatesFor } = await import('../../src/gates/index.js');
     const gates = {
       d2: { minRetention: 0.95, maxTfbcRate: 0.2 },
       'd2@gpt-4o': { minRetention: 0.99 },

@@ -1,0 +1,66 @@
+import type { ProjectGates, ThresholdGateName } from '../config/schema.js';
+import type { CollapseFit, RetentionFit } from '../schema/fit.js';
+import type { GateResult } from '../schema/gate.js';
+import {
+  type CheckResult,
+  type CountingCapacity,
+  checkCollapseNoEarlierThan,
+  checkCountingCapacityAtLeast,
+  checkHorizonAtLeast,
+  checkRetentionAtLeast,
+  checkTfbcRateAtMost,
+} from './checks.js';
+import { type Threshold, thresholdGatesOf } from './normalize.js';
+
+/** The records a threshold gate reads: a finished retention or collapse fit, or an SCC ladder. */
+export type GateRecord = RetentionFit | CollapseFit | (CountingCapacity & { kind: 'scc'; task: string });
+
+interface Gate {
+  /** The kind of record the gate's check reads. */
+  kind: GateRecord['kind'];
+  check(record: GateRecord, threshold: Threshold): CheckResult;
+}
+
+/** A gate on one kind of record; evaluateGates calls its check on records of that kind only. */
+const gate = <K extends GateRecord['kind']>(
+  kind: K,
+  check: (record: Extract<GateRecord, { kind: K }>, threshold: Threshold) => CheckResult,
+): Gate => ({ kind, check: check as Gate['check'] });
+
+/** Every threshold gate by name: what it reads and how it decides. */
+export const THRESHOLD_GATES: Readonly<Record<ThresholdGateName, Gate>> = {
+  minRetention: gate('retention', (fit, t) => checkRetentionAtLeast(fit, t.value, t.evidence)),
+  minHorizon: gate('retention', (fit, t) => checkHorizonAtLeast(fit, t.value)),
+  maxTfbcRate: gate('retention', (fit, t) => checkTfbcRateAtMost(fit, t.value)),
+  collapseNoEarlierThan: gate('collapse', (fit, t) => checkCollapseNoEarlierThan(fit, t.value)),
+  minCountingCapacity: gate('scc', (result, t) => checkCountingCapacityAtLeast(result, t.value)),
+};
+
+/** The line a gate result prints: the same in the test's failure, the console, summary.md and JUnit. */
+export const gateLine = (key: string, gate: string, passed: boolean, mode: string, why: string): string =>
+  `gate ${key}.${gate} ${passed ? 'passed' : 'FAILED'} (${mode}): ${why}`;
+
+/** Evaluates the configured threshold gates of a project that apply to one record, in THRESHOLD_GATES order. */
+export function evaluateGates(project: string, record: GateRecord, gates: ProjectGates | undefined): GateResult[] {
+  if (!gates) return [];
+  const configured = new Map(thresholdGatesOf(gates).map((g) => [g.name, g.threshold]));
+  return (Object.keys(THRESHOLD_GATES) as ThresholdGateName[]).flatMap((name) => {
+    const threshold = configured.get(name);
+    const { kind, check } = THRESHOLD_GATES[name];
+    if (threshold === undefined || kind !== record.kind) return [];
+    const result = check(record, threshold);
+    return [
+      {
+        project,
+        task: record.task,
+        gate: name,
+        mode: threshold.mode,
+        threshold: threshold.value,
+        estimate: result.estimate,
+        ci95: result.ci95,
+        passed: result.pass,
+        message: gateLine(project, name, result.pass, threshold.mode, result.message),
+      },
+    ];
+  });
+}
