@@ -35,8 +35,10 @@ function distance(a: string, b: string): number {
   return previous[b.length];
 }
 
-/** The known names a key could mean: same up to case, or within two edits; the closest first. */
+/** The known names a key could mean: the same up to case, else those within two edits, the closest first. */
 export function nearestNames(key: string, known: readonly string[]): string[] {
+  const sameButCase = known.filter((name) => name.toLowerCase() === key.toLowerCase());
+  if (sameButCase.length > 0) return sameButCase;
   const scored = known
     .map((name) => ({ name, d: name.toLowerCase() === key.toLowerCase() ? 0 : distance(key, name) }))
     .filter((x) => x.d <= Math.max(2, Math.floor(key.length / 3)))

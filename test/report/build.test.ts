@@ -65,13 +65,20 @@ describe('report projections', () => {
     expect(JSON.stringify(buildReport(entries(), run))).toBe(JSON.stringify(report));
   });
 
-  it('writes JUnit with a suite per project, N= names, p_d properties and a failing gate case', () => {
+  it('writes JUnit with a suite per project, N= names, p_d properties and each gate failure once', () => {
     const xml = renderJunit(buildReport(entries(), run), entries());
     expect(xml).toContain('<testsuite name="d2"');
     expect(xml).toContain('name="d2 > d2 · N=5"');
     expect(xml).toContain('<property name="p_d" value="0.951"/>');
     expect(xml).toContain('<property name="pd_ci_low" value="0.944"/>');
-    expect(xml).toMatch(/name="d2 · gate"[^>]*>\s*<failure message="gate d2.minRetention FAILED/);
+    // the fit test that evaluated the gate carries its failure; the gate case lists it without failing again
+    expect(xml.match(/<failure /g)).toHaveLength(1);
+    expect(xml).toMatch(/name="d2 · gate"[^>]*>\s*<system-out><!\[CDATA\[gate d2.minRetention FAILED/);
+    // a gate no test carries (not evaluated) fails the gate case
+    const unevaluated = renderJunit(buildReport(entries(), { ...run, gates: { d2: { minHorizon: 4 } } }), entries());
+    expect(unevaluated).toMatch(
+      /name="d2 · gate"[^>]*>\s*<failure message="gate d2.minHorizon FAILED \(hard\): not evaluated/,
+    );
   });
 
   it('summarises fits, gates and cells in Markdown', () => {

@@ -34,13 +34,32 @@ describe('configured gates that no fit evaluated', () => {
     expect(report.summary.hardGatesFailed).toBe(1);
   });
 
-  it('advisory gates and gates of projects that did not run add nothing', () => {
+  it('an advisory gate adds nothing; a hard gate of a project that did not run fails as not evaluated', () => {
     const report = buildReport(cellOnly, {
       ...run,
       gates: { d2: { minHorizon: { value: 4, mode: 'advisory', evidence: 'point' } }, d3: { minRetention: 0.9 } },
     });
-    expect(report.gates).toEqual([]);
-    expect(report.summary.hardGatesFailed).toBe(0);
+    expect(report.gates.map((g) => [g.project, g.gate, g.passed])).toEqual([['d3', 'minRetention', false]]);
+    expect(report.gates[0]?.message).toMatch(
+      /gate d3\.minRetention FAILED \(hard\): not evaluated — project 'd3' did not run/,
+    );
+    expect(report.summary.hardGatesFailed).toBe(1);
+  });
+
+  it('with the scope known, names the filters and lists what did not run', () => {
+    const report = buildReport(cellOnly, {
+      ...run,
+      gates: { d1: { minRetention: 0.9 } },
+      scope: { declared: ['d1', 'd2', 'd3'], filters: '--project d2' },
+    });
+    expect(report.scope).toEqual({
+      declared: ['d1', 'd2', 'd3'],
+      ran: ['d2'],
+      notRun: ['d1', 'd3'],
+      filters: '--project d2',
+    });
+    expect(report.gates.map((g) => g.project)).toEqual(['d1']);
+    expect(report.gates[0]?.message).toMatch(/project 'd1' did not run \(this run's filters: --project d2\)/);
   });
 
   it("a key covering several subjects' projects needs a result in each: d2 evaluated in d2@a only fails d2@b", () => {

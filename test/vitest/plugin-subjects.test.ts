@@ -18,7 +18,11 @@ describe('the plugin declares one project per (project, subject)', () => {
   it('keeps the standard names and provides no subject with one subject', async () => {
     const projects = await declared({ CEILINGBENCH_SUBJECT: 'sim:retention?p=0.9', CEILINGBENCH_SUBJECTS: '' });
     expect(projects.map((p) => p.test.name)).toEqual(['d1', 'd2']);
-    for (const p of projects) expect(p.test.provide).toEqual({ 'ceilingbench:benchmark': true });
+    for (const p of projects)
+      expect(p.test.provide).toEqual({
+        'ceilingbench:benchmark': true,
+        'ceilingbench:declared': { benchmark: ['d1', 'd2'], other: [] },
+      });
   });
 
   it('names them <project>@<label> and provides each its subject, with several', async () => {
