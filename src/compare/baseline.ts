@@ -1,7 +1,10 @@
 import type { Baseline } from '../schema/baseline.js';
 import type { Report } from '../schema/report.js';
 
-/** The compact per-release record of a run (see src/schema/baseline.ts). */
+/**
+ * The compact per-release record of a run (see src/schema/baseline.ts). An insufficient record carries its status
+ * (and a cell its missing count); a complete one is written as before the fields existed.
+ */
 export function baselineFromReport(report: Report, name: string): Baseline {
   return {
     schemaVersion: 1,
@@ -21,6 +24,8 @@ export function baselineFromReport(report: Report, name: string): Baseline {
       tfbc: f.tfbc,
       correct: f.correct,
       tfbcRate: f.tfbcRate,
+      ...(f.status === 'insufficient' ? { status: f.status } : {}),
+      ...(f.status === 'insufficient' && f.insufficientReason ? { insufficientReason: f.insufficientReason } : {}),
     })),
     cells: report.cells.map((c) => ({
       project: c.project,
@@ -29,12 +34,14 @@ export function baselineFromReport(report: Report, name: string): Baseline {
       level: c.level,
       successes: c.successes,
       answered: c.n - c.missing,
+      ...(c.status === 'insufficient' ? { status: c.status, missing: c.missing } : {}),
     })),
     collapse: report.collapse.map((c) => ({
       project: c.project,
       task: c.task,
       levelIndex: c.collapseThreshold.levelIndex,
       ci95: c.collapseThreshold.ci95,
+      ...(c.status === 'insufficient' ? { status: c.status } : {}),
     })),
     scc: report.scc.map((s) => ({
       project: s.project,

@@ -1,22 +1,28 @@
 import type { Baseline } from '../schema/baseline.js';
 import { sccStopText } from '../schema/scc-stop.js';
 import { fisherExact } from '../stats/index.js';
+import { compareFit, type FitContext, type Outcome } from './compare-fit.js';
 import { holmAdjust } from './holm.js';
-import { retentionDifference } from './retention-difference.js';
-
-/** How large a change must be, beyond statistical support, to count as a regression. */
-export interface Tolerances {
-  /** Absolute p_d drop. */
-  retention: number;
-  /** Absolute accuracy drop of a cell. */
-  accuracy: number;
-  /** Relative counting-capacity drop. */
-  countingCapacity: number;
-  /** Absolute TFBC-rate rise. */
-  tfbcRate: number;
-  /** Family-wise significance level. */
-  alpha: number;
-}
+import { formatLevels } from './levels.js';
+import {
+  absence,
+  type Cell,
+  type Collapse,
+  cellInsufficiency,
+  cellRef,
+  collapseCells,
+  collapseInsufficiency,
+  collapseRef,
+  counterpart,
+  newInCandidate,
+  notCompared,
+  refFields,
+  resolveScope,
+  type Scc,
+  sccRef,
+  sideName,
+} from './records.js';
+import type { Comparison, MetricComparison, NotCompared, Tolerances } from './schema.js';
 
 export const DEFAULT_TOLERANCES: Tolerances = {
   retention: 0.01,
@@ -26,148 +32,53 @@ export const DEFAULT_TOLERANCES: Tolerances = {
   alpha: 0.05,
 };
 
-export interface MetricComparison {
-  metric: 'p_d' | 'accuracy' | 'counting_capacity' | 'collapse_threshold' | 'tfbc_rate';
-  project: string;
-  task: string;
-  /** Cell level or variant, where the metric is per cell. */
-  where: string;
-  baseline: number | null;
-  candidate: number | null;
-  difference: number | null;
-  ci95: [number, number] | null;
-  p: number | null;
-  regression: boolean;
-  reason: string;
+/** The harness's default: a cell with more than this share of its trials missing data is insufficient. */
+export const DEFAULT_MAX_MISSING_FRACTION = 0.2;
+
+const none: Outcome = { metrics: [], notCompared: [] };
+const merge = (outcomes: Outcome[]): Outcome => ({
+  metrics: outcomes.flatMap((o) => o.metrics),
+  notCompared: outcomes.flatMap((o) => o.notCompared),
+});
+
+type CellRow = Omit<MetricComparison, 'regression' | 'reason'>;
+
+/** One baseline cell: a row for the Holm family, or why it is not compared. */
+function cellRow(b: Cell, ctx: FitContext): CellRow | NotCompared {
+  const ref = cellRef(b);
+  const c = counterpart.cell(ctx.cand, b);
+  if (!c) return notCompared(ref, 'absent', absence(ctx.cand, ref));
+  if (b.answered === 0 || c.answered === 0) {
+    const side = b.answered === 0 ? sideName(ctx.base, 'baseline') : sideName(ctx.cand, 'candidate');
+    const reason = `level ${b.level}: the ${side} has no answered trial in this cell (all missing data)`;
+    return notCompared(ref, 'no-answered-trials', reason);
+  }
+  for (const [run, cell, role] of [
+    [ctx.base, b, 'baseline'],
+    [ctx.cand, c, 'candidate'],
+  ] as const) {
+    const why = cellInsufficiency(cell, ctx.maxMissingFraction);
+    if (why)
+      return notCompared(ref, 'insufficient', `level ${b.level}: the ${sideName(run, role)} is insufficient: ${why}`);
+  }
+  const accB = b.successes / b.answered;
+  const accC = c.successes / c.answered;
+  return {
+    ...refFields(ref),
+    baseline: accB,
+    candidate: accC,
+    difference: accC - accB,
+    ci95: null,
+    p: fisherExact(c.successes, c.answered - c.successes, b.successes, b.answered - b.successes).p,
+  };
 }
 
-/** A metric both runs have that cannot be compared: one side measured nothing (see `uncomparable`). */
-export interface NotCompared {
-  metric: MetricComparison['metric'];
-  project: string;
-  task: string;
-  reason: string;
-}
-
-export interface Comparison {
-  baseline: string;
-  candidate: string;
-  tolerances: Tolerances;
-  metrics: MetricComparison[];
-  regressions: MetricComparison[];
-  /** Not compared, so not shown free of regression: the gate fails on them as on a regression. */
-  notCompared: NotCompared[];
-}
-
-const key = (...parts: Array<string | number>) => parts.join('|');
-const answeredAny = (counts: ReadonlyArray<{ n: number }>) => counts.some((c) => c.n > 0);
-
-/**
- * What both runs have but neither test can look at: a fit or a cell with no answered trial on one side (every
- * trial missing data: api, budget), or an SCC ladder stopped before it measured a CC.
- */
-function uncomparable(base: Baseline, cand: Baseline): NotCompared[] {
-  const side = (baseEmpty: boolean) => (baseEmpty ? `baseline ${base.name}` : `candidate ${cand.name}`);
-  const out: NotCompared[] = [];
-  for (const b of base.fits) {
-    const c = cand.fits.find((f) => key(f.project, f.task, f.variant) === key(b.project, b.task, b.variant));
-    if (!c || (answeredAny(b.counts) && answeredAny(c.counts))) continue;
-    const reason = `the ${side(!answeredAny(b.counts))} has no answered trial in this fit (all missing data)`;
-    out.push({ metric: 'p_d', project: b.project, task: b.task, reason });
-  }
-  for (const b of base.cells) {
-    const c = cand.cells.find(
-      (x) => key(x.project, x.task, x.variant, x.level) === key(b.project, b.task, b.variant, b.level),
-    );
-    if (!c || (b.answered > 0 && c.answered > 0)) continue;
-    const reason = `level ${b.level}: the ${side(b.answered === 0)} has no answered trial in this cell (all missing data)`;
-    out.push({ metric: 'accuracy', project: b.project, task: b.task, reason });
-  }
-  for (const b of base.scc) {
-    const c = cand.scc.find((x) => key(x.project, x.task) === key(b.project, b.task));
-    if (!c || (!b.stopped && !c.stopped)) continue;
-    const stop = (c.stopped ?? b.stopped) as NonNullable<typeof b.stopped>;
-    const reason = `the ${side(!c.stopped)} measured no CC: ${sccStopText(stop)}`;
-    out.push({ metric: 'counting_capacity', project: b.project, task: b.task, reason });
-  }
-  return out;
-}
-
-function compareRetention(base: Baseline, cand: Baseline, tol: Tolerances, seed: number): MetricComparison[] {
-  const out: MetricComparison[] = [];
-  for (const b of base.fits) {
-    const c = cand.fits.find((f) => key(f.project, f.task, f.variant) === key(b.project, b.task, b.variant));
-    if (!c || !answeredAny(b.counts) || !answeredAny(c.counts)) continue;
-    const { difference, ci95 } = retentionDifference(b.counts, c.counts, { seed });
-    const supported = ci95[1] < 0;
-    const regression = supported && difference < -tol.retention;
-    out.push({
-      metric: 'p_d',
-      project: b.project,
-      task: b.task,
-      where: b.variant,
-      baseline: b.pd,
-      candidate: c.pd,
-      difference,
-      ci95,
-      p: null,
-      regression,
-      reason: regression
-        ? `p_d fell by ${(-difference).toFixed(3)} (95% CI of the change [${ci95[0].toFixed(3)}, ${ci95[1].toFixed(3)}] excludes 0; tolerance ${tol.retention})`
-        : supported
-          ? `p_d fell by ${(-difference).toFixed(3)}, within tolerance ${tol.retention}`
-          : 'no statistically supported drop',
-    });
-    const tfbcBase = b.tfbcRate;
-    const tfbcCand = c.tfbcRate;
-    if (tfbcBase !== null && tfbcCand !== null) {
-      const p = fisherExact(c.tfbc, c.correct - c.tfbc, b.tfbc, b.correct - b.tfbc).p;
-      const rise = tfbcCand - tfbcBase;
-      const tfbcRegression = p < tol.alpha && rise > tol.tfbcRate;
-      out.push({
-        metric: 'tfbc_rate',
-        project: b.project,
-        task: b.task,
-        where: b.variant,
-        baseline: tfbcBase,
-        candidate: tfbcCand,
-        difference: rise,
-        ci95: null,
-        p,
-        regression: tfbcRegression,
-        reason: tfbcRegression
-          ? `TFBC rate rose by ${rise.toFixed(3)} (Fisher p = ${p.toPrecision(3)})`
-          : 'no supported rise',
-      });
-    }
-  }
-  return out;
-}
-
-function compareCells(base: Baseline, cand: Baseline, tol: Tolerances): MetricComparison[] {
-  const rows: Array<Omit<MetricComparison, 'regression' | 'reason'>> = [];
-  for (const b of base.cells) {
-    const c = cand.cells.find(
-      (x) => key(x.project, x.task, x.variant, x.level) === key(b.project, b.task, b.variant, b.level),
-    );
-    if (!c || b.answered === 0 || c.answered === 0) continue;
-    const accB = b.successes / b.answered;
-    const accC = c.successes / c.answered;
-    rows.push({
-      metric: 'accuracy',
-      project: b.project,
-      task: b.task,
-      where: `level ${b.level}${b.variant !== 'standard' && b.variant !== 'default' ? ` ${b.variant}` : ''}`,
-      baseline: accB,
-      candidate: accC,
-      difference: accC - accB,
-      ci95: null,
-      p: fisherExact(c.successes, c.answered - c.successes, b.successes, b.answered - b.successes).p,
-    });
-  }
+function compareCells(cells: readonly Cell[], ctx: FitContext): Outcome {
+  const results = cells.map((b) => cellRow(b, ctx));
+  const rows = results.filter((r): r is CellRow => !('kind' in r));
   const adjusted = holmAdjust(rows.map((r) => r.p ?? 1));
-  return rows.map((row, i) => {
-    const regression = adjusted[i] < tol.alpha && (row.difference ?? 0) < -tol.accuracy;
+  const metrics = rows.map((row, i) => {
+    const regression = adjusted[i] < ctx.tolerances.alpha && (row.difference ?? 0) < -ctx.tolerances.accuracy;
     return {
       ...row,
       p: adjusted[i],
@@ -177,86 +88,149 @@ function compareCells(base: Baseline, cand: Baseline, tol: Tolerances): MetricCo
         : 'no supported drop',
     };
   });
+  return { metrics, notCompared: results.filter((r): r is NotCompared => 'kind' in r) };
 }
 
-function compareCapacity(base: Baseline, cand: Baseline, tol: Tolerances): MetricComparison[] {
-  return base.scc.flatMap((b) => {
-    const c = cand.scc.find((x) => key(x.project, x.task) === key(b.project, b.task));
-    if (!c || b.stopped || c.stopped) return [];
-    const disjoint = c.ccUpper !== null && c.ccUpper < b.ccLower;
-    const regression = disjoint && c.cc < b.cc * (1 - tol.countingCapacity);
-    return [
-      {
-        metric: 'counting_capacity' as const,
-        project: b.project,
-        task: b.task,
-        where: '',
-        baseline: b.cc,
-        candidate: c.cc,
-        difference: c.cc - b.cc,
-        ci95: null,
-        p: null,
-        regression,
-        reason: regression
-          ? `CC fell from ${b.cc} (${b.ccLower}–${b.ccUpper ?? '∞'}) to ${c.cc} (${c.ccLower}–${c.ccUpper ?? '∞'}); the ladder bounds do not overlap`
-          : disjoint
-            ? 'CC fell beyond the ladder bounds but within tolerance'
-            : 'ladder bounds overlap',
-      },
-    ];
-  });
+function compareCapacity(b: Scc, ctx: FitContext): Outcome {
+  const ref = sccRef(b);
+  const c = counterpart.scc(ctx.cand, b);
+  if (!c) return { metrics: [], notCompared: [notCompared(ref, 'absent', absence(ctx.cand, ref))] };
+  const stop = c.stopped ?? b.stopped;
+  if (stop) {
+    const side = c.stopped ? sideName(ctx.cand, 'candidate') : sideName(ctx.base, 'baseline');
+    return {
+      metrics: [],
+      notCompared: [notCompared(ref, 'stopped', `the ${side} measured no CC: ${sccStopText(stop)}`)],
+    };
+  }
+  const tol = ctx.tolerances;
+  const disjoint = c.ccUpper !== null && c.ccUpper < b.ccLower;
+  const regression = disjoint && c.cc < b.cc * (1 - tol.countingCapacity);
+  const row: MetricComparison = {
+    ...refFields(ref),
+    baseline: b.cc,
+    candidate: c.cc,
+    difference: c.cc - b.cc,
+    ci95: null,
+    p: null,
+    regression,
+    reason: regression
+      ? `CC fell from ${b.cc} (${b.ccLower}–${b.ccUpper ?? '∞'}) to ${c.cc} (${c.ccLower}–${c.ccUpper ?? '∞'}); the ladder bounds do not overlap`
+      : disjoint
+        ? 'CC fell beyond the ladder bounds but within tolerance'
+        : 'ladder bounds overlap',
+  };
+  return { metrics: [row], notCompared: [] };
 }
 
-function compareCollapse(base: Baseline, cand: Baseline): MetricComparison[] {
-  return base.collapse.flatMap((b) => {
-    const c = cand.collapse.find((x) => key(x.project, x.task) === key(b.project, b.task));
-    if (!c || b.levelIndex === null || c.levelIndex === null) return [];
-    const separated = b.ci95 && c.ci95 ? c.ci95[1] < b.ci95[0] : false;
-    const regression = c.levelIndex < b.levelIndex && separated;
-    return [
-      {
-        metric: 'collapse_threshold' as const,
-        project: b.project,
-        task: b.task,
-        where: '',
-        baseline: b.levelIndex,
-        candidate: c.levelIndex,
-        difference: c.levelIndex - b.levelIndex,
-        ci95: null,
-        p: null,
-        regression,
-        reason: regression
-          ? `λ* moved earlier, from L${b.levelIndex} to L${c.levelIndex}, with disjoint bootstrap CIs`
-          : 'no supported shift earlier',
-      },
-    ];
-  });
+/** The levels a collapse fit was computed over: its cells with an answered trial. */
+const collapseLevels = (run: Baseline, c: Collapse) =>
+  [
+    ...new Set(
+      collapseCells(run, c)
+        .filter((x) => x.answered > 0)
+        .map((x) => x.level),
+    ),
+  ].sort((x, y) => x - y);
+
+function collapseRefusal(b: Collapse, c: Collapse, ctx: FitContext): NotCompared | undefined {
+  const ref = collapseRef(b);
+  for (const [run, fit, role] of [
+    [ctx.base, b, 'baseline'],
+    [ctx.cand, c, 'candidate'],
+  ] as const) {
+    const why = collapseInsufficiency(run, fit, ctx.maxMissingFraction);
+    if (why) return notCompared(ref, 'insufficient', `the ${sideName(run, role)} collapse fit is insufficient: ${why}`);
+  }
+  const [bLevels, cLevels] = [collapseLevels(ctx.base, b), collapseLevels(ctx.cand, c)];
+  const differ = bLevels.length > 0 && cLevels.length > 0 && bLevels.join() !== cLevels.join();
+  if (differ) {
+    const universe = [...bLevels, ...cLevels];
+    const reason = `λ* is an argmax over each run's levels, and they differ: baseline ${formatLevels(bLevels, universe)}, candidate ${formatLevels(cLevels, universe)}`;
+    return notCompared(ref, 'other-levels', reason);
+  }
+  if ((b.levelIndex === null) !== (c.levelIndex === null)) {
+    const side = b.levelIndex === null ? sideName(ctx.base, 'baseline') : sideName(ctx.cand, 'candidate');
+    return notCompared(ref, 'no-estimate', `the ${side} has no λ*: its accuracy does not change over its levels`);
+  }
+  return undefined;
+}
+
+function compareCollapse(b: Collapse, ctx: FitContext): Outcome {
+  const ref = collapseRef(b);
+  const c = counterpart.collapse(ctx.cand, b);
+  if (!c) return { metrics: [], notCompared: [notCompared(ref, 'absent', absence(ctx.cand, ref))] };
+  const refused = collapseRefusal(b, c, ctx);
+  if (refused) return { metrics: [], notCompared: [refused] };
+  const row = { ...refFields(ref), ci95: null, p: null };
+  if (b.levelIndex === null || c.levelIndex === null) {
+    const reason = 'no λ* on either side: accuracy does not change over the levels';
+    return {
+      ...none,
+      metrics: [{ ...row, baseline: null, candidate: null, difference: null, regression: false, reason }],
+    };
+  }
+  const separated = b.ci95 && c.ci95 ? c.ci95[1] < b.ci95[0] : false;
+  const regression = c.levelIndex < b.levelIndex && separated;
+  const metric: MetricComparison = {
+    ...row,
+    baseline: b.levelIndex,
+    candidate: c.levelIndex,
+    difference: c.levelIndex - b.levelIndex,
+    regression,
+    reason: regression
+      ? `λ* moved earlier, from L${b.levelIndex} to L${c.levelIndex}, with disjoint bootstrap CIs`
+      : 'no supported shift earlier',
+  };
+  return { metrics: [metric], notCompared: [] };
 }
 
 /**
- * Compares a candidate run with a baseline, metric by metric. A regression is declared only when it is
- * statistically supported (CI of the change excludes 0, Holm-adjusted Fisher p < α, or disjoint
- * ladder bounds) AND larger than the tolerance.
+ * Compares a candidate run with a baseline, record by record: every fit, cell, SCC ladder and collapse fit of the
+ * baseline in scope is compared or listed in `notCompared` with why (absent, other levels, insufficient, stopped,
+ * no answered trial, no estimate); the gate passes only when that list and the regressions are both empty. A
+ * regression is declared only when it is statistically supported (CI of the change excludes 0, Holm-adjusted
+ * Fisher p < α, or disjoint ladder bounds) AND larger than the tolerance. `only` narrows the scope to some
+ * projects; a name neither run has, or an empty scope, throws a UsageError.
  */
 export function compareRuns(
   base: Baseline,
   cand: Baseline,
-  options: { tolerances?: Partial<Tolerances>; seed?: number } = {},
+  options: {
+    tolerances?: Partial<Tolerances>;
+    seed?: number;
+    resamples?: number;
+    maxMissingFraction?: number;
+    only?: readonly string[];
+  } = {},
 ): Comparison {
   const tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerances };
-  const seed = options.seed ?? 0;
-  const metrics = [
-    ...compareRetention(base, cand, tolerances, seed),
-    ...compareCells(base, cand, tolerances),
-    ...compareCapacity(base, cand, tolerances),
-    ...compareCollapse(base, cand),
-  ];
+  const scope = resolveScope(base, cand, options.only);
+  const ctx: FitContext = {
+    base,
+    cand,
+    tolerances,
+    seed: options.seed ?? 0,
+    resamples: options.resamples,
+    maxMissingFraction: options.maxMissingFraction ?? DEFAULT_MAX_MISSING_FRACTION,
+  };
+  const inScope = <T extends { project: string }>(records: readonly T[]) =>
+    records.filter((r) => scope.inScope(r.project));
+  const fits = merge(inScope(base.fits).map((b) => compareFit(b, ctx)));
+  const cells = compareCells(inScope(base.cells), ctx);
+  const scc = merge(inScope(base.scc).map((b) => compareCapacity(b, ctx)));
+  const collapse = merge(inScope(base.collapse).map((b) => compareCollapse(b, ctx)));
+  const { metrics, notCompared: skipped } = merge([fits, cells, scc, collapse]);
+  const regressions = metrics.filter((m) => m.regression);
   return {
     baseline: base.name,
     candidate: cand.name,
     tolerances,
+    scope: { only: scope.only, projects: scope.projects, excluded: scope.excluded },
     metrics,
-    regressions: metrics.filter((m) => m.regression),
-    notCompared: uncomparable(base, cand),
+    regressions,
+    notCompared: skipped,
+    newInCandidate: newInCandidate(base, cand, scope.inScope),
+    passed: regressions.length === 0 && skipped.length === 0,
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { interval } from './common.js';
+import { count, estimateStatusSchema, interval } from './common.js';
 import { retentionFitSchema } from './fit.js';
 import { sccRecordSchema } from './report.js';
 import { subjectIdentitySchema } from './subject.js';
@@ -17,21 +17,32 @@ export const baselineSchema = z.object({
   gitSha: z.string().nullable(),
   seed: z.number().int().nullable(),
   subjects: z.array(subjectIdentitySchema),
-  /** Of each retention fit, what a comparison needs; the mask's order is the key order of the file. */
+  /**
+   * Of each retention fit, what a comparison needs; the mask's order is the key order of the file. `status` and
+   * `insufficientReason` are written only for an insufficient fit (too many missing trials), so a baseline of a
+   * complete run keeps its bytes; absent, the fit was ok or the baseline is older than the field.
+   */
   fits: z.array(
-    retentionFitSchema.pick({
-      project: true,
-      task: true,
-      variant: true,
-      missing: true,
-      pd: true,
-      ci95: true,
-      counts: true,
-      tfbc: true,
-      correct: true,
-      tfbcRate: true,
-    }),
+    retentionFitSchema
+      .pick({
+        project: true,
+        task: true,
+        variant: true,
+        missing: true,
+        pd: true,
+        ci95: true,
+        counts: true,
+        tfbc: true,
+        correct: true,
+        tfbcRate: true,
+        insufficientReason: true,
+      })
+      .extend({ status: estimateStatusSchema.optional() }),
   ),
+  /**
+   * Of each cell, its counts. `status` and `missing` (its trials with missing data: api, budget) are written only
+   * for an insufficient cell — the harness's verdict, made with the run's own maxMissingFraction.
+   */
   cells: z.array(
     z.object({
       project: z.string(),
@@ -40,10 +51,19 @@ export const baselineSchema = z.object({
       level: z.number(),
       successes: z.number().int(),
       answered: z.number().int(),
+      status: estimateStatusSchema.optional(),
+      missing: count.optional(),
     }),
   ),
+  /** Of each collapse fit, λ*; `status` is written only when one of its cells was insufficient. */
   collapse: z.array(
-    z.object({ project: z.string(), task: z.string(), levelIndex: z.number().nullable(), ci95: interval.nullable() }),
+    z.object({
+      project: z.string(),
+      task: z.string(),
+      levelIndex: z.number().nullable(),
+      ci95: interval.nullable(),
+      status: estimateStatusSchema.optional(),
+    }),
   ),
   /** Of each SCC record, its counting capacity and bounds, and `stopped` when the ladder measured none. */
   scc: z.array(

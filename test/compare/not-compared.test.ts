@@ -71,9 +71,19 @@ describe('a fit or cell with no answered trial on one side (every trial missing 
     const [base, cand] = runs(retentionFit(unanswered), cell(0, 0));
     const c = compareRuns(base, cand);
     expect(c.metrics.filter((m) => m.metric === 'p_d' || m.metric === 'accuracy')).toEqual([]);
-    expect(c.notCompared.map((n) => [n.metric, n.reason])).toEqual([
-      ['p_d', 'the candidate cand has no answered trial in this fit (all missing data)'],
-      ['accuracy', 'level 10: the candidate cand has no answered trial in this cell (all missing data)'],
+    expect(c.notCompared.map((n) => [n.metric, n.kind, n.where, n.reason])).toEqual([
+      [
+        'p_d',
+        'no-answered-trials',
+        'standard',
+        'the candidate cand has no answered trial in this fit (all missing data)',
+      ],
+      [
+        'accuracy',
+        'no-answered-trials',
+        'level 10',
+        'level 10: the candidate cand has no answered trial in this cell (all missing data)',
+      ],
     ]);
     const [base2, cand2] = runs(retentionFit(answered), cell(12, 20));
     expect(compareRuns(base2, cand2).notCompared).toEqual([]);
@@ -93,7 +103,7 @@ describe('a stopped SCC ladder in a comparison', () => {
       const c = compareRuns(base, cand);
       expect(c.metrics.filter((m) => m.metric === 'counting_capacity')).toEqual([]);
       expect(c.regressions).toEqual([]);
-      expect(c.notCompared).toHaveLength(1);
+      expect(c.notCompared.map((n) => n.kind)).toEqual(['stopped']);
       expect(c.notCompared[0].reason).toMatch(/measured no CC: stopped after 2 tiers \(not sent: the spending limit/);
     }
     const finished = compareRuns(baseline('base', {}), baseline('cand', { cc: 98, ccLower: 94, ccUpper: 102 }));

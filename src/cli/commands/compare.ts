@@ -1,35 +1,122 @@
-import { type Comparison, compareRuns, loadRunRecord } from '../../compare/index.js';
+import {
+  type Comparison,
+  compareRuns,
+  loadRunRecord,
+  type MetricComparison,
+  NOT_COMPARED_KINDS,
+  type NotCompared,
+  type NotComparedKind,
+} from '../../compare/index.js';
+import { formatLevels } from '../../compare/levels.js';
 import { fixed } from '../../report/format.js';
 import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 
-function table(comparison: Comparison): string {
-  const lines = [
-    `baseline ${comparison.baseline} → candidate ${comparison.candidate}`,
-    '',
-    '| metric | task | where | baseline | candidate | change | 95% CI / p | verdict |',
-    '|---|---|---|---|---|---|---|---|',
-  ];
-  for (const m of comparison.metrics) {
-    const evidence = m.ci95
-      ? `[${fixed(m.ci95[0])}, ${fixed(m.ci95[1])}]`
-      : m.p !== null
-        ? `p=${m.p.toPrecision(3)}`
-        : '–';
+const KIND_HEADING: Record<NotComparedKind, string> = {
+  absent: 'absent from the candidate',
+  'other-levels': 'other levels',
+  insufficient: 'insufficient (too many trials missing data)',
+  stopped: 'SCC ladder stopped',
+  'no-answered-trials': 'no answered trial',
+  'no-estimate': 'no estimate on one side',
+  'other-rule': 'other missing-data rule',
+};
+
+const named = (r: { project: string; task: string; metric: string; where: string }) =>
+  `${r.project} ${r.task} ${r.metric}${r.where ? ` (${r.where})` : ''}`;
+
+function metricLine(m: MetricComparison): string {
+  const evidence = m.ci95
+    ? `[${fixed(m.ci95[0])}, ${fixed(m.ci95[1])}]`
+    : m.p !== null
+      ? `p=${m.p.toPrecision(3)}`
+      : '–';
+  const verdict = m.regression ? `**REGRESSION**: ${m.reason}` : m.reason;
+  return `| ${m.metric} | ${m.task} | ${m.where || '–'} | ${fixed(m.baseline)} | ${fixed(m.candidate)} | ${fixed(m.difference)} | ${evidence} | ${verdict} |`;
+}
+
+function scopeLines(c: Comparison): string[] {
+  if (c.scope.only === null) return [];
+  const excluded = c.scope.excluded.length > 0 ? `; not in scope: ${c.scope.excluded.join(', ')}` : '';
+  return [`scope: --only ${c.scope.only.join(',')} — baseline projects ${c.scope.projects.join(', ')}${excluded}`];
+}
+
+const LEVELS = '\u0000levels\u0000';
+const levelPattern = (level: number) => new RegExp(`\\blevel ${String(level).replace('.', '\\.')}\\b`, 'g');
+
+/** Cells of one sweep left out for the same reason share a line: "d1 d1 accuracy (levels 5–50): …". */
+function mergedLines(rows: NotCompared[], c: Comparison): string[] {
+  const groups = new Map<string, NotCompared[]>();
+  for (const n of rows) {
+    const key =
+      n.metric === 'accuracy' && n.level !== null
+        ? [n.project, n.task, n.variant, n.reason.replace(levelPattern(n.level), LEVELS)].join('\n')
+        : `${groups.size}\n${named(n)}`;
+    groups.set(key, [...(groups.get(key) ?? []), n]);
+  }
+  return [...groups.values()].map((group) => {
+    const [first] = group;
+    if (group.length === 1 || first.level === null) return `- ${named(first)}: ${first.reason}`;
+    const sweep = (r: { project: string; task: string; variant: string | null }) =>
+      r.project === first.project && r.task === first.task && r.variant === first.variant;
+    const universe = [...c.metrics, ...c.notCompared].filter((r) => r.metric === 'accuracy' && sweep(r));
+    const levels = `levels ${formatLevels(
+      group.map((n) => n.level as number),
+      universe.map((r) => r.level as number),
+    )}`;
+    const reason = first.reason.replace(levelPattern(first.level), LEVELS).replaceAll(LEVELS, levels);
+    const where = first.where.replace(levelPattern(first.level), levels);
+    return `- ${first.project} ${first.task} ${first.metric} (${where}): ${reason}`;
+  });
+}
+
+/** The not-compared rows, grouped by why. */
+function notComparedLines(c: Comparison): string[] {
+  if (c.notCompared.length === 0) return [];
+  const lines = ['', `${c.notCompared.length} not compared (the gate fails on them):`];
+  for (const kind of NOT_COMPARED_KINDS) {
+    const rows = c.notCompared.filter((n) => n.kind === kind);
+    if (rows.length === 0) continue;
+    lines.push(`${KIND_HEADING[kind]} (${rows.length}):`, ...mergedLines(rows, c));
+  }
+  return lines;
+}
+
+/** Candidate records without a baseline counterpart, a line per project, task, metric and variant. */
+function newLines(c: Comparison): string[] {
+  if (c.newInCandidate.length === 0) return [];
+  const groups = new Map<string, string[]>();
+  for (const r of c.newInCandidate) {
+    const head = `${r.project} ${r.task} ${r.metric}${r.variant !== null ? ` (${r.variant})` : ''}`;
+    groups.set(head, [...(groups.get(head) ?? []), ...(r.level !== null ? [String(r.level)] : [])]);
+  }
+  const lines = ['', `${c.newInCandidate.length} new in the candidate (not gated):`];
+  for (const [head, levels] of groups)
+    lines.push(`- ${head}${levels.length > 0 ? `: levels ${levels.join(', ')}` : ''}`);
+  return lines;
+}
+
+function table(c: Comparison): string {
+  const lines = [`baseline ${c.baseline} → candidate ${c.candidate}`, ...scopeLines(c), ''];
+  if (c.metrics.length === 0) lines.push('no metric compared');
+  else {
     lines.push(
-      `| ${m.metric} | ${m.task} | ${m.where || '–'} | ${fixed(m.baseline)} | ${fixed(m.candidate)} | ${fixed(m.difference)} | ${evidence} | ${m.regression ? `**REGRESSION**: ${m.reason}` : m.reason} |`,
+      '| metric | task | where | baseline | candidate | change | 95% CI / p | verdict |',
+      '|---|---|---|---|---|---|---|---|',
+      ...c.metrics.map(metricLine),
     );
   }
+  lines.push('', c.regressions.length === 0 ? 'no regression' : `${c.regressions.length} regression(s):`);
+  for (const r of c.regressions) lines.push(`- ${named(r)}: ${r.reason}`);
+  lines.push(...notComparedLines(c), ...newLines(c), '');
   lines.push(
-    '',
-    comparison.regressions.length === 0 ? 'no regression' : `${comparison.regressions.length} regression(s):`,
+    c.passed
+      ? 'PASS: every baseline record in scope was compared, and none regressed'
+      : `FAIL: ${[
+          ...(c.regressions.length > 0 ? [`${c.regressions.length} regression(s)`] : []),
+          ...(c.notCompared.length > 0 ? [`${c.notCompared.length} not compared`] : []),
+        ].join(', ')}`,
   );
-  for (const r of comparison.regressions)
-    lines.push(`- ${r.project} ${r.task} ${r.metric}${r.where ? ` (${r.where})` : ''}: ${r.reason}`);
-  if (comparison.notCompared.length > 0) {
-    lines.push('', `${comparison.notCompared.length} not compared (the gate fails on them):`);
-    for (const n of comparison.notCompared) lines.push(`- ${n.project} ${n.task} ${n.metric}: ${n.reason}`);
-  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -40,19 +127,37 @@ function tolerance(name: string, value: string | number | undefined): number | u
   return n;
 }
 
-/** `ceilingbench compare <baseline> <candidate>`: statistical regression gate; exit 1 on a regression. */
+/** `--only a,b --only c` → [a, b, c]; undefined when not given. */
+function onlyProjects(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (value === true || value === '') throw new UsageError('--only: name a project or a comma list, e.g. --only d2');
+  return [value]
+    .flat()
+    .flatMap((v) => String(v).split(','))
+    .map((s) => s.trim());
+}
+
+/**
+ * `ceilingbench compare <baseline> <candidate>`: statistical regression gate over every baseline record in scope;
+ * exit 1 on a regression or on a record it did not compare, 0 only when all were compared and none regressed.
+ */
 export const registerCompare: RegisterCommand = (cli, io) => {
   cli
     .command(
       'compare <baseline> <candidate>',
-      'Compare two runs (ceilingbench.json or baselines/*.json); exit 1 on a regression or a metric it could not compare',
+      'Compare two runs (ceilingbench.json or baselines/*.json); exit 1 on a regression or on a baseline record it did not compare',
+    )
+    .option(
+      '--only <projects>',
+      'Gate only these projects of the baseline (comma list, repeatable; d2 covers d2@<label>)',
     )
     .option('--json', 'Machine-readable output')
     .option('--tolerance-pd <x>', 'p_d drop tolerated (default 0.01)')
     .option('--tolerance-accuracy <x>', 'Cell accuracy drop tolerated (default 0.05)')
     .option('--tolerance-cc <x>', 'Relative CC drop tolerated (default 0.05)')
     .option('--alpha <x>', 'Family-wise significance level (default 0.05)')
-    .action((basePath: string, candPath: string, flags: Record<string, string | number | boolean | undefined>) => {
+    .example('ceilingbench compare baselines/gpt-x-2026-10.json reports/ceilingbench.json --only d2')
+    .action((basePath: string, candPath: string, flags: Record<string, unknown>) => {
       const load = (path: string) => {
         try {
           return loadRunRecord(path);
@@ -68,9 +173,10 @@ export const registerCompare: RegisterCommand = (cli, io) => {
           alpha: tolerance('alpha', flags.alpha as string | undefined),
         }).filter(([, v]) => v !== undefined),
       );
-      const comparison = compareRuns(load(basePath), load(candPath), { tolerances });
+      const only = onlyProjects(flags.only);
+      const comparison = compareRuns(load(basePath), load(candPath), { tolerances, only });
       io.stdout(flags.json ? `${JSON.stringify(comparison, null, 2)}\n` : table(comparison));
-      // a comparison that could not look at a metric both runs have never passes on it
-      return comparison.regressions.length > 0 || comparison.notCompared.length > 0 ? 1 : 0;
+      // a gate never passes on data it did not check: a record not compared fails it as a regression does
+      return comparison.passed ? 0 : 1;
     });
 };
