@@ -1,3 +1,4 @@
+import { terminalSafe } from '../report/safe-text.js';
 import { EXIT } from './errors.js';
 import { runCli } from './program.js';
 
@@ -7,7 +8,7 @@ runCli(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     process.stderr.write(
-      `ceilingbench: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      `ceilingbench: internal error: ${terminalSafe(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
     );
     process.exitCode = EXIT.internal;
   },

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { cac } from 'cac';
+import { terminalSafe } from '../report/safe-text.js';
 import type { CliIo } from './command.js';
 import { commands } from './commands/index.js';
 import { ERROR_CODES, EXIT, errorCodeOf, UsageError } from './errors.js';
@@ -13,8 +14,19 @@ const defaultIo: CliIo = {
   stderr: (text) => process.stderr.write(text),
 };
 
+/**
+ * What a command prints carries data: test and model names, provider errors, graded answers (`grade`), report
+ * fields. Every write passes terminalSafe, so no control sequence of theirs reaches the terminal; its escapes are
+ * JSON's, so `--json` output stays valid JSON of the same value.
+ */
+const safeIo = (io: CliIo): CliIo => ({
+  stdout: (text) => io.stdout(terminalSafe(text)),
+  stderr: (text) => io.stderr(terminalSafe(text)),
+});
+
 /** Parses argv and runs one command; resolves to the process exit code (never calls process.exit). */
-export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
+export async function runCli(argv: string[], rawIo: CliIo = defaultIo): Promise<number> {
+  const io = safeIo(rawIo);
   const cli = cac('ceilingbench');
   for (const register of commands) register(cli, io);
   cli.help();

@@ -1,3 +1,4 @@
+import { boundIssues } from './echo.js';
 import type { TrialOutcome } from './outcome.js';
 import { readResponse } from './response.js';
 import type { AnyTaskPlugin, GradeContext, ParseResult } from './task.js';
@@ -8,7 +9,7 @@ const UNCLOSED = 'the output ended inside an unclosed reasoning block: no final 
  * Grades a whole response: reasoning blocks and whitespace variants are removed first (readResponse), so
  * the family's grader sees the final answer text only. An unclosed reasoning block leaves no answer: the
  * family grades the empty text (CCB Truncation at finish reason `length`, Format otherwise; puzzle
- * Collapse; count Unparsed) — never a success.
+ * Collapse; count Unparsed) — never a success. The issues come back within bounds (echo.ts, boundIssues).
  */
 export function gradeFinalAnswer(
   plugin: AnyTaskPlugin,
@@ -18,7 +19,8 @@ export function gradeFinalAnswer(
 ): TrialOutcome {
   const channels = readResponse(text);
   const outcome: TrialOutcome = plugin.grade(instance, channels.answer, context);
-  return channels.unclosed ? { ...outcome, issues: [UNCLOSED, ...outcome.issues] } : outcome;
+  const issues = boundIssues(channels.unclosed ? [UNCLOSED, ...outcome.issues] : outcome.issues);
+  return issues === outcome.issues ? outcome : { ...outcome, issues };
 }
 
 const channelled = new WeakSet<AnyTaskPlugin>();

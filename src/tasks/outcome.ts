@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bounded, ISSUE_MAX } from './echo.js';
 
 /**
  * Trial outcomes. One discriminated union over three families; every variant carries
@@ -109,7 +110,13 @@ interface OutcomeRecordDeclaration<K extends string> {
   missing(kind: MissingDataKind, reason: string, expectedAnswer: unknown): TrialOutcome;
 }
 
-const missingBase = (kind: MissingDataKind, reason: string) => ({ kind, kStar: -1, tfbc: false, issues: [reason] });
+// the reason is a provider's or the harness's message: an error body can be a whole HTML page
+const missingBase = (kind: MissingDataKind, reason: string) => ({
+  kind,
+  kStar: -1,
+  tfbc: false,
+  issues: [bounded(reason, ISSUE_MAX)],
+});
 
 /**
  * The three outcome records, declared once: every question the harness asks of an outcome (its kinds, is it a

@@ -135,7 +135,8 @@ describe('projections of a three-subject report', () => {
   it('summary.md: the ranked table, relations and cells side by side', () => {
     const md = renderMarkdown(report);
     expect(md).toContain('## Leaderboard');
-    expect(md).toMatch(/- sim:retention\?p=0\.95 > sim:retention\?p=0\.90 \(p = /);
+    // `>` as an HTML entity: summary.md never carries raw HTML characters of the data (safe-text.ts)
+    expect(md).toMatch(/- sim:retention\?p=0\.95 &gt; sim:retention\?p=0\.90 \(p = /);
     expect(md).toMatchSnapshot();
   });
 

@@ -1,7 +1,8 @@
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { type CacheEntry, cacheEntrySchema } from './entry.js';
+import { type OrphanSweep, sweepOrphans } from './orphans.js';
 
 export const CACHE_MODES = ['read-write', 'read-only', 'off', 'refresh'] as const;
 export type CacheMode = (typeof CACHE_MODES)[number];
@@ -15,12 +16,16 @@ const defaultReporter: CacheReporter = (message) => process.emitWarning(message,
 
 let tempCounter = 0;
 
+/** The orphan sweep of each cache directory this process (this worker) has used, run once. */
+const sweeps = new Map<string, Promise<OrphanSweep>>();
+
 /**
  * The on-disk response cache: one JSON file per trial at `<dir>/<key[0:2]>/<key>.json`.
  * Writes go to a temp file in the same directory, then `rename` (atomic on POSIX), so a reader in any
  * process sees either no entry or a whole one; concurrent writers of one key both write valid entries.
  * Entries read back are zod-validated and must carry their own key; anything else is a miss, reported.
  * Only successful answers are stored (callers never pass errors), and entries hold no keys or headers.
+ * A writable cache's first use in a process sweeps the temp files an interrupted run left (orphans.ts).
  */
 export class ResponseCache {
   constructor(
@@ -41,8 +46,30 @@ export class ResponseCache {
     return join(this.dir, key.slice(0, 2), `${key}.json`);
   }
 
+  /**
+   * The orphan temp files of this directory adopted or removed, once per process and directory (a read-only cache
+   * changes nothing on disk, so it never sweeps). get and put wait for it: an adopted entry is then a hit.
+   */
+  sweep(): Promise<OrphanSweep> {
+    if (!this.writable) return Promise.resolve({ adopted: 0, removed: 0 });
+    const dir = resolve(this.dir);
+    let sweep = sweeps.get(dir);
+    if (sweep === undefined) {
+      sweep = sweepOrphans(dir).then((done) => {
+        if (done.adopted + done.removed > 0)
+          this.report(
+            `cache: an interrupted run left temp files in ${dir}: ${done.adopted} complete entries adopted, ${done.removed} partial ones removed`,
+          );
+        return done;
+      });
+      sweeps.set(dir, sweep);
+    }
+    return sweep;
+  }
+
   async get(key: string): Promise<CacheEntry | undefined> {
     if (!this.readable) return undefined;
+    await this.sweep();
     const path = this.pathOf(key);
     let text: string;
     try {
@@ -73,6 +100,7 @@ export class ResponseCache {
 
   async put(entry: CacheEntry): Promise<void> {
     if (!this.writable) return;
+    await this.sweep();
     const path = this.pathOf(entry.key);
     const temp = `${path}.${process.pid}-${threadId}-${tempCounter++}.tmp`;
     try {

@@ -1,3 +1,4 @@
+import { echo, LIST_MAX, listBounded } from '../echo.js';
 import type { CcbOutcome } from '../outcome.js';
 import type { GradeContext } from '../task.js';
 
@@ -89,21 +90,27 @@ export function classify(reading: CcbReading, truth: CcbTruth, text: string, con
     };
   }
 
+  // A response can hold any number of steps: the per-step issues list the first ones (at least N of them).
+  const stepIssues = (issueOf: (step: StateReading) => string | undefined, what: string): string[] =>
+    listBounded(
+      reading.steps.flatMap((step, i) => {
+        const issue = issueOf(step);
+        return issue ? [`step ${i + 1}: ${issue}`] : [];
+      }),
+      what,
+      Math.max(LIST_MAX, depth),
+    );
+
   // An output cut off before its first step is a truncation, whatever its (missing) keywords.
   const formatIssues = cutOff && reading.steps.length === 0 ? [] : [...reading.formatIssues];
-  reading.steps.forEach((step, i) => {
-    if (step.formatIssue) formatIssues.push(`step ${i + 1}: ${step.formatIssue}`);
-  });
+  formatIssues.push(...stepIssues((step) => step.formatIssue, 'steps with a format issue'));
   if (reading.steps.length === 0 && !cutOff) formatIssues.push('no trace step could be parsed');
   if (reading.answer === null && reading.steps.length >= depth && !cutOff) {
     formatIssues.push('no ANSWER could be parsed');
   }
   if (reading.answer?.formatIssue) formatIssues.push(`answer: ${reading.answer.formatIssue}`);
 
-  const constraintIssues: string[] = [];
-  reading.steps.forEach((step, i) => {
-    if (step.constraintIssue) constraintIssues.push(`step ${i + 1}: ${step.constraintIssue}`);
-  });
+  const constraintIssues = stepIssues((step) => step.constraintIssue, 'steps breaking a constraint');
   if (reading.answer?.constraintIssue) constraintIssues.push(`answer: ${reading.answer.constraintIssue}`);
 
   const truncationIssues: string[] = [];
@@ -119,6 +126,6 @@ export function classify(reading: CcbReading, truth: CcbTruth, text: string, con
   if (formatIssues.length > 0) return outcome('format', formatIssues);
   if (truncationIssues.length > 0) return outcome('truncation', truncationIssues);
   if (constraintIssues.length > 0) return outcome('constraint', [...constraintIssues, ...traceNote]);
-  const answerNote = reading.answer === null ? 'no answer' : `wrong answer ${reading.answer.norm}`;
+  const answerNote = reading.answer === null ? 'no answer' : `wrong answer ${echo(reading.answer.norm)}`;
   return outcome('reasoning', [answerNote, ...traceNote]);
 }

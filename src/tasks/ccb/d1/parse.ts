@@ -1,3 +1,4 @@
+import { echo } from '../../echo.js';
 import { finalAnswerNotes, findAnswerBlocks, type StateSpan, stepsForFinal } from '../answer-blocks.js';
 import type { CcbReading, StateReading } from '../reading.js';
 import { closeDoubleBracket, scanSteps, stripWhitespace } from '../scan.js';
@@ -13,7 +14,7 @@ function readState(raw: string, profile: CcbProfile): StateReading {
   if (profile === 'paper') {
     const grid = readGrid(norm);
     if (grid === null || !isPermutationGrid(grid)) {
-      reading.constraintIssue = `grid integrity: ${raw.trim()} is not a 3x3 permutation of 1..9`;
+      reading.constraintIssue = `grid integrity: ${echo(raw.trim())} is not a 3x3 permutation of 1..9`;
     }
   }
   return reading;

@@ -1,3 +1,4 @@
+import { echo } from '../../echo.js';
 import { finalAnswerNotes, findAnswerBlocks, type StateSpan, stepsForFinal } from '../answer-blocks.js';
 import type { CcbReading, StateReading } from '../reading.js';
 import { closeBracket, scanSteps, stripWhitespace } from '../scan.js';
@@ -26,7 +27,7 @@ export function readRegisters(raw: string, profile: CcbProfile): StateReading {
   const compact = stripWhitespace(raw).toLowerCase();
   const validKey = (k: string) => (REGISTER_NAMES as readonly string[]).includes(k);
   if (items.length !== 7 || parsed.length !== 7 || !parsed.every((m) => validKey(m[1]))) {
-    return { norm: compact, formatIssue: `${raw.trim()} is not 7 assignments A=…, …, G=…` };
+    return { norm: compact, formatIssue: `${echo(raw.trim())} is not 7 assignments A=…, …, G=…` };
   }
   const values = new Map<string, string>();
   let constraintIssue: string | undefined;
@@ -34,7 +35,7 @@ export function readRegisters(raw: string, profile: CcbProfile): StateReading {
     if (values.has(key)) constraintIssue ??= `register ${key} is assigned twice`;
     values.set(key, value);
     const n = Number(value);
-    if (n < 0 || n > 9) constraintIssue ??= `${key}=${value} is outside 0-9`;
+    if (n < 0 || n > 9) constraintIssue ??= `${key}=${echo(value)} is outside 0-9`;
   }
   if (values.size !== 7) return { norm: compact, constraintIssue };
   const ordered = REGISTER_NAMES.map((k) => `${k}=${values.get(k)}`);

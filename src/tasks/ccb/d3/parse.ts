@@ -1,3 +1,4 @@
+import { echo } from '../../echo.js';
 import { finalAnswerNotes, findAnswerBlocks, type StateSpan, stepsForFinal } from '../answer-blocks.js';
 import type { CcbReading, StateReading } from '../reading.js';
 import { findAnswerKeywords } from '../scan.js';
@@ -48,7 +49,7 @@ function constraintIn(segment: string, tokens: readonly PairToken[]): string | u
     seen.add(`${t.x}${t.y}`);
   }
   for (const m of segment.matchAll(PAIR_SHAPED)) {
-    if (!PAIR_EXACT.test(m[0])) return `malformed pair token '${m[0]}'`;
+    if (!PAIR_EXACT.test(m[0])) return `malformed pair token '${echo(m[0])}'`;
   }
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { echo, listBounded } from '../../echo.js';
 import type { PuzzleOutcome } from '../../outcome.js';
 import type { ParseResult } from '../../task.js';
 import { failOutcome, passOutcome } from '../common/index.js';
@@ -25,14 +26,16 @@ const isDigit = (value: unknown): value is number =>
  * a mapping has no order.
  */
 export function validateCrypt(addends: readonly string[], result: string, answer: CryptAnswer): PuzzleOutcome {
-  const issues: string[] = [];
+  const badEntries: string[] = [];
   const digitOf = new Map<string, number>();
   for (const [key, value] of answer.entries) {
-    if (!/^[A-Za-z]+$/.test(key)) issues.push(`key '${shorten(key)}' is not a letter`);
+    if (!/^[A-Za-z]+$/.test(key)) badEntries.push(`key '${shorten(key)}' is not a letter`);
     else if (!isDigit(value))
-      issues.push(`${shorten(key)} → ${shorten(JSON.stringify(value) ?? 'undefined')} is not an integer 0–9`);
+      badEntries.push(`${shorten(key)} → ${shorten(JSON.stringify(value) ?? 'undefined')} is not an integer 0–9`);
     else digitOf.set(key, value);
   }
+  // a mapping can have any number of keys: the first bad entries are listed, the rest counted
+  const issues = listBounded(badEntries, 'bad entries');
   const words = [...addends, result];
   const letters = [...new Set(words.join(''))].sort();
   const missing = letters.filter((letter) => !answer.entries.some(([key]) => key === letter));
@@ -40,7 +43,7 @@ export function validateCrypt(addends: readonly string[], result: string, answer
   const byDigit = new Map<number, string[]>();
   for (const [letter, digit] of digitOf) byDigit.set(digit, [...(byDigit.get(digit) ?? []), letter]);
   for (const [digit, owners] of [...byDigit].sort((a, b) => a[0] - b[0])) {
-    if (owners.length > 1) issues.push(`repeated digit ${digit}: used by ${owners.join(', ')}`);
+    if (owners.length > 1) issues.push(`repeated digit ${digit}: used by ${echo(owners.map(shorten).join(', '))}`);
   }
   for (const word of words) {
     if (digitOf.get(word[0]) === 0) issues.push(`leading zero: ${word} starts with ${word[0]} = 0`);

@@ -1,3 +1,4 @@
+import { listBounded } from '../../echo.js';
 import type { PuzzleOutcome } from '../../outcome.js';
 import type { ParseResult } from '../../task.js';
 import { failOutcome, passOutcome } from '../common/index.js';
@@ -31,22 +32,23 @@ export function readMoves(list: unknown[]): ParseResult<RubikAnswer> {
 }
 
 /**
- * The validator of docs/spec/puzzles.md §10.2: every token must be legal notation (all illegal tokens are listed; kStar is the first,
- * 1-based); then the moves are simulated on the facelet string and the cube must end solved.
+ * The validator of docs/spec/puzzles.md §10.2: every token must be legal notation (illegal tokens are listed, the
+ * first LIST_MAX of them, the rest counted; kStar is the first, 1-based); then the moves are simulated on the
+ * facelet string and the cube must end solved.
  */
 export function validateRubik(start: string, answer: RubikAnswer): PuzzleOutcome {
-  const issues: string[] = [];
+  const illegal: string[] = [];
   let first = -1;
   const perms = answer.tokens.map((token, i) => {
     const move = token.kind === 'text' ? parseMoveToken(token.text) : null;
     if (move === null) {
       if (first < 0) first = i + 1;
       const shown = token.kind === 'text' ? `'${shorten(token.text)}'` : `${token.shown} (not a string)`;
-      issues.push(`move ${i + 1}: ${shown} is not a legal move token`);
+      illegal.push(`move ${i + 1}: ${shown} is not a legal move token`);
     }
     return move?.perm;
   });
-  if (issues.length > 0) return failOutcome(issues, first);
+  if (illegal.length > 0) return failOutcome(listBounded(illegal, 'illegal move tokens'), first);
   let state = start;
   for (const perm of perms) if (perm !== undefined) state = applyPermutation(state, perm);
   if (isSolved(state)) return passOutcome();
