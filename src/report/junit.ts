@@ -40,6 +40,8 @@ function summaryLine(entry: TestEntry): string {
     case 'cell':
       return `${record.task} L=${record.level} n=${record.n} accuracy=${percent(record.accuracy)} ${interval(record.ci95)} missing=${record.missing}`;
     case 'retention':
+      if (record.status === 'insufficient')
+        return `${record.task} p_d insufficient: ${record.insufficientReason ?? ''}`;
       return `${record.task} p_d=${fixed(record.pd)} ${interval(record.ci95)} H0.5=${fixed(record.horizon['0.5']?.value, 2)} k*=${fixed(record.kStar.mean, 1)} tfbc_rate=${fixed(record.tfbcRate)}`;
     case 'collapse':
       return `${record.task} λ*=${record.collapseThreshold.levelIndex ?? 'undefined'}`;
@@ -63,6 +65,9 @@ function properties(entry: TestEntry): Properties {
     case 'cell':
       return cellProperties(record);
     case 'retention':
+      // an insufficient fit has no estimate to export: its status says so
+      if (record.status === 'insufficient')
+        return { task: record.task, status: 'insufficient', missing_rule: record.missing };
       return {
         task: record.task,
         p_d: record.pd,

@@ -4,9 +4,17 @@ import type { Report, Spend } from '../schema/report.js';
 import { sccStopText } from '../schema/scc-stop.js';
 import { fixed, interval, percent, thousands, usd } from './format.js';
 import { boardTitle, cellLabel, headline, RANKED_BY, rankText } from './leaderboard.js';
+import { bounded, markdownCode, markdownSafe as md } from './safe-text.js';
 import { assayNote, limitLine, unpricedSubjects } from './spend.js';
 
-/** summary.md: the human-readable projection of ceilingbench.json (also for $GITHUB_STEP_SUMMARY). */
+/** An error message in a list item: its first ERROR_MAX characters and last ones (a provider's body can be a page). */
+const ERROR_MAX = 1_000;
+
+/**
+ * summary.md: the human-readable projection of ceilingbench.json (also for $GITHUB_STEP_SUMMARY). Every text that
+ * comes from the data (names of subjects, tasks, variants, projects, tests; error and stop messages) passes
+ * markdownSafe, or markdownCode inside a code span: GitHub renders raw HTML in a step summary.
+ */
 export function renderMarkdown(report: Report): string {
   const lines: string[] = ['# ceilingbench results', ''];
   // a subject column where the records name their subject (a run with several)
@@ -14,22 +22,39 @@ export function renderMarkdown(report: Report): string {
   const who = {
     head: named ? ' subject |' : '',
     rule: named ? '---|' : '',
-    cell: (r: { subject?: string }) => (named ? ` \`${r.subject ?? '–'}\` |` : ''),
+    cell: (r: { subject?: string }) => (named ? ` ${markdownCode(r.subject ?? '–')} |` : ''),
   };
   lines.push(
-    `Subject: ${report.subjects.map((s) => `\`${s.spec}\``).join(', ') || '–'} · seed ${report.seed ?? 'mixed'} · ` +
+    `Subject: ${report.subjects.map((s) => markdownCode(s.spec)).join(', ') || '–'} · seed ${report.seed ?? 'mixed'} · ` +
       `${report.summary.cells} cells, ${report.summary.trials} trials, ${report.summary.missing} missing (API)` +
-      (report.git.sha ? ` · git ${report.git.sha.slice(0, 12)}` : ''),
+      (report.git.sha ? ` · git ${md(report.git.sha.slice(0, 12))}` : ''),
     '',
   );
+  const scope = report.scope;
+  if (scope && (scope.notRun.length > 0 || scope.filters || (scope.shards?.missing.length ?? 0) > 0)) {
+    const parts = [
+      `ran ${scope.ran.map(md).join(', ') || 'nothing'}`,
+      ...(scope.notRun.length > 0 ? [`not run: ${scope.notRun.map(md).join(', ')}`] : []),
+      ...(scope.filters ? [`filters: ${md(scope.filters)}`] : []),
+      ...(scope.shards && scope.shards.missing.length > 0
+        ? [
+            `**shards missing from the merge: ${scope.shards.missing.map((i) => `${i}/${scope.shards?.count}`).join(', ')}**`,
+          ]
+        : []),
+    ];
+    lines.push(`Scope: ${parts.join(' · ')}`, '');
+  }
   if (report.gates.length > 0) {
     lines.push('## Gates', '', '| gate | mode | result | estimate | 95% CI | threshold |', '|---|---|---|---|---|---|');
     for (const g of report.gates) {
       lines.push(
-        `| ${g.project}.${g.gate} (${g.task}) | ${g.mode} | ${g.passed ? 'pass' : '**FAIL**'} | ${fixed(g.estimate)} | ${interval(g.ci95)} | ${g.threshold} |`,
+        `| ${md(g.project)}.${md(g.gate)} (${md(g.task)}) | ${g.mode} | ${g.passed ? 'pass' : '**FAIL**'} | ${fixed(g.estimate)} | ${interval(g.ci95)} | ${g.threshold} |`,
       );
     }
     lines.push('');
+    // why each hard gate failed, in its own words (not evaluated, insufficient, below the threshold)
+    const failed = report.gates.filter((g) => g.mode === 'hard' && !g.passed);
+    if (failed.length > 0) lines.push(...failed.map((g) => `- ${md(g.message)}`), '');
   }
   if (report.leaderboard) lines.push(...leaderboardLines(report.leaderboard));
   if (report.fits.length > 0) {
@@ -44,7 +69,7 @@ export function renderMarkdown(report: Report): string {
     for (const f of report.fits) {
       const refusal = refusals ? ` ${percent(f.refusalRate ?? 0)} |` : '';
       lines.push(
-        `|${who.cell(f)} ${f.task} | ${f.variant} | ${fixed(f.pd)}${f.atLowerBound ? '†' : ''} | ${interval(f.ci95)} | ${f.horizon['0.5']?.value === null ? '∞' : fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} |${refusal} ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
+        `|${who.cell(f)} ${md(f.task)} | ${md(f.variant)} | ${f.status === 'insufficient' ? 'insufficient' : `${fixed(f.pd)}${f.atLowerBound ? '†' : ''}`} | ${f.status === 'insufficient' ? '–' : interval(f.ci95)} | ${f.status === 'insufficient' ? '–' : f.horizon['0.5']?.value === null ? '∞' : fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} |${refusal} ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
       );
     }
     lines.push('', '† at the optimiser lower bound 0.5: no statistically identifiable step retention.', '');
@@ -63,7 +88,7 @@ export function renderMarkdown(report: Report): string {
       const acc = [1, 2, 3, 4, 5, 6].map((l) => percent(c.levels.find((x) => x.level === l)?.accuracy ?? null, 0));
       const t = c.collapseThreshold;
       lines.push(
-        `| ${c.task} | ${acc.join(' | ')} | ${t.levelIndex === null ? 'undefined (flat)' : `L${t.levelIndex}`} |`,
+        `| ${md(c.task)} | ${acc.join(' | ')} | ${t.levelIndex === null ? 'undefined (flat)' : `L${t.levelIndex}`} |`,
       );
     }
     // which output-budget rule the cells ran under, where a task has several (puzzles: fixed or per-level)
@@ -71,7 +96,7 @@ export function renderMarkdown(report: Report): string {
       report.cells.filter((cell) => report.collapse.some((c) => c.task === cell.task)).flatMap((c) => c.budget ?? []),
     );
     if (budgets.size > 0)
-      lines.push('', `Output budget rule: ${[...budgets].join(', ')} (docs/providers.md, budgets).`);
+      lines.push('', `Output budget rule: ${md([...budgets].join(', '))} (docs/providers.md, budgets).`);
     lines.push('');
   }
   for (const s of report.scc) {
@@ -79,17 +104,17 @@ export function renderMarkdown(report: Report): string {
       '## Counting capacity (SCC)',
       '',
       s.stopped
-        ? `${s.task}: ${sccStopText(s.stopped)}; CC ≥ ${s.ccLower} so far, a lower bound only`
-        : `${s.task}: CC = ${s.cc} (ladder bounds ${s.ccLower}–${s.ccUpper ?? '∞'}${s.bounded ? '' : ', unbounded'})${s.skipped ? ' — skipped' : ''}`,
+        ? `${md(s.task)}: ${md(sccStopText(s.stopped))}; CC ≥ ${s.ccLower} so far, a lower bound only`
+        : `${md(s.task)}: CC = ${s.cc} (ladder bounds ${s.ccLower}–${s.ccUpper ?? '∞'}${s.bounded ? '' : ', unbounded'})${s.skipped ? ' — skipped' : ''}`,
       '',
     );
   }
   for (const a of report.ablations) {
-    lines.push(`## Ablation: ${a.task} at N=${a.level} (paired, exact McNemar vs ${a.baseline})`, '');
+    lines.push(`## Ablation: ${md(a.task)} at N=${a.level} (paired, exact McNemar vs ${md(a.baseline)})`, '');
     lines.push('| variant | pairs | baseline correct | variant correct | b | c | p |', '|---|---|---|---|---|---|---|');
     for (const c of a.comparisons) {
       lines.push(
-        `| ${c.variant} | ${c.pairs} | ${c.baselineCorrect} | ${c.variantCorrect} | ${c.b} | ${c.c} | ${fixed(c.p)} |`,
+        `| ${md(c.variant)} | ${c.pairs} | ${c.baselineCorrect} | ${c.variantCorrect} | ${c.b} | ${c.c} | ${fixed(c.p)} |`,
       );
     }
     lines.push('');
@@ -109,14 +134,15 @@ export function renderMarkdown(report: Report): string {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ');
       lines.push(
-        `|${who.cell(c)} ${c.task} · ${axis}${c.variant !== 'standard' && c.variant !== 'default' ? ` · ${c.variant}` : ''} | ${c.n} | ${percent(c.accuracy)} | ${interval(c.ci95)} | ${outcomes} | ${c.cacheHits} |`,
+        `|${who.cell(c)} ${md(c.task)} · ${axis}${c.variant !== 'standard' && c.variant !== 'default' ? ` · ${md(c.variant)}` : ''} | ${c.n} | ${percent(c.accuracy)} | ${interval(c.ci95)} | ${outcomes} | ${c.cacheHits} |`,
       );
     }
     lines.push('');
   }
   if (report.tests.length > 0) {
     lines.push('## Failed tests without results', '');
-    for (const t of report.tests) lines.push(`- ${t.project} › ${t.name}: ${t.errors[0] ?? 'failed'}`);
+    for (const t of report.tests)
+      lines.push(`- ${md(t.project)} › ${md(t.name)}: ${md(bounded(t.errors[0] ?? 'failed', ERROR_MAX))}`);
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
@@ -141,10 +167,11 @@ function leaderboardLines(leaderboard: Leaderboard): string[] {
 }
 
 function boardLines(project: string, board: Board): string[] {
-  const lines = [`### ${boardTitle(project, board)} — ranked by ${RANKED_BY[board.kind]}`, ''];
+  const lines = [`### ${md(boardTitle(project, board))} — ranked by ${RANKED_BY[board.kind]}`, ''];
   if (board.kind === 'scc') {
     lines.push('| rank | subject | CC (ladder bounds) |', '|---|---|---|');
-    for (const e of board.entries) lines.push(`| ${rankText(e)} | \`${e.subject}\` | ${headline(board, e)} |`);
+    for (const e of board.entries)
+      lines.push(`| ${md(rankText(e))} | ${markdownCode(e.subject)} | ${headline(board, e)} |`);
   } else {
     const extra = board.kind === 'retention';
     lines.push(
@@ -157,18 +184,18 @@ function boardLines(project: string, board: Board): string[] {
           ? ` ${percent((e as { formatRate: number | null }).formatRate)} | ${percent((e as { truncationRate: number | null }).truncationRate)} |`
           : '';
       lines.push(
-        `| ${rankText(e)} | \`${e.subject}\` | ${headline(board, e)} | ${percent(e.tfbcRate)} | ${fixed(e.kStarMean, 1)} |${rates}`,
+        `| ${md(rankText(e))} | ${markdownCode(e.subject)} | ${headline(board, e)} | ${percent(e.tfbcRate)} | ${fixed(e.kStarMean, 1)} |${rates}`,
       );
     }
   }
   lines.push('');
-  if (board.relations.length > 0) lines.push(...board.relations.map((r) => `- ${r.text}`), '');
+  if (board.relations.length > 0) lines.push(...board.relations.map((r) => `- ${md(r.text)}`), '');
   if (board.cells.length > 0) {
     const subjects = board.entries.map((e) => e.subject);
     lines.push(
       `<details><summary>Accuracy per cell, side by side (${board.cells.length} cells)</summary>`,
       '',
-      `| cell | ${subjects.map((s) => `\`${s}\``).join(' | ')} |`,
+      `| cell | ${subjects.map(markdownCode).join(' | ')} |`,
       `|---|${subjects.map(() => '---|').join('')}`,
     );
     for (const row of board.cells) {
@@ -177,7 +204,7 @@ function boardLines(project: string, board: Board): string[] {
         return c ? `${percent(c.accuracy, 0)} (${c.successes}/${c.counted})` : '–';
       });
       const separable = row.comparisons.some((c) => c.separable);
-      lines.push(`| ${cellLabel(board.kind, row)}${separable ? ' *' : ''} | ${shown.join(' | ')} |`);
+      lines.push(`| ${md(cellLabel(board.kind, row))}${separable ? ' *' : ''} | ${shown.join(' | ')} |`);
     }
     lines.push(
       '',
@@ -191,7 +218,7 @@ function boardLines(project: string, board: Board): string[] {
     lines.push(
       '<details><summary>How to read this board</summary>',
       '',
-      ...board.notes.map((n) => `- ${n}`),
+      ...board.notes.map((n) => `- ${md(n)}`),
       '',
       '</details>',
       '',
@@ -207,10 +234,11 @@ function setAsideLine(task: string, variant: string, s: NonNullable<RetentionFit
   const setAside = s.format + s.truncation;
   const unread =
     s.traceUnreadable > 0 ? `; ${s.traceUnreadable} correct trials had an unreadable trace (no k*, no TFBC)` : '';
-  if (setAside === 0) return unread === '' ? null : `${task} ${variant}: no Format or Truncation trials${unread}.`;
+  const where = `${md(task)} ${md(variant)}`;
+  if (setAside === 0) return unread === '' ? null : `${where}: no Format or Truncation trials${unread}.`;
   const read = s.finalAnswerCorrect + s.finalAnswerWrong;
   return (
-    `${task} ${variant}: ${s.format} Format and ${s.truncation} Truncation trials; final answer readable in ${read} ` +
+    `${where}: ${s.format} Format and ${s.truncation} Truncation trials; final answer readable in ${read} ` +
     `(${s.finalAnswerCorrect} correct, ${s.finalAnswerWrong} wrong), unreadable in ${s.finalAnswerUnread}${unread}.`
   );
 }
@@ -228,14 +256,14 @@ function spendLines(spend: Spend): string[] {
   const row = (name: string, t: Spend['total']) =>
     `| ${name} | ${thousands(t.calls)} | ${thousands(t.paid.trials)} / ${thousands(t.fromCache.trials)} | ${thousands(t.paid.prompt)} (${thousands(t.paid.cachedPrompt)}) | ` +
     `${thousands(t.paid.completion)} (${thousands(t.paid.reasoning)}) |${money ? ` ${usd(t.paid.costUsd)} | ${usd(t.fromCache.savedUsd)} |` : ''}`;
-  for (const p of spend.projects) lines.push(row(p.project, p));
+  for (const p of spend.projects) lines.push(row(md(p.project), p));
   if (spend.projects.length > 1) lines.push(row('**total**', spend.total));
   lines.push('');
   const notes: string[] = [];
   if (!money) {
     const unpriced = unpricedSubjects(spend);
     notes.push(
-      `Cost: not priced${unpriced.length ? ` (no price for ${unpriced.map((s) => `\`${s}\``).join(', ')} in the configuration's \`prices\`)` : ''} — tokens only.`,
+      `Cost: not priced${unpriced.length ? ` (no price for ${unpriced.map(markdownCode).join(', ')} in the configuration's \`prices\`)` : ''} — tokens only.`,
     );
   }
   const fromCache = spend.total.fromCache;
@@ -246,7 +274,7 @@ function spendLines(spend: Spend): string[] {
   const unrecorded = spend.total.assays?.unrecordedTrials ?? 0;
   const silent = spend.total.unknownUsage - unrecorded;
   if (silent > 0) notes.push(`${silent} answered trials reported no usage: their tokens are in no sum.`);
-  for (const p of spend.projects) if (p.assays) notes.push(`${p.project}: ${assayNote(p.assays)}`);
+  for (const p of spend.projects) if (p.assays) notes.push(`${md(p.project)}: ${assayNote(p.assays)}`);
   if (spend.limit) notes.push(limitLine(spend.limit));
   if (notes.length > 0) lines.push(...notes.map((n) => `- ${n}`), '');
   return lines;

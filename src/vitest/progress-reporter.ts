@@ -1,12 +1,19 @@
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { assaySpentOf } from '../report/assay-spend.js';
 import { thousands, usd } from '../report/format.js';
+import { bounded, terminalSafe } from '../report/safe-text.js';
 import { spendOf, spendOfTrials } from '../report/spend.js';
 import type { SpendTotals } from '../schema/report.js';
 import type { Prices } from '../schema/spend.js';
 import { priceFor } from '../spend/price.js';
 import type { CeilingbenchMeta } from './meta.js';
 import { configOf } from './reporter.js';
+
+/** A name on the progress line (a test's, a project's): no control sequence, no line break. */
+const shownName = (text: string): string => terminalSafe(text).replace(/\n/g, ' ');
+
+/** An error message in the failure list: its head and tail when long (a provider's body can be a page). */
+const shownError = (text: string): string => terminalSafe(bounded(text, 2_000));
 
 const formatSeconds = (ms: number): string =>
   ms < 60_000 ? `${Math.round(ms / 1000)}s` : `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s`;
@@ -107,15 +114,24 @@ export default class ProgressReporter implements Reporter {
     if (record?.kind === 'cell') {
       detail = `accuracy ${record.accuracy === null ? '–' : `${(100 * record.accuracy).toFixed(1)}%`}`;
     } else if (record?.kind === 'retention') {
-      detail = `p_d ${record.pd.toFixed(3)} [${record.ci95[0].toFixed(3)}, ${record.ci95[1].toFixed(3)}]`;
+      // an insufficient fit has no estimate: the estimator's value on no data is never printed as one
+      detail =
+        record.status === 'insufficient'
+          ? 'p_d insufficient data'
+          : `p_d ${record.pd.toFixed(3)} [${record.ci95[0].toFixed(3)}, ${record.ci95[1].toFixed(3)}]`;
     } else if (record?.kind === 'scc') {
       detail = `CC ${record.cc} (${record.ccLower}–${record.ccUpper ?? '∞'})`;
     } else if (record?.kind === 'collapse') {
-      detail = `λ* ${record.collapseThreshold.levelIndex ?? 'undefined'}`;
+      detail =
+        record.status === 'insufficient'
+          ? 'λ* insufficient data'
+          : `λ* ${record.collapseThreshold.levelIndex ?? 'undefined'}`;
     }
     const result = test.result();
     if (result.state === 'failed') {
-      this.failures.push(`${test.project.name} › ${test.fullName}: ${result.errors?.[0]?.message ?? 'failed'}`);
+      this.failures.push(
+        `${shownName(test.project.name)} › ${shownName(test.fullName)}: ${shownError(result.errors?.[0]?.message ?? 'failed')}`,
+      );
     }
     const elapsed = Date.now() - this.started;
     const eta = this.done > 0 ? (elapsed / this.done) * Math.max(0, this.total - this.done) : 0;
@@ -127,7 +143,7 @@ export default class ProgressReporter implements Reporter {
     } else {
       const mark = result.state === 'failed' ? 'FAIL' : 'ok';
       this.write(
-        `[${this.done}/${this.total}] ${mark} ${test.project.name} › ${test.name}${detail ? ` — ${detail}` : ''} · ${counters}\n`,
+        `[${this.done}/${this.total}] ${mark} ${shownName(test.project.name)} › ${shownName(test.name)}${detail ? ` — ${detail}` : ''} · ${counters}\n`,
       );
     }
   }

@@ -46,7 +46,22 @@ function insufficiency(
   const counted = counts.reduce((acc, c) => acc + c.n, 0);
   if (counted === 0) {
     const which = missing === 'paper' ? 'Correct, Reasoning or Constraint' : 'anything but API';
-    return `no counted trials: 0 of ${total} trials are ${which} (missing rule '${missing}'), so p_d is not estimated`;
+    // what the trials were instead: refused, cut off, unreadable, or never answered
+    const tally = new Map<string, number>();
+    for (const cell of cells)
+      for (const [kind, n] of Object.entries(cell.outcomes)) tally.set(kind, (tally.get(kind) ?? 0) + n);
+    const refused = cells.reduce((acc, c) => acc + c.trials.filter((t) => t.refusal !== undefined).length, 0);
+    const parts = [
+      ...(refused > 0 ? [`${refused} refused`] : []),
+      ...[...tally]
+        .filter(([kind, n]) => n > 0 && isMissingKind(cells[0]?.family ?? 'ccb', kind, missing))
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(
+          ([kind, n]) =>
+            `${n} ${kind === 'truncation' ? 'cut off (truncation)' : kind === 'api' || kind === 'budget' ? `missing (${kind})` : kind}`,
+        ),
+    ];
+    return `no counted trials: 0 of ${total} trials are ${which} (missing rule '${missing}')${parts.length > 0 ? ` — ${parts.join(', ')}` : ''}, so p_d is not estimated`;
   }
   const bad = cells.filter((c) => c.status === 'insufficient');
   if (bad.length > 0) {
