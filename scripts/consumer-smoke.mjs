@@ -156,9 +156,58 @@ try {
     fileViaRoot.out,
   );
 
-  // 3. The user's own spec folder is its own project.
-  const own = npx(['vitest', 'run', '--project', 'benchmarks'], { env: D2_095 });
-  check('the user’s own spec (describeSweep + toBeValidTrajectory) passes', own.status === 0, own.out);
+  // 3. The user's own spec folder is its own project. Run alone, the d2 gate of ceilingbench.config.ts is not
+  // evaluated, which fails the run (a gate never passes on data it did not check); with d2 beside it, it passes.
+  const ownAlone = npx(['vitest', 'run', '--project', 'benchmarks'], { env: D2_095 });
+  check(
+    'the user’s own spec alone: the d2 gate is not evaluated and fails the run',
+    ownAlone.status !== 0 &&
+      /gate d2\.minRetention FAILED \(hard\): not evaluated — project 'd2' did not run/.test(ownAlone.out),
+    ownAlone.out,
+  );
+  const own = npx(['vitest', 'run', '--project', 'benchmarks', '--project', 'd2'], { env: D2_095 });
+  check('the user’s own spec (describeSweep + toBeValidTrajectory) with d2 passes', own.status === 0, own.out);
+
+  // 3b. Routes that must never pass unchecked (issue 25), each in this repository as a user would take it.
+  const d2Baseline = join(work, 'd2-baseline.json');
+  cpSync(reportPath, d2Baseline);
+  const before = Date.now();
+  const canonical = npx(['vitest', 'run', '--project', 'benchmarks', '--project', 'd2', '-t', 'canonical'], {
+    env: { ...D2_095, CEILINGBENCH_GATES: '{"benchmarks":{"minRetention":0.5}}' },
+  });
+  check(
+    'a name filter that skips the gated fits fails and still writes its report',
+    canonical.status !== 0 &&
+      /gate benchmarks\.minRetention FAILED \(hard\): not evaluated/.test(canonical.out) &&
+      existsSync(reportPath) &&
+      statSync(reportPath).mtimeMs >= before,
+    canonical.out,
+  );
+  const cutOff = npx(['vitest', 'run', '--project', 'd2'], {
+    env: { CEILINGBENCH_SUBJECT: 'sim:retention?p=0.95&trunc=1' },
+  });
+  check(
+    'a fit that counted no trial (every answer cut off) fails with the reason, never a p_d',
+    cutOff.status !== 0 && /insufficient data — no counted trials/.test(cutOff.out),
+    cutOff.out,
+  );
+  const typo = npx(['vitest', 'run', '--project', 'd2'], {
+    env: { ...D2_095, CEILINGBENCH_GATES: '{"D2":{"minRetention":0.5}}' },
+  });
+  check(
+    'a gate key that names no project is a configuration error',
+    typo.status !== 0 && /'D2' names no project .*did you mean 'd2'/.test(typo.out),
+    typo.out,
+  );
+  const d1Only = npx(['vitest', 'run', '--project', 'd1'], { env: D2_095 });
+  const compareAbsent = npx(['ceilingbench', 'compare', d2Baseline, reportPath]);
+  check(
+    'compare of a d2 baseline with a d1-only run lists d2 as not compared and exits 1',
+    d1Only.status !== 0 && compareAbsent.status === 1 && /absent/.test(compareAbsent.out),
+    `${d1Only.out}\n${compareAbsent.out}`,
+  );
+  const compareSame = npx(['ceilingbench', 'compare', d2Baseline, d2Baseline]);
+  check('compare of a run with itself exits 0', compareSame.status === 0, compareSame.out);
 
   // 4. Types and plain Node.
   const tsc = npx(['tsc', '--noEmit']);
@@ -224,6 +273,16 @@ try {
     mergedReport !== undefined &&
       ['benchmarks', 'd1', 'd2', 'd3', 'puzzles', 'scc'].every((p) => mergedReport.projects.includes(p)),
     `${merged.out}\n${JSON.stringify(mergedReport?.projects)}`,
+  );
+  // 9. A merge that lacks a shard's blob (its job died before uploading) names the shard and fails.
+  const blobDir = join(app, '.vitest-reports');
+  const blobs = existsSync(blobDir) ? readdirSync(blobDir).sort() : [];
+  if (blobs.length > 0) rmSync(join(blobDir, blobs[blobs.length - 1]));
+  const partial = npx(['vitest', 'run', '--merge-reports'], { env: shardEnv });
+  check(
+    'a merge of two of the three shards names the missing one and fails',
+    blobs.length === 3 && partial.status !== 0 && /merged 2 of 3 shards: shard \d\/3 missing/.test(partial.out),
+    `${blobs.join(', ')}\n${partial.out}`,
   );
 } catch (error) {
   check('smoke test ran to the end', false, String(error?.stack ?? error));
