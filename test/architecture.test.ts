@@ -161,6 +161,21 @@ describe('architecture: the import graph of src/', () => {
     expect(found, 'assays/report → vitest or cli').toEqual([]);
   });
 
+  it('src/gates is pure and below the Vitest glue and the report: no Node API, no vitest, report, cli, assays or subjects', () => {
+    const above = ['vitest', 'report', 'cli', 'assays', 'subjects', 'spend'];
+    const found = violations(
+      ['gates'],
+      (i, _from, to) => isNodeBuiltin(i.specifier) || i.specifier === 'vitest' || (to !== null && above.includes(to)),
+    );
+    expect(found, 'gates → Node, Vitest or a layer above it').toEqual([]);
+    // and it is the one place gates are decided: the fit tests, the report and compare import it
+    for (const user of ['src/vitest/verdict.ts', 'src/report/build.ts', 'src/compare/verdict.ts'])
+      expect(
+        IMPORTS.some((i) => i.from === user && i.target === 'src/gates/index.ts'),
+        user,
+      ).toBe(true);
+  });
+
   it('nothing imports a spec file or the package entry', () => {
     const found = IMPORTS.filter((i) => i.target !== null && UNIMPORTABLE(i.target)).map(show);
     expect(found, 'imports of src/specs/** or src/index.ts').toEqual([]);

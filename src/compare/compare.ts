@@ -23,6 +23,7 @@ import {
   sideName,
 } from './records.js';
 import type { Comparison, MetricComparison, NotCompared, Tolerances } from './schema.js';
+import { comparisonPasses } from './verdict.js';
 
 export const DEFAULT_TOLERANCES: Tolerances = {
   retention: 0.01,
@@ -231,6 +232,6 @@ export function compareRuns(
     regressions,
     notCompared: skipped,
     newInCandidate: newInCandidate(base, cand, scope.inScope),
-    passed: regressions.length === 0 && skipped.length === 0,
+    passed: comparisonPasses(metrics, skipped),
   };
 }
