@@ -87,14 +87,15 @@ export const ceilingbenchMatchers = {
 };
 
 declare module 'vitest' {
-  // biome-ignore lint/suspicious/noExplicitAny: must match Vitest's own declaration `Matchers<T = any>`
-  interface Matchers<T = any> {
-    toBeValidTrajectory: (instance: TaskInstance, context?: { finishReason?: FinishReason }) => T;
-    toHaveRetentionAtLeast: (p: number, options?: { evidence?: 'point' | 'lower' }) => T;
-    toHaveHorizonAtLeast: (steps: number, options?: { success?: number }) => T;
-    toHaveTfbcRateAtMost: (rate: number) => T;
-    toCollapseNoEarlierThan: (level: number) => T;
-    toHaveCountingCapacityAtLeast: (n: number, options?: { seed?: number }) => Promise<T>;
+  // No type parameters: Vitest 4.1 declares `Matchers<T = any>`, Vitest 5 `Matchers<R, T>`; a declaration without
+  // them merges with either (the matchers return nothing a caller uses: a failed one throws).
+  interface Matchers {
+    toBeValidTrajectory: (instance: TaskInstance, context?: { finishReason?: FinishReason }) => void;
+    toHaveRetentionAtLeast: (p: number, options?: { evidence?: 'point' | 'lower' }) => void;
+    toHaveHorizonAtLeast: (steps: number, options?: { success?: number }) => void;
+    toHaveTfbcRateAtMost: (rate: number) => void;
+    toCollapseNoEarlierThan: (level: number) => void;
+    toHaveCountingCapacityAtLeast: (n: number, options?: { seed?: number }) => Promise<void>;
   }
 }
 

@@ -1,3 +1,4 @@
+import type {} from 'vitest';
 import type { CeilingbenchMeta } from '../schema/meta.js';
 
 /**
@@ -5,7 +6,9 @@ import type { CeilingbenchMeta } from '../schema/meta.js';
  * The record itself is a schema (src/schema/meta.ts); this module adds only the TaskMeta augmentation, and
  * ceilingbench/vitest exports the record types from here under the names it has always had.
  */
-declare module '@vitest/runner' {
+// Through 'vitest' itself: Vitest 5 folds @vitest/runner into it (no such module to augment), and 4.1 re-exports
+// the same interface from it, so this one augmentation types task.meta on both majors.
+declare module 'vitest' {
   interface TaskMeta {
     ceilingbench?: CeilingbenchMeta;
     /** On a test module: the run's stamp (src/vitest/setup.ts). */

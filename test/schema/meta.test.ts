@@ -1,5 +1,4 @@
-import type { TaskMeta } from '@vitest/runner';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it, type TaskMeta } from 'vitest';
 import { type CeilingbenchMeta, ceilingbenchMetaSchema, ceilingbenchRecordSchema } from '../../src/schema/meta.js';
 import { SCC_ASSAYS, type SccAssayRecord, type SccRecord } from '../../src/schema/report.js';
 import type * as vitestApi from '../../src/vitest/index.js';
