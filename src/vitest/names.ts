@@ -32,3 +32,11 @@ export const projectOf = (task: AnyTaskPlugin): string => task.project;
 
 /** The standard Vitest projects, derived from the registered task plugins: d1, d2, d3, puzzles, scc. */
 export const standardProjects = (): string[] => [...new Set(availableTasks().map(projectOf))];
+
+/**
+ * The project a test's records name: its Vitest project without a subject label (`d2@gpt-4o` → `d2`, the user's
+ * `benchmarks` → `benchmarks`), so that a user's own d2 sweep and the standard d2 grid are two records, never one
+ * key twice; the task's standard project outside a named Vitest project.
+ */
+export const recordProjectOf = (test: { file: { projectName?: string } }, fallback: string): string =>
+  (test.file.projectName || fallback).replace(/@[^@]*$/, '');

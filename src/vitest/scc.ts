@@ -15,7 +15,7 @@ import { sccStopText } from '../schema/scc-stop.js';
 import type { Subject } from '../subjects/subject.js';
 import { type RunContext, runContext, subjectLabelOf, vitestProjectOf } from './context.js';
 import type { CeilingbenchRecord } from './meta.js';
-import { withSubject } from './names.js';
+import { recordProjectOf, withSubject } from './names.js';
 import { recordAndJudge } from './verdict.js';
 
 interface AssayTestOptions {
@@ -42,7 +42,10 @@ function assayTest(defaultName: string, baseSeed: number, assay: Assay, options:
   test(name, async ({ task, signal }) => {
     const context = await runContext();
     const { config, subject } = context;
-    const { record, incomplete } = await assay(context, signal, (options.seed ?? baseSeed) + config.seed);
+    const assayed = await assay(context, signal, (options.seed ?? baseSeed) + config.seed);
+    // the record names the Vitest project it ran in (a user's own ladder is not the standard scc project's)
+    const record = { ...assayed.record, project: recordProjectOf(task, assayed.record.project) };
+    const incomplete = assayed.incomplete;
     const gateKey = vitestProjectOf(task, 'scc');
     const gates = record.kind === 'scc' ? evaluateGates(gateKey, record, gatesFor(config.gates, gateKey)) : [];
     // a ladder the spend ledger stopped fails its test once recorded, as a cell with trials not sent does

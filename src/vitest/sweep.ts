@@ -13,7 +13,7 @@ import { resolveTask } from '../tasks/registry.js';
 import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task.js';
 import { runConfig, runContext, seedOffsetFor, subjectLabelOf, vitestProjectOf } from './context.js';
 import type { CeilingbenchMeta } from './meta.js';
-import { cellName, projectOf, sweepSpan, withSubject } from './names.js';
+import { cellName, projectOf, recordProjectOf, sweepSpan, withSubject } from './names.js';
 import { recordAndJudge } from './verdict.js';
 
 export interface SweepOptions {
@@ -60,7 +60,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
         const { config, subject } = await runContext();
         const cell = await runCell(
           {
-            project,
+            project: recordProjectOf(testTask, project),
             task,
             level,
             trials: options.trials ?? config.trials,
@@ -86,7 +86,11 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
       expect(done.length, `cells that did not finish: ${levels.filter((l) => !cells.has(l)).join(', ')}`).toBe(
         levels.length,
       );
-      const record = fitSweep(task.analysis, done, { project, missing: config.missing, seed: config.seed });
+      const record = fitSweep(task.analysis, done, {
+        project: recordProjectOf(testTask, project),
+        missing: config.missing,
+        seed: config.seed,
+      });
       const gateKey = vitestProjectOf(testTask, project);
       const gates = evaluateGates(gateKey, record, gatesFor(config.gates, gateKey));
       recordAndJudge(testTask, { record, gates, subject: subject.identity, seed: config.seed });
@@ -129,7 +133,7 @@ function describeAdaptive(
           : undefined;
       const { cells, fit } = await runAdaptiveSweep(
         {
-          project,
+          project: recordProjectOf(testTask, project),
           task,
           targetWidth: design.targetWidth,
           objective,
@@ -190,7 +194,15 @@ export function describeAblation(taskId: string, options: AblationOptions): void
         const seedOffset = seedOffsetFor(config.seed);
         const instances = generateCell(task, options.level, trials, { profile, seedOffset });
         const cell = await runCell(
-          { project, task, level: options.level, trials, profile, variant, seedOffset },
+          {
+            project: recordProjectOf(testTask, project),
+            task,
+            level: options.level,
+            trials,
+            profile,
+            variant,
+            seedOffset,
+          },
           subject,
           { concurrency: config.concurrency, maxMissingFraction: config.maxMissingFraction, signal, instances },
         );
@@ -204,7 +216,7 @@ export function describeAblation(taskId: string, options: AblationOptions): void
       const { config, subject } = await runContext();
       const [baseline, ...rest] = options.variants.map((v) => cells.get(v));
       expect(baseline && rest.every(Boolean), 'every variant cell must finish before the paired test').toBe(true);
-      const record = compareVariants(baseline as CellResult, rest as CellResult[], project);
+      const record = compareVariants(baseline as CellResult, rest as CellResult[], recordProjectOf(testTask, project));
       testTask.meta.ceilingbench = { record, gates: [], subject: subject.identity, seed: config.seed };
     });
   });

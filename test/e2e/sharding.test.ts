@@ -5,9 +5,12 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/schema/report.js';
 import { runVitest } from '../support/run-vitest.js';
 
-/** The report minus wall-clock fields (the run's timing, per-trial latency) and the git sha of the tree. */
+/**
+ * The report minus wall-clock fields (the run's timing, per-trial latency), the git sha of the tree and the scope
+ * (how each run was narrowed differs by construction: the shards' filters, the merge's shards).
+ */
 function withoutTimings(report: Report): unknown {
-  const { timing: _timing, git: _git, ...rest } = report;
+  const { timing: _timing, git: _git, scope: _scope, ...rest } = report;
   return {
     ...rest,
     cells: rest.cells.map((cell) => ({ ...cell, trials: cell.trials.map(({ latencyMs: _l, ...trial }) => trial) })),
@@ -34,5 +37,7 @@ describe('sharding', () => {
     expect(mergedReport.cells).toHaveLength(35);
     expect(mergedReport.fits.map((f) => f.task)).toEqual(['d1', 'd2', 'd3']);
     expect(withoutTimings(mergedReport)).toEqual(withoutTimings(single.report()));
+    expect(mergedReport.scope?.shards).toEqual({ count: 2, merged: [1, 2], missing: [] });
+    expect(mergedReport.scope?.ran).toEqual(single.report().scope?.ran);
   });
 });
