@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { nearestNames } from '../gates/index.js';
+import { DEVELOPMENT_ENV_NAMES, ENV_NAMES, ENV_PREFIX } from './env-names.js';
 import { ConfigError, formatZodError } from './errors.js';
 import { type CeilingbenchConfig, configSchema, gatesSchema } from './schema.js';
 
@@ -14,6 +16,53 @@ export const CONFIG_FILES = [
 export const CONFIG_FILE = CONFIG_FILES[0];
 
 type Env = Record<string, string | undefined>;
+
+const KNOWN_ENV = new Set<string>([...ENV_NAMES, ...DEVELOPMENT_ENV_NAMES]);
+
+/**
+ * One warning line per CEILINGBENCH_* variable of `env` that ceilingbench does not read, with the names it could
+ * mean (TRAILS for CEILINGBENCH_TRIALS). `caseInsensitive`: Windows, where the environment's names
+ * are read in any case.
+ */
+export function unknownEnvWarnings(
+  env: Env,
+  caseInsensitive = process.platform === 'win32',
+): Array<{ name: string; line: string }> {
+  const suffixes = [...KNOWN_ENV].map((name) => name.slice(ENV_PREFIX.length));
+  return Object.keys(env)
+    .filter((name) => name.startsWith(ENV_PREFIX) && env[name] !== undefined)
+    .filter((name) => !KNOWN_ENV.has(caseInsensitive ? name.toUpperCase() : name))
+    .sort()
+    .map((name) => {
+      const near = nearestNames(name.slice(ENV_PREFIX.length), suffixes).slice(0, 3);
+      const hint = near.length > 0 ? `did you mean ${near.map((s) => ENV_PREFIX + s).join(' or ')}?` : 'it is ignored';
+      return { name, line: `ceilingbench: warning: ${name} is not a ceilingbench variable — ${hint}\n` };
+    });
+}
+
+/** The names warned of in this process: one global set, as Vitest may load a second copy of this module. */
+const WARNED_KEY = Symbol.for('ceilingbench.warnedEnvNames');
+function warnedNames(): Set<string> {
+  const holder = globalThis as { [WARNED_KEY]?: Set<string> };
+  holder[WARNED_KEY] ??= new Set<string>();
+  return holder[WARNED_KEY];
+}
+
+/**
+ * Warns of each unknown CEILINGBENCH_* variable once per process. A warning, never an error: a variable of a newer
+ * version must not break a run of this one.
+ */
+export function warnUnknownEnv(
+  env: Env = process.env,
+  write: (line: string) => void = (line) => process.stderr.write(line),
+  warned: Set<string> = warnedNames(),
+): void {
+  for (const { name, line } of unknownEnvWarnings(env)) {
+    if (warned.has(name)) continue;
+    warned.add(name);
+    write(line);
+  }
+}
 
 function envNumber(env: Env, name: string): number | undefined {
   const raw = env[name];
@@ -127,6 +176,7 @@ export async function loadSubjects(
   cwd = process.cwd(),
   importFile: (path: string) => Promise<unknown> = nativeImport,
 ): Promise<string[]> {
+  warnUnknownEnv(env);
   const fromEnv = envSubjects(env);
   if (fromEnv) {
     checkDistinct(fromEnv.list, fromEnv.source);
@@ -175,6 +225,7 @@ export async function loadConfig(
   cwd = process.cwd(),
   importFile: (path: string) => Promise<unknown> = nativeImport,
 ): Promise<CeilingbenchConfig & { subjects: string[] }> {
+  warnUnknownEnv(env);
   const path = findConfigFile(env, cwd);
   const fromFile = path ? await readConfigFile(path, importFile) : {};
   const fileParsed = configSchema.partial().safeParse(fromFile);

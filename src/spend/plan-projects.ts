@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { nearestNames } from '../gates/index.js';
 import { withSubject } from '../vitest/names.js';
 
 /** A project of one subject: what it runs (`base`, e.g. `d2`) and its name in the run (`d2@<label>`, or `d2`). */
@@ -42,4 +43,40 @@ export function selectProjects(names: readonly string[], labels: readonly (strin
     );
   }
   return selected;
+}
+
+/** A project pattern as Vitest's `--project` reads it: `*` any run of characters, a leading `!` all but, any case. */
+function projectPattern(pattern: string): RegExp {
+  const negated = pattern.startsWith('!');
+  const body = (negated ? pattern.slice(1) : pattern)
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(negated ? `^(?!${body}$)` : `^${body}$`, 'i');
+}
+
+/** The projects a `--project` name selects, as Vitest matches it (its part after `@` kept); none: empty. */
+export function matchProject(name: string, known: readonly string[]): string[] {
+  const at = name.indexOf('@');
+  const pattern = projectPattern(at < 0 ? name : name.slice(0, at));
+  const suffix = at < 0 ? '' : name.slice(at);
+  return known.filter((project) => pattern.test(project)).map((project) => project + suffix);
+}
+
+/**
+ * The `--project` names with each one's project part (before its `@`) read against the projects there are, as
+ * Vitest matches them: a glob becomes the projects it matches, a name in another case the project's spelling. A
+ * name that matches no project is a usage error naming the projects and the nearest, as the run would match none.
+ */
+export function matchProjectNames(names: readonly string[], known: readonly string[]): string[] {
+  const matched = names.flatMap((name) => {
+    const hits = matchProject(name, known);
+    if (hits.length > 0) return hits;
+    const base = name.split('@')[0];
+    // a glob is no misspelt name
+    const near = /[*!]/.test(base) ? [] : nearestNames(base, known);
+    const hint = near.length > 0 ? `did you mean '${near.join("', '")}'?` : "name one of them, or 'all'";
+    throw new UsageError(`--project: '${name}' matches no project (projects: ${known.join(', ')}) — ${hint}`);
+  });
+  return [...new Set(matched)];
 }

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { nativeImport } from '../../config/load.js';
 import { resolveRunConfig } from '../../config/resolve.js';
 import { standardProjects } from '../../vitest/names.js';
@@ -23,6 +23,81 @@ function projectList(value: string | undefined): string[] | undefined {
     .filter(Boolean);
   if (names.length === 0) throw new UsageError(`--project: '${value}' names no project; use a comma list or 'all'`);
   return [...new Set(names)];
+}
+
+const VITEST_CONFIG = /^(vitest|vite)\.config\.[cm]?[jt]s$/;
+
+interface PluginLike {
+  name?: string;
+  api?: { ceilingbench?: { options?: { specs?: string | { dir: string; name?: string } | false } } };
+}
+
+async function flattenPlugins(option: unknown): Promise<PluginLike[]> {
+  const value = await option;
+  if (!value) return [];
+  if (Array.isArray(value)) return (await Promise.all(value.map(flattenPlugins))).flat();
+  return [value as PluginLike];
+}
+
+/**
+ * The project names a vitest.config adds to the standard ones, read from the file without starting Vitest (Vite's
+ * module runner, which writes nothing): its inline projects and the plugin's spec folder. Null when they cannot
+ * be known so: project folders or globs, a workspace plugin, a file that does not load.
+ */
+async function vitestConfigProjects(root: string, file: string): Promise<string[] | null> {
+  try {
+    const { loadConfigFromFile } = await import('vite');
+    const loaded = await loadConfigFromFile(
+      { command: 'serve', mode: 'test' },
+      resolve(root, file),
+      root,
+      'silent',
+      undefined,
+      'runner',
+    );
+    const config = (loaded?.config ?? {}) as { test?: { projects?: unknown[] }; plugins?: unknown };
+    const names: string[] = [];
+    for (const project of config.test?.projects ?? []) {
+      const name = (project as { test?: { name?: unknown } } | null)?.test?.name;
+      if (typeof name !== 'string') return null;
+      names.push(name);
+    }
+    const plugins = await flattenPlugins(config.plugins);
+    if (plugins.some((p) => p.name === 'ceilingbench:workspace')) return null;
+    const specs = plugins.find((p) => p.name === 'ceilingbench')?.api?.ceilingbench?.options?.specs;
+    if (typeof specs === 'string') names.push(basename(specs));
+    else if (specs) names.push(specs.name ?? basename(specs.dir));
+    return names;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The `--project` names checked against the projects of the root, as `run` would find them: the standard ones,
+ * benchmarks/ and, when a name is none of those, the vitest.config's own. A name is kept as written when that
+ * file's projects cannot be known without starting Vitest.
+ */
+async function checkProjects(
+  names: readonly string[],
+  root: string,
+  ownProjects: readonly string[],
+): Promise<string[]> {
+  const { matchProject, matchProjectNames } = await import('../../spend/plan-projects.js');
+  const known = [...standardProjects(), ...ownProjects];
+  const configFile = readdirSync(root).find((name) => VITEST_CONFIG.test(name));
+  if (configFile === undefined || names.every((name) => matchProject(name, known).length > 0)) {
+    return matchProjectNames(names, known);
+  }
+  const configured = await vitestConfigProjects(root, configFile);
+  if (configured === null) {
+    const kept = names.flatMap((name) => {
+      const hits = matchProject(name, known);
+      return hits.length > 0 ? hits : [name];
+    });
+    return [...new Set(kept)];
+  }
+  return matchProjectNames(names, [...known, ...configured.filter((name) => !known.includes(name))]);
 }
 
 /** ceilingbench.config.ts without Vitest: Vite's module runner (Vitest's own dependency), which writes nothing. */
@@ -52,8 +127,9 @@ export async function printPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   // the user's spec folder, as the plugin adds it by default (benchmarks/ under the root)
   const own = resolve(root, 'benchmarks');
   const ownProjects = existsSync(own) && statSync(own).isDirectory() ? ['benchmarks'] : [];
-  const projects = projectList(flags.project);
-  const hasVitestConfig = readdirSync(root).some((name) => /^(vitest|vite)\.config\.[cm]?[jt]s$/.test(name));
+  const listed = projectList(flags.project);
+  const projects = listed === undefined ? undefined : await checkProjects(listed, root, ownProjects);
+  const hasVitestConfig = readdirSync(root).some((name) => VITEST_CONFIG.test(name));
   const notes =
     projects === undefined && hasVitestConfig
       ? [

@@ -162,22 +162,35 @@ function relativeName(path: string): string {
   return path.startsWith(cwd) ? path.slice(cwd.length) : path;
 }
 
+/** Where `ceilingbench run` writes its report by default, relative to the directory it ran in. */
+export const DEFAULT_REPORT = 'reports/ceilingbench.json';
+
+/** The arguments as given, or the default report of a run in the current directory when there are none. */
+function reportArgs(jsons: readonly unknown[] | undefined): string[] {
+  const args = (jsons ?? []).map(String);
+  if (args.length > 0) return args;
+  if (existsSync(resolve(DEFAULT_REPORT))) return [DEFAULT_REPORT];
+  throw new UsageError(
+    `no ${DEFAULT_REPORT} in ${process.cwd()} — pass the ceilingbench.json a run wrote (ceilingbench report path/to/ceilingbench.json), or a folder of them`,
+  );
+}
+
 /**
- * `ceilingbench report <ceilingbench.json>`: the self-contained HTML report with its charts. With several files or
+ * `ceilingbench report [ceilingbench.json]`: the self-contained HTML report with its charts. With several files or
  * a folder: the runs merged into one report with their leaderboard (src/report/merge.ts states the rules).
  */
 export const registerReport: RegisterCommand = (cli, io) => {
   cli
     .command(
-      'report <...json>',
-      'Write index.html (inline SVG charts, no network) and charts.vl.json from a ceilingbench.json; with several files or a folder, merge the runs into one report and leaderboard (--out required)',
+      'report [...json]',
+      `Write index.html (inline SVG charts, no network) and charts.vl.json from a ceilingbench.json (default ${DEFAULT_REPORT}); with several files or a folder, merge the runs into one report and leaderboard (--out required)`,
     )
     .option('--out <dir>', "Output directory (default: the JSON file's directory; required when merging)")
     .option('--baselines <dir>', 'Folder of saved baselines (*.json) for the per-release history charts')
     .option('--resamples <n>', 'Merging: bootstrap resamples per leaderboard pair (default 2000)')
     .option('--alpha <a>', 'Merging: family-wise significance level of the leaderboard (default 0.05)')
-    .action(async (jsons: string[], flags: ReportFlags) => {
-      const args = jsons.map(String);
+    .action(async (jsons: string[] | undefined, flags: ReportFlags) => {
+      const args = reportArgs(jsons);
       const single = args.length === 1 && !(existsSync(args[0]) && statSync(args[0]).isDirectory());
       if (!single) return mergeAction(args, flags, io);
       const path = resolve(args[0]);

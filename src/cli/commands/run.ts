@@ -9,6 +9,7 @@ import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { type RunEnvFlags, runFlagsEnv } from '../run-flags.js';
 import { standardProjectList } from '../task-help.js';
+import { VITEST_CONFIG_FILES } from '../vitest-config-files.js';
 import { printPlan } from './plan.js';
 
 interface RunFlags extends RunEnvFlags {
@@ -17,24 +18,10 @@ interface RunFlags extends RunEnvFlags {
   project?: string | string[];
   out?: string;
   shard?: string;
+  /** Vitest's test name filter (`-t`); cac reads `-t 5` as a number. */
+  testNamePattern?: string | number;
   dryRun?: boolean;
 }
-
-/** Vitest's own config file names, in its lookup order. */
-const VITEST_CONFIG_FILES = [
-  'vitest.config.ts',
-  'vitest.config.mts',
-  'vitest.config.cts',
-  'vitest.config.js',
-  'vitest.config.mjs',
-  'vitest.config.cjs',
-  'vite.config.ts',
-  'vite.config.mts',
-  'vite.config.cts',
-  'vite.config.js',
-  'vite.config.mjs',
-  'vite.config.cjs',
-];
 
 const PLUGIN_HINT = "the benchmark projects come from `ceilingbench()` of 'ceilingbench/plugin' in vitest.config.ts";
 
@@ -65,6 +52,18 @@ function parseProjects(value: string | string[] | undefined): string[] | undefin
   if (names.length === 0) throw new UsageError(`--project: '${value}' names no project; use a comma list or 'all'`);
   // a plain project name also selects its per-subject projects (`d2` → `d2@<label>` for every subject)
   return names.flatMap((name) => (name.includes('@') || name.includes('*') ? [name] : [name, `${name}@*`]));
+}
+
+/** `-t`, checked as Vitest will read it (a regular expression over the full test name). */
+function parseNamePattern(value: string | number | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const pattern = String(value);
+  try {
+    new RegExp(pattern);
+  } catch (error) {
+    throw new UsageError(`-t: '${pattern}' is not a regular expression (${(error as Error).message})`);
+  }
+  return pattern;
 }
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -152,6 +151,10 @@ export const registerRun: RegisterCommand = (cli, io) => {
     .option('--trials <n>', 'Trials per cell (default 40)')
     .option('--out <dir>', 'Report directory (default reports/ under the root)')
     .option('--shard <i/n>', 'Run shard i of n (split by spec file)')
+    .option(
+      '-t, --testNamePattern <pattern>',
+      "Run only the tests whose full name matches this regular expression (Vitest's -t), e.g. -t 'N=5$'",
+    )
     .option('--design <grid|adaptive>', "CCB depth design: the papers' grid (default) or adaptive allocation")
     .option('--target-width <w>', 'Adaptive design: stop at this 95% CI width of p_d')
     .option('--dry-run', 'Print the plan (calls, tokens, cost; see `ceilingbench plan`) and exit without running')
@@ -162,6 +165,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
       const root = resolve(flags.root ?? process.cwd());
       if (!existsSync(root)) throw new UsageError(`--root: no directory at ${root}`);
       const projects = parseProjects(flags.project);
+      const testNamePattern = parseNamePattern(flags.testNamePattern);
       const env: Record<string, string | undefined> = {
         ...runFlagsEnv(flags),
         CEILINGBENCH_OUT: flags.out ? resolve(flags.out) : undefined,
@@ -199,6 +203,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
                 configLoader: 'runner',
                 project,
                 shard: flags.shard,
+                testNamePattern,
                 passWithNoTests: false,
                 reporters: [PROGRESS_REPORTER_FILE, REPORTER_FILE],
               },
