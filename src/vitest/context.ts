@@ -14,7 +14,7 @@ declare module 'vitest' {
     /** The subject of a per-subject project (`d2@<label>`), in a run with several subjects; absent with one. */
     'ceilingbench:subject'?: ProjectSubject;
     /** Set on the projects the plugin adds: every project of the configuration, as the plugin declared them. */
-    'ceilingbench:declared'?: { benchmark: string[]; other: string[] };
+    'ceilingbench:declared'?: { benchmark: string[]; other: string[]; root?: string };
   }
 }
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestModule, TestProject, Vitest } from 'vitest/node';
 import { loadBaselineDir } from '../compare/load.js';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { ERROR_CODES } from '../errors.js';
@@ -39,16 +39,38 @@ function toolVersion(): string {
   }
 }
 
-/** The configuration the plugin provided to the projects; resolved here only when the plugin is not in use. */
-export async function configOf(vitest: Vitest): Promise<RunConfig> {
-  // a benchmark project's first: it knows the projects the plugin declared
+/**
+ * The configurations the plugin provided to the projects, one per ceilingbench root (Vitest's, or each ceilingbench
+ * package of a workspace), a benchmark project's first: it knows the projects its root declared. Resolved here only
+ * when the plugin is not in use.
+ */
+export async function configsOf(vitest: Vitest): Promise<RunConfig[]> {
   const projects = [...vitest.projects].sort((a, b) => Number(isBenchmarkProject(b)) - Number(isBenchmarkProject(a)));
+  const byRoot = new Map<string, RunConfig>();
   for (const project of projects) {
     const provided = project.getProvidedContext()[RUN_CONFIG_KEY];
-    if (provided) return provided;
+    if (provided && !byRoot.has(provided.root)) byRoot.set(provided.root, provided);
   }
-  return runConfigFor(vitest);
+  if (byRoot.size === 0) return [await runConfigFor(vitest)];
+  // several (a workspace's packages): Vitest's root's first, then by root, in whatever order the projects resolved
+  const rank = (config: RunConfig) => (config.root === vitest.config.root ? 0 : 1);
+  const configs = [...byRoot.values()];
+  return configs.length === 1 ? configs : configs.sort((a, b) => rank(a) - rank(b) || a.root.localeCompare(b.root));
 }
+
+/** The run's configuration: the first benchmark project's (the only one outside a workspace of several packages). */
+export async function configOf(vitest: Vitest): Promise<RunConfig> {
+  const [config] = await configsOf(vitest);
+  return config;
+}
+
+/** Whether this run writes Vitest's blob report (to be merged later), under Vitest 4.1 and 5 alike. */
+const writesBlob = (vitest: Vitest): boolean =>
+  (vitest.config.reporters ?? []).some((r) => (Array.isArray(r) ? r[0] : r) === 'blob');
+
+/** The more severe of two exit codes (several report sets: the worst one's). */
+const worse = (a: typeof process.exitCode, b: typeof process.exitCode): number =>
+  Math.max(Number(a ?? 0), Number(b ?? 0));
 
 function gitSha(root: string): string | null {
   const fromEnv = process.env.CEILINGBENCH_GIT_SHA ?? process.env.GITHUB_SHA;
@@ -155,15 +177,56 @@ export default class CeilingbenchReporter implements Reporter {
   async onTestRunEnd(modules: ReadonlyArray<TestModule>): Promise<void> {
     const vitest = this.vitest;
     if (!vitest) return;
-    const root = vitest.config.root;
-    const { entries, projects, stamps } = collect(modules, root);
-    const benchmark = new Set(vitest.projects.filter(isBenchmarkProject).map((p) => p.name));
+    // a run that writes a blob is judged when its blobs are merged (a shard alone lacks the other shards' projects)
+    if (writesBlob(vitest)) {
+      process.stdout.write(
+        'ceilingbench: blob run — the report set and the gates come with `vitest --merge-reports`\n',
+      );
+      return;
+    }
+    let configs: RunConfig[];
+    try {
+      configs = await configsOf(vitest);
+    } catch (error) {
+      process.stderr.write(`ceilingbench: ${terminalSafe(`could not write reports: ${(error as Error).message}`)}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    // one report set per ceilingbench root, each of the modules and projects its configuration was provided to; a
+    // project provided none (or another's) belongs to the first
+    const rootOf = (project: TestProject): string => {
+      const root = project.getProvidedContext()[RUN_CONFIG_KEY]?.root;
+      return root !== undefined && configs.some((c) => c.root === root) ? root : configs[0].root;
+    };
+    if (configs.length === 1) return this.writeReports(vitest, configs[0], modules, vitest.projects);
+    for (const config of configs) {
+      const before = process.exitCode;
+      const mine = (project: TestProject) => rootOf(project) === config.root;
+      await this.writeReports(
+        vitest,
+        config,
+        modules.filter((m) => mine(m.project)),
+        vitest.projects.filter(mine),
+      );
+      process.exitCode = worse(before, process.exitCode);
+    }
+  }
+
+  /** The report set of one ceilingbench root, from the modules and projects of its configuration. */
+  private async writeReports(
+    vitest: Vitest,
+    config: RunConfig,
+    modules: ReadonlyArray<TestModule>,
+    ownProjects: ReadonlyArray<TestProject>,
+  ): Promise<void> {
+    const root = config.root;
+    const { entries, projects, stamps } = collect(modules, vitest.config.root);
+    const benchmark = new Set(ownProjects.filter(isBenchmarkProject).map((p) => p.name));
     const selected = (vitest.config.project ?? []).length > 0 && benchmark.size > 0;
     const touched = [...projects].some((p) => benchmark.has(p)) || entries.some((e) => e.meta);
     if (!selected && !touched && !(vitest.config.mergeReports && stamps.length > 0)) return;
     const write = (line: string) => process.stderr.write(`ceilingbench: ${terminalSafe(line)}\n`);
     try {
-      const config = await configOf(vitest);
       const declared = config.benchmarkProjects ?? [...benchmark];
       const known = [...new Set([...declared, ...vitest.projects.map((p) => p.name)])];
       // a gate key that names no project is a configuration error: the plugin refuses it at start-up; here only

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ConfigError } from '../config/errors.js';
 import { type RunConfig, resolveRunConfig } from '../config/resolve.js';
 import type { SpendLimits } from '../schema/spend.js';
@@ -9,13 +10,14 @@ import type { SubjectIdentity } from '../subjects/subject.js';
 
 /** The part of Vitest's main-process API that resolving a run's configuration needs. */
 export interface VitestHost {
-  config: { root: string };
+  config: { root: string; mergeReports?: string };
   import<T>(moduleId: string): Promise<T>;
   /** Called when Vitest closes: the spend ledger's server closes with it. */
   onClose?(fn: () => unknown): void;
 }
 
-const resolved = new WeakMap<object, Promise<RunConfig>>();
+/** Per Vitest instance, per ceilingbench root (Vitest's, or a workspace package's). */
+const resolved = new WeakMap<object, Map<string, Promise<RunConfig>>>();
 
 const hasLimit = (limits: SpendLimits): boolean => Object.values(limits).some((v) => v !== undefined);
 
@@ -31,18 +33,23 @@ function checkCostLimit(run: RunConfig, identity: SubjectIdentity): void {
 }
 
 /**
- * The run's configuration, resolved once per Vitest instance against Vitest's root (never the current
- * directory): ceilingbench.config.ts is loaded through Vitest's module runner, so TypeScript works on plain
+ * The run's configuration, resolved once per Vitest instance and root — Vitest's root by default, a workspace
+ * package's for the benchmark projects it declared — never against the current directory: ceilingbench.config.ts is loaded through Vitest's module runner, so TypeScript works on plain
  * Node. Each subject is built once (no request is sent) so that a bad subject, key or replay file is one
  * error before any worker starts, not one failed test per cell. A paid subject under a spending limit, or under
  * `ceilingbench run`, gets the run's spend ledger here (src/spend/ledger-server.ts), closed with Vitest; when it
  * stopped the run, its one line is printed then, after the report was written.
  */
-export function runConfigFor(vitest: VitestHost): Promise<RunConfig> {
-  let config = resolved.get(vitest);
+export function runConfigFor(vitest: VitestHost, root: string = vitest.config.root): Promise<RunConfig> {
+  const byRoot = resolved.get(vitest) ?? new Map<string, Promise<RunConfig>>();
+  resolved.set(vitest, byRoot);
+  const key = resolve(root);
+  let config = byRoot.get(key);
   if (!config) {
     config = (async () => {
-      const run = await resolveRunConfig({ root: vitest.config.root, importFile: (path) => vitest.import(path) });
+      const run = await resolveRunConfig({ root: key, importFile: (path) => vitest.import(path) });
+      // merging blobs sends no request: no subject is built (a merge job needs no key) and nothing is limited
+      if (vitest.config.mergeReports) return run;
       // every subject of the run, one after the other: the first bad one is the error
       const identities: SubjectIdentity[] = [];
       for (const spec of run.subjects) {
@@ -63,7 +70,7 @@ export function runConfigFor(vitest: VitestHost): Promise<RunConfig> {
       });
       return { ...run, spendLedger: { url: service.url, interruptible } };
     })();
-    resolved.set(vitest, config);
+    byRoot.set(key, config);
   }
   return config;
 }

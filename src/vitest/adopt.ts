@@ -1,0 +1,82 @@
+import { relative, resolve } from 'node:path';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
+import type { TestProject, Vitest, VitestPluginContext } from 'vitest/node';
+import { ConfigError } from '../config/errors.js';
+import { DECLARED_KEY, declaredIn, forPackage, projectNames } from './declare.js';
+import { isCeilingbenchReporter, REPORTER_FILE } from './files.js';
+import { provideRunConfig } from './provide.js';
+
+/**
+ * The benchmark projects the plugin declared for a configuration that Vitest loaded as one project of a workspace
+ * (`projects: ['packages/*']` at the root): Vitest does not nest projects, so they were dropped. None for a project
+ * of Vitest's own configuration, whose declared projects Vitest resolved.
+ */
+export function droppedProjects(vitest: Vitest, project: TestProject): TestProjectInlineConfiguration[] {
+  if (project.vite === vitest.vite) return [];
+  return declaredIn(project.vite.config.test?.projects);
+}
+
+const declaredRootOf = (project: TestProject): string | undefined => {
+  const root = project.config.provide?.[DECLARED_KEY]?.root;
+  return root === undefined ? undefined : resolve(root);
+};
+
+/** The spec folders of the package's own projects, left to those projects: the package's project runs the rest. */
+function excludeSpecFolders(project: TestProject, projects: readonly TestProjectInlineConfiguration[]): void {
+  const base = project.config.dir || project.config.root;
+  for (const declared of projects) {
+    const dir = declared.test?.dir;
+    if (!dir) continue;
+    const inside = relative(base, dir);
+    if (inside === '' || inside.startsWith('..') || resolve(base, inside) !== resolve(dir)) continue;
+    const glob = `${inside.split('\\').join('/')}/**`;
+    if (!project.config.exclude.includes(glob)) project.config.exclude.push(glob);
+  }
+}
+
+/**
+ * The ceilingbench reporter among the workspace's (reporters are the root configuration's only), as the plugin adds
+ * it in a package run by itself: reporters named on the command line replace the configured ones, ours included.
+ */
+function addReporter(vitest: Vitest): void {
+  const fromCommandLine = (vitest.config as { reporter?: unknown }).reporter;
+  if (Array.isArray(fromCommandLine) ? fromCommandLine.length > 0 : Boolean(fromCommandLine)) return;
+  const present = vitest.config.reporters.some(
+    (r) => Array.isArray(r) && typeof r[0] === 'string' && isCeilingbenchReporter(r[0]),
+  );
+  if (!present) vitest.config.reporters.push([REPORTER_FILE, {}]);
+}
+
+/**
+ * A package's configuration loaded as a project of a workspace: its benchmark projects join the workspace, rooted
+ * at the package and reading its configuration (gates, reports/, cache), unless the workspace root declared them
+ * already (`ceilingbenchWorkspace`); the package's project provides the package's configuration to its own tests
+ * and leaves the spec folders to the benchmark projects. Injected projects pass the run's `--project` filter like
+ * any other; a filter that leaves out the package's own project never gets here (hence `ceilingbenchWorkspace`).
+ */
+export async function adoptPackage(
+  { vitest, project, injectTestProjects }: VitestPluginContext,
+  dropped: readonly TestProjectInlineConfiguration[],
+): Promise<void> {
+  const root = resolve(project.config.root);
+  excludeSpecFolders(project, dropped);
+  await provideRunConfig(vitest, project, root);
+  if (vitest.projects.some((p) => declaredRootOf(p) === root)) return;
+  const owners = new Map(vitest.projects.map((p) => [p.name, p]));
+  const clashes = projectNames(dropped).filter((name) => owners.has(name));
+  if (clashes.length > 0) {
+    const owner =
+      owners.get(clashes[0]) === project
+        ? "the package's own project (named after its package.json)"
+        : 'another project of the workspace';
+    throw new ConfigError(
+      `ceilingbench plugin: the package at ${root} declares the benchmark project(s) ${clashes.join(', ')}, and ` +
+        `${owner} has that name: Vitest needs unique project names — give the benchmark projects other names ` +
+        '(`projects`, `specs: { name }`)',
+    );
+  }
+  const injected = await injectTestProjects(forPackage(dropped, root, project.vite.config.configFile));
+  // Vitest calls `configureVitest` of the projects it resolved, not of injected ones
+  for (const benchmark of injected) await provideRunConfig(vitest, benchmark);
+  if (injected.length > 0) addReporter(vitest);
+}

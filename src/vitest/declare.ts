@@ -1,0 +1,193 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { runnerImport } from 'vite';
+import type { TestProjectConfiguration, TestProjectInlineConfiguration } from 'vitest/config';
+import { ConfigError } from '../config/errors.js';
+import { loadSubjects, nativeImport } from '../config/load.js';
+import { subjectLabels } from '../subjects/label.js';
+import { BENCHMARK_MARK } from './benchmark-mark.js';
+import { type ProjectSubject, SUBJECT_KEY } from './context.js';
+import { SETUP_FILE, SPECS_DIR } from './files.js';
+import { standardProjects } from './names.js';
+
+export interface CeilingbenchPluginOptions {
+  /** Standard projects to add (default: all of d1, d2, d3, puzzles, scc); `false` adds none. */
+  projects?: readonly string[] | false;
+  /**
+   * The user's own spec files: a folder (relative to Vitest's root) run as one more project, named after the
+   * folder unless `name` says otherwise. Default: `benchmarks`, when that folder exists.
+   */
+  specs?: string | { dir: string; name?: string } | false;
+  /** Per-test timeout of benchmark cells in ms (default 30 min: a cell waits on a real endpoint). */
+  testTimeout?: number;
+  /** Tests in flight per project (default 10). */
+  maxConcurrency?: number;
+}
+
+const DEFAULT_SPECS = 'benchmarks';
+const SPEC_FILES = ['**/*.spec.{ts,mts,js,mjs}'];
+
+/** The projects of a configuration as the plugin declared them (provided to each benchmark project). */
+export interface DeclaredProjects {
+  /** The benchmark projects the plugin added, before any `--project` filter. */
+  benchmark: string[];
+  /** The names of the configuration's other inline projects. */
+  other: string[];
+  /**
+   * The ceilingbench root the projects were declared for, when it is not Vitest's root: a package of a workspace
+   * (its ceilingbench.config.ts, reports/ and cache). Absent: Vitest's root.
+   */
+  root?: string;
+}
+export const DECLARED_KEY = 'ceilingbench:declared' as const;
+
+/**
+ * One project per (project, subject) when a run has several subjects: `<project>@<label>`, providing its subject
+ * to its workers; with one subject the project keeps its own name and provides none (the run's subject).
+ */
+function benchmarkProject(
+  name: string,
+  dir: string,
+  options: CeilingbenchPluginOptions,
+  subject: ProjectSubject | undefined,
+): TestProjectInlineConfiguration {
+  return {
+    extends: true,
+    test: {
+      name: subject ? `${name}@${subject.label}` : name,
+      dir,
+      include: SPEC_FILES,
+      exclude: ['**/node_modules/**', '**/*.d.ts'],
+      setupFiles: [SETUP_FILE],
+      testTimeout: options.testTimeout ?? 1_800_000,
+      hookTimeout: 600_000,
+      maxConcurrency: options.maxConcurrency ?? 10,
+      provide: subject ? { [BENCHMARK_MARK]: true, [SUBJECT_KEY]: subject } : { [BENCHMARK_MARK]: true },
+    },
+  };
+}
+
+function userProjects(
+  root: string,
+  options: CeilingbenchPluginOptions,
+  subjects: ReadonlyArray<ProjectSubject | undefined>,
+): TestProjectInlineConfiguration[] {
+  const specs = options.specs ?? DEFAULT_SPECS;
+  if (specs === false) return [];
+  const { dir, name } = typeof specs === 'string' ? { dir: specs, name: undefined } : specs;
+  const absolute = resolve(root, dir);
+  const exists = existsSync(absolute) && statSync(absolute).isDirectory();
+  if (!exists) {
+    if (options.specs === undefined) return [];
+    throw new ConfigError(
+      `ceilingbench plugin: specs folder '${dir}' does not exist under ${root} — create it or remove the option`,
+    );
+  }
+  return subjects.map((subject) => benchmarkProject(name ?? basename(absolute), absolute, options, subject));
+}
+
+/**
+ * ceilingbench.config.ts before Vitest runs: through Vite's module runner (TypeScript on plain Node), writing nothing.
+ * Vite is imported statically: a vitest.config.ts loaded by Vite's module runner (`configLoader: 'runner'`) that
+ * inlines this module closes its runner before the plugin's hooks run, and a dynamic import would go through it.
+ */
+async function importConfigFile(path: string, root: string): Promise<unknown> {
+  if (!/\.[mc]?ts$/.test(path)) return nativeImport(path);
+  const { module } = await runnerImport(path, { root, configFile: false, logLevel: 'silent' });
+  return module;
+}
+
+/**
+ * The run's subjects, as the projects are declared (before `configureVitest` resolves the whole configuration):
+ * with one subject, `[undefined]` (the projects as they always were); with several, each with its label.
+ */
+async function projectSubjects(root: string): Promise<Array<ProjectSubject | undefined>> {
+  const specs = await loadSubjects(process.env, root, (path) => importConfigFile(path, root));
+  if (specs.length === 1) return [undefined];
+  const labels = subjectLabels(specs);
+  return specs.map((spec, i) => ({ spec, label: labels[i] }));
+}
+
+/** The names of a configuration's inline projects (`test.projects`). */
+export function inlineProjectNames(projects: readonly TestProjectConfiguration[] | undefined): string[] {
+  return (projects ?? []).flatMap((p) => {
+    const name = typeof p === 'object' && p !== null && 'test' in p ? p.test?.name : undefined;
+    return typeof name === 'string' ? [name] : typeof name === 'object' && name ? [name.label] : [];
+  });
+}
+
+/**
+ * The benchmark projects for a ceilingbench root: the standard projects the options name, the user's spec folder,
+ * one per subject of the run; each provides the mark and the whole declaration (`other`: the configuration's own
+ * inline projects).
+ */
+export async function declareProjects(
+  root: string,
+  options: CeilingbenchPluginOptions,
+  other: string[],
+): Promise<TestProjectInlineConfiguration[]> {
+  const subjects = await projectSubjects(root);
+  const names = options.projects === false ? [] : (options.projects ?? standardProjects());
+  const known = standardProjects();
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `ceilingbench plugin: unknown standard project '${unknown.join(', ')}' — use some of ${known.join(', ')}`,
+    );
+  }
+  const projects = names.flatMap((name) =>
+    subjects.map((subject) => benchmarkProject(name, resolve(SPECS_DIR, name), options, subject)),
+  );
+  projects.push(...userProjects(root, options, subjects));
+  // every benchmark project knows them all (each project loads its own copy of the plugin)
+  const declared: DeclaredProjects = { benchmark: projectNames(projects), other };
+  for (const project of projects)
+    project.test = { ...project.test, provide: { ...project.test?.provide, [DECLARED_KEY]: declared } };
+  return projects;
+}
+
+export const projectNames = (projects: readonly TestProjectInlineConfiguration[]): string[] =>
+  projects.map((p) => p.test?.name).filter((n): n is string => typeof n === 'string');
+
+/** The inline projects among a configuration's that the plugin declared (they provide the benchmark mark). */
+export function declaredIn(projects: readonly unknown[] | undefined): TestProjectInlineConfiguration[] {
+  return (projects ?? []).filter(
+    (p): p is TestProjectInlineConfiguration =>
+      typeof p === 'object' &&
+      p !== null &&
+      (p as TestProjectInlineConfiguration).test?.provide?.[BENCHMARK_MARK] === true,
+  );
+}
+
+/**
+ * The declared projects of a workspace package, as projects of the workspace's Vitest: rooted at the package and
+ * extending its own configuration file (its plugins, aliases and the plugin instance that provides the run's
+ * configuration), and declared for the package's root.
+ */
+export function forPackage(
+  projects: readonly TestProjectInlineConfiguration[],
+  root: string,
+  configFile: string | undefined,
+): TestProjectInlineConfiguration[] {
+  return projects.map((project) => {
+    const provide = project.test?.provide ?? {};
+    const declared = provide[DECLARED_KEY] as DeclaredProjects | undefined;
+    const { extends: _rootConfig, ...own } = project;
+    return {
+      ...own,
+      ...(configFile ? { extends: configFile } : {}),
+      root,
+      test: {
+        ...project.test,
+        provide: {
+          ...provide,
+          [DECLARED_KEY]: {
+            benchmark: declared?.benchmark ?? projectNames(projects),
+            other: declared?.other ?? [],
+            root,
+          },
+        },
+      },
+    };
+  });
+}

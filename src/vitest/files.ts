@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** A module beside this one: `name.js` in the built package, `name.ts` in the source tree. */
+function sibling(name: string): string {
+  const js = fileURLToPath(new URL(`./${name}.js`, import.meta.url));
+  return existsSync(js) ? js : fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+}
+
+/** The standard grids, shipped with the package: one folder of spec files per standard project. */
+export const SPECS_DIR = fileURLToPath(new URL('../specs/', import.meta.url));
+
+export const SETUP_FILE = sibling('setup');
+export const REPORTER_FILE = sibling('reporter');
+export const PROGRESS_REPORTER_FILE = sibling('progress-reporter');
+
+/** Whether a configured reporter (a path or specifier) is the ceilingbench reporter, of this copy or an installed one. */
+export const isCeilingbenchReporter = (name: string): boolean =>
+  name === 'ceilingbench/reporter' ||
+  resolve(name) === REPORTER_FILE ||
+  /[\\/]ceilingbench[\\/]dist[\\/]vitest[\\/]reporter\.js$/.test(name);
+
+/**
+ * The reporters the plugin adds to a configuration's (`test.reporters`, merged after them): Vitest's default and
+ * ours when none is configured, else ours, unless another plugin or the user listed it already.
+ */
+export function reportersToAdd(configured: unknown): string[] {
+  if (configured === undefined) return ['default', REPORTER_FILE];
+  const names = (Array.isArray(configured) ? configured : [configured]).map((r) => (Array.isArray(r) ? r[0] : r));
+  return names.some((name) => typeof name === 'string' && isCeilingbenchReporter(name)) ? [] : [REPORTER_FILE];
+}

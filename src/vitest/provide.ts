@@ -1,0 +1,45 @@
+import type { TestProject, Vitest } from 'vitest/node';
+import { ConfigError } from '../config/errors.js';
+import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
+import { unknownGateKeys } from '../gates/index.js';
+import { type ProjectSubject, SUBJECT_KEY } from './context.js';
+import { DECLARED_KEY } from './declare.js';
+import { runConfigFor } from './run-config.js';
+
+const checked = new WeakMap<object, Set<string>>();
+
+/**
+ * A gate key that names no project of the configuration (filtered out of this run or not) is a configuration
+ * error before anything runs, with the projects it could mean: a mistyped key would gate nothing.
+ */
+function checkGateKeys(vitest: Vitest, run: RunConfig, names: readonly string[]): void {
+  const roots = checked.get(vitest) ?? new Set<string>();
+  checked.set(vitest, roots);
+  if (roots.has(run.root)) return;
+  roots.add(run.root);
+  const unknown = unknownGateKeys(run.gates, [...names, ...vitest.projects.map((p) => p.name)]);
+  if (unknown.length > 0) throw new ConfigError(unknown.join('\n'));
+}
+
+/**
+ * Provides a project with the run's configuration, resolved in the main process against the ceilingbench root it
+ * was declared for (a workspace package's, else Vitest's root, unless `root` says otherwise), with the benchmark
+ * projects that root declared and the shard this run is.
+ */
+export async function provideRunConfig(vitest: Vitest, project: TestProject, root?: string): Promise<void> {
+  const declared = project.config.provide?.[DECLARED_KEY];
+  const run = await runConfigFor(vitest, root ?? declared?.root ?? vitest.config.root);
+  const subject = project.config.provide?.[SUBJECT_KEY] as ProjectSubject | undefined;
+  if (subject && !run.subjects.includes(subject.spec)) {
+    throw new ConfigError(
+      `ceilingbench plugin: project '${project.name}' was declared for subject '${subject.spec}', which the ` +
+        `resolved configuration does not list (${run.subjects.join(', ')}) — did CEILINGBENCH_SUBJECTS change while Vitest started?`,
+    );
+  }
+  if (declared) checkGateKeys(vitest, run, [...declared.benchmark, ...declared.other]);
+  project.provide(RUN_CONFIG_KEY, {
+    ...run,
+    ...(declared ? { benchmarkProjects: declared.benchmark } : {}),
+    ...(vitest.config.shard ? { shard: { index: vitest.config.shard.index, count: vitest.config.shard.count } } : {}),
+  });
+}
