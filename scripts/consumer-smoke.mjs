@@ -4,6 +4,7 @@
 // README's commands in that copy, each checked. Exits 1 naming every check that failed.
 //
 //   node scripts/consumer-smoke.mjs [--keep]     (--keep leaves the temporary directory for a look)
+//   CONSUMER_VITEST=^4.1.0 node scripts/consumer-smoke.mjs   (the Vitest range the copy installs; default: the example's)
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,12 +84,23 @@ try {
   cpSync(join(ROOT, 'examples/consumer'), app, { recursive: true });
   const pkg = readJson(join(app, 'package.json'));
   pkg.devDependencies.ceilingbench = `file:../${tarball}`;
+  // CONSUMER_VITEST picks the Vitest major the copy installs (CI runs this once with 4.1.x, once with 5.x).
+  if (process.env.CONSUMER_VITEST) pkg.devDependencies.vitest = process.env.CONSUMER_VITEST;
+  process.stdout.write(`  node ${process.version}, vitest ${pkg.devDependencies.vitest}\n`);
   writeFileSync(join(app, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   const install = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { timeout: 900_000 });
   check('npm install of the example with the tarball', install.status === 0, install.out);
 
   const nested = existsSync(join(app, 'node_modules/ceilingbench/node_modules/vitest'));
   check('vitest is not nested under ceilingbench (a peer dependency)', !nested);
+  const installed = existsSync(join(app, 'node_modules/vitest/package.json'))
+    ? readJson(join(app, 'node_modules/vitest/package.json')).version
+    : 'none';
+  check(
+    `the Vitest asked for is the one installed (${installed})`,
+    !process.env.CONSUMER_VITEST ||
+      installed.startsWith(process.env.CONSUMER_VITEST.replace(/^[\^~]/, '').split('.')[0]),
+  );
 
   // 1. The benchmark project d2 on a simulated subject of known retention.
   rmSync(join(app, 'reports'), { recursive: true, force: true });
@@ -254,19 +266,30 @@ try {
       readFileSync(join(fresh, f), 'utf8') === readFileSync(join(ROOT, 'examples/consumer', f), 'utf8'),
   );
   check('ceilingbench init writes the example’s config, gate, spec and workflow', init.status === 0 && same, init.out);
+  const ignore = existsSync(join(fresh, '.gitignore')) ? readFileSync(join(fresh, '.gitignore'), 'utf8') : '';
+  check(
+    '… and a .gitignore for the response cache, the reports and the blobs',
+    ['.ceilingbench/', 'reports/', '.vitest-reports/'].every((entry) => ignore.split('\n').includes(entry)),
+    ignore,
+  );
 
   // 8. The example's CI workflow: three blob shards, then one merge that writes the reports.
   cpSync(join(ROOT, 'examples/consumer/vitest.config.ts'), join(app, 'vitest.config.ts'));
   rmSync(join(app, 'reports'), { recursive: true, force: true });
   rmSync(join(app, '.vitest-reports'), { recursive: true, force: true });
   const shardEnv = { CEILINGBENCH_TRIALS: '3' };
-  const shards = [1, 2, 3].map((i) => npx(['vitest', 'run', `--shard=${i}/3`, '--reporter=blob'], { env: shardEnv }));
+  // explicit blob paths, as the workflow has them: Vitest 4.1 and 5 default to different folders
+  const shards = [1, 2, 3].map((i) =>
+    npx(['vitest', 'run', `--shard=${i}/3`, '--reporter=blob', `--outputFile=.vitest-reports/blob-${i}.json`], {
+      env: shardEnv,
+    }),
+  );
   check(
     'the workflow’s three shards run',
     shards.every((s) => s.status === 0 || /gate .* FAILED/.test(s.out)),
     shards.map((s) => s.out).join('\n'),
   );
-  const merged = npx(['vitest', 'run', '--merge-reports'], { env: shardEnv });
+  const merged = npx(['vitest', 'run', '--merge-reports=.vitest-reports'], { env: shardEnv });
   const mergedReport = existsSync(reportPath) ? readJson(reportPath) : undefined;
   check(
     'the merge writes one report over every standard project and the user’s',
@@ -278,12 +301,54 @@ try {
   const blobDir = join(app, '.vitest-reports');
   const blobs = existsSync(blobDir) ? readdirSync(blobDir).sort() : [];
   if (blobs.length > 0) rmSync(join(blobDir, blobs[blobs.length - 1]));
-  const partial = npx(['vitest', 'run', '--merge-reports'], { env: shardEnv });
+  const partial = npx(['vitest', 'run', '--merge-reports=.vitest-reports'], { env: shardEnv });
   check(
     'a merge of two of the three shards names the missing one and fails',
     blobs.length === 3 && partial.status !== 0 && /merged 2 of 3 shards: shard \d\/3 missing/.test(partial.out),
     `${blobs.join(', ')}\n${partial.out}`,
   );
+
+  // 10. The repository's own tests stay found beside the plugin (its own project, `tests`).
+  writeFileSync(
+    join(app, 'sum.test.ts'),
+    "import { expect, test } from 'vitest';\ntest('sum', () => expect(1 + 1).toBe(2));\n",
+  );
+  const ownTest = npx(['vitest', 'run', 'sum.test.ts']);
+  check(
+    'the repository’s own sum.test.ts is still found and passes',
+    ownTest.status === 0 && /1 passed/.test(ownTest.out),
+    ownTest.out,
+  );
+  const listed = npx(['vitest', 'list', '--project', 'tests']);
+  check('vitest list --project tests lists it', listed.status === 0 && /sum\.test\.ts/.test(listed.out), listed.out);
+
+  // 11. A CommonJS repository as `npm init -y` writes it: install, init (.mts files), run d2.
+  const cjs = join(work, 'cjs');
+  cpSync(join(app, 'package.json'), join(cjs, 'package.json'));
+  const cjsPkg = readJson(join(cjs, 'package.json'));
+  cjsPkg.type = 'commonjs';
+  writeFileSync(join(cjs, 'package.json'), `${JSON.stringify(cjsPkg, null, 2)}\n`);
+  const cjsInstall = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], {
+    cwd: cjs,
+    timeout: 900_000,
+  });
+  const cjsInit = run(join(cjs, 'node_modules/.bin/ceilingbench'), ['init'], { cwd: cjs });
+  check(
+    'init in a CommonJS repository writes vitest.config.mts and ignores .ceilingbench/ in git',
+    cjsInstall.status === 0 &&
+      cjsInit.status === 0 &&
+      existsSync(join(cjs, 'vitest.config.mts')) &&
+      readFileSync(join(cjs, '.gitignore'), 'utf8').includes('.ceilingbench/'),
+    `${cjsInstall.out}\n${cjsInit.out}`,
+  );
+  const cjsRun = run(join(cjs, 'node_modules/.bin/vitest'), ['run', '--project', 'd2'], { cwd: cjs, env: D2_095 });
+  check('vitest run --project d2 passes in the CommonJS repository', cjsRun.status === 0, cjsRun.out);
+  const cjsRequire = run(
+    process.execPath,
+    ['-e', "if (typeof require('ceilingbench').resolveTask !== 'function') process.exit(3)"],
+    { cwd: cjs },
+  );
+  check("require('ceilingbench') works in the CommonJS repository", cjsRequire.status === 0, cjsRequire.out);
 } catch (error) {
   check('smoke test ran to the end', false, String(error?.stack ?? error));
 } finally {

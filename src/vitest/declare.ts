@@ -22,9 +22,14 @@ export interface CeilingbenchPluginOptions {
   testTimeout?: number;
   /** Tests in flight per project (default 10). */
   maxConcurrency?: number;
+  /**
+   * The project that keeps the configuration's own tests (its `test.include`) beside the benchmark projects, when
+   * it declares no projects of its own: its name (default `tests`), or `false` for none.
+   */
+  tests?: string | false;
 }
 
-const DEFAULT_SPECS = 'benchmarks';
+export const DEFAULT_SPECS = 'benchmarks';
 const SPEC_FILES = ['**/*.spec.{ts,mts,js,mjs}'];
 
 /** The projects of a configuration as the plugin declared them (provided to each benchmark project). */

@@ -2,8 +2,9 @@ import { resolve } from 'node:path';
 import type { Plugin } from 'vitest/config';
 import { adoptPackage, droppedProjects } from './adopt.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
-import { type CeilingbenchPluginOptions, declareProjects, inlineProjectNames } from './declare.js';
+import { type CeilingbenchPluginOptions, DEFAULT_SPECS, declareProjects, inlineProjectNames } from './declare.js';
 import { PROGRESS_REPORTER_FILE, REPORTER_FILE, reportersToAdd, SETUP_FILE } from './files.js';
+import { ownTestsProject } from './own-tests.js';
 import { provideRunConfig } from './provide.js';
 import type { CeilingbenchPluginApi } from './workspace.js';
 
@@ -34,7 +35,15 @@ export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
       // Projects inherit the root's plugins; only the root configuration adds the projects.
       if (userConfig.test?.name !== undefined) return undefined;
       const root = resolve(userConfig.root ?? process.cwd());
-      const projects = await declareProjects(root, options, inlineProjectNames(userConfig.test?.projects));
+      const specsDir =
+        options.specs === false
+          ? undefined
+          : typeof options.specs === 'object'
+            ? options.specs.dir
+            : (options.specs ?? DEFAULT_SPECS);
+      const own = ownTestsProject(userConfig, root, options.tests, specsDir);
+      const other = [...inlineProjectNames(userConfig.test?.projects), ...inlineProjectNames(own)];
+      const projects = [...own, ...(await declareProjects(root, options, other))];
       const reporters = reportersToAdd(userConfig.test?.reporters);
       return { test: { projects, reporters } };
     },

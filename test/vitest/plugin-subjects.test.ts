@@ -7,7 +7,7 @@ interface DeclaredProject {
 
 async function declared(env: Record<string, string>): Promise<DeclaredProject[]> {
   for (const [key, value] of Object.entries(env)) vi.stubEnv(key, value);
-  const plugin = ceilingbench({ projects: ['d1', 'd2'], specs: false });
+  const plugin = ceilingbench({ projects: ['d1', 'd2'], specs: false, tests: false });
   const hook = plugin.config as (config: object) => Promise<{ test: { projects: DeclaredProject[] } }>;
   return (await hook({ root: '/nonexistent-cb-root' })).test.projects;
 }
@@ -32,5 +32,34 @@ describe('the plugin declares one project per (project, subject)', () => {
       spec: 'openai:gpt-4o-mini',
       label: 'gpt-4o-mini',
     });
+  });
+
+  it("keeps the configuration's own tests as a project of their own when it declares none", async () => {
+    vi.stubEnv('CEILINGBENCH_SUBJECT', 'oracle');
+    const hook = ceilingbench({ projects: ['d2'] }).config as (
+      config: object,
+    ) => Promise<{
+      test: {
+        projects: Array<{
+          extends?: boolean;
+          test: { name: string; exclude?: string[]; provide?: Record<string, unknown> };
+        }>;
+      };
+    }>;
+    const bare = (await hook({ root: '/nonexistent-cb-root', test: { exclude: ['**/node_modules/**', 'tmp/**'] } }))
+      .test.projects;
+    expect(bare.map((p) => p.test.name)).toEqual(['tests', 'd2']);
+    expect(bare[0]).toMatchObject({
+      extends: true,
+      test: { exclude: ['**/node_modules/**', 'tmp/**', 'benchmarks/**'] },
+    });
+    // the gate keys may name it: it is among the declaration's other projects
+    expect(bare[1]?.test.provide?.['ceilingbench:declared']).toEqual({ benchmark: ['d2'], other: ['tests'] });
+    const withProjects = (
+      await hook({ root: '/nonexistent-cb-root', test: { projects: [{ test: { name: 'unit' } }] } })
+    ).test.projects;
+    expect(withProjects.map((p) => p.test.name)).toEqual(['d2']);
+    const named = ceilingbench({ projects: ['d2'], tests: 'unit' }).config as typeof hook;
+    expect((await named({ root: '/nonexistent-cb-root' })).test.projects[0]?.test.name).toBe('unit');
   });
 });

@@ -216,7 +216,8 @@ export const registerRun: RegisterCommand = (cli, io) => {
           );
         } catch (error) {
           const message = (error as Error).message;
-          const hint = /No projects matched/.test(message) ? ` — ${PLUGIN_HINT}` : '';
+          // Vitest 4.1 says "No projects matched the filter …", Vitest 5 "… The filter matched no projects: …"
+          const hint = /No projects matched|The filter matched no projects/.test(message) ? ` — ${PLUGIN_HINT}` : '';
           throw new UsageError(message + hint);
         }
       };
