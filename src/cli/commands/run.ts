@@ -216,9 +216,13 @@ export const registerRun: RegisterCommand = (cli, io) => {
           );
         } catch (error) {
           const message = (error as Error).message;
-          // Vitest 4.1 says "No projects matched the filter …", Vitest 5 "… The filter matched no projects: …"
-          const hint = /No projects matched|The filter matched no projects/.test(message) ? ` — ${PLUGIN_HINT}` : '';
-          throw new UsageError(message + hint);
+          // Vitest 4.1 says "No projects matched the filter …", Vitest 5 "… The filter matched no projects: …" and
+          // then prints the projects' definition as JSON over many lines: one line, the same on both, with the hint
+          if (/No projects matched|The filter matched no projects/.test(message)) {
+            const filter = (project ?? []).map((p) => `"${p}"`).join(', ');
+            throw new UsageError(`No projects matched the filter ${filter}. — ${PLUGIN_HINT}`);
+          }
+          throw new UsageError(message);
         }
       };
       // Without --project: the benchmark projects the plugin added (standard and the user's spec folder), not
