@@ -34,7 +34,7 @@ export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
     async config(userConfig) {
       // Projects inherit the root's plugins; only the root configuration adds the projects.
       if (userConfig.test?.name !== undefined) return undefined;
-      const root = resolve(userConfig.root ?? process.cwd());
+      const root = resolve(userConfig.test?.root ?? userConfig.root ?? process.cwd());
       const specsDir =
         options.specs === false
           ? undefined

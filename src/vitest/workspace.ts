@@ -84,7 +84,7 @@ export function ceilingbenchWorkspace(...packages: string[]): Plugin {
     async config(userConfig, env) {
       // projects that extend the root configuration inherit its plugins; only the root declares
       if (userConfig.test?.name !== undefined) return undefined;
-      const workspace = resolve(userConfig.root ?? process.cwd());
+      const workspace = resolve(userConfig.test?.root ?? userConfig.root ?? process.cwd());
       const loader = (userConfig as Vite.InlineConfig).configLoader;
       const projects: TestProjectInlineConfiguration[] = [];
       const owner = new Map<string, string>();

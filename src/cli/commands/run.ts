@@ -206,6 +206,9 @@ export const registerRun: RegisterCommand = (cli, io) => {
                 testNamePattern,
                 passWithNoTests: false,
                 reporters: [PROGRESS_REPORTER_FILE, REPORTER_FILE],
+                // Vitest 5 caches transformed modules under node_modules/.vitest-cache by default: ours go with
+                // Vite's, so a run writes nothing under node_modules (Vitest 4.1 has no such cache by default)
+                ...({ fsModuleCachePath: resolve(root, '.ceilingbench/vitest-cache') } as object),
               },
               {
                 cacheDir: resolve(root, '.ceilingbench/vite'),
