@@ -12,6 +12,7 @@ import {
   runMotifAblation,
 } from '../../src/assays/scc-secondary/index.js';
 import { agentAssaySchema, dualTaskSchema, motifAblationSchema } from '../../src/assays/scc-secondary/schema.js';
+import { evaluateGates } from '../../src/gates/index.js';
 import { buildLeaderboard } from '../../src/leaderboard/index.js';
 import { buildReport } from '../../src/report/build.js';
 import { sccTable } from '../../src/report/html/tables.js';
@@ -21,7 +22,6 @@ import type { SccBoard } from '../../src/schema/leaderboard.js';
 import type { SccRecord } from '../../src/schema/report.js';
 import { sccRecordSchema } from '../../src/schema/report.js';
 import type { Subject, TrialResponse } from '../../src/subjects/subject.js';
-import { evaluateGates } from '../../src/gates/index.js';
 import { ceilingbenchMatchers } from '../../src/vitest/matchers.js';
 import { emptySeen, RUN_INFO, recordEntry, recording, type Seen } from '../support/spend-subjects.js';
 import { type ScriptedModel, scriptedSubject } from './helpers.js';

@@ -3,6 +3,7 @@ import type { LadderPhase } from '../../src/assays/scc/ladder.js';
 import type { SccTier, SccTrial } from '../../src/assays/scc/schema.js';
 import type { TrialStatus } from '../../src/assays/scc/trial.js';
 import { configSchema, type GateEvidence, gateValueSchema } from '../../src/config/schema.js';
+import type { checkRetentionAtLeast } from '../../src/gates/checks.js';
 import { baselineSchema } from '../../src/schema/baseline.js';
 import { cellResultSchema } from '../../src/schema/cell.js';
 import { retentionFitSchema } from '../../src/schema/fit.js';
@@ -14,7 +15,6 @@ import type { SubjectSpec } from '../../src/subjects/spec.js';
 import { MISSING_RULES, OUTCOME_FAMILIES, type OutcomeFamily } from '../../src/tasks/outcome.js';
 import type { ResponseChannels } from '../../src/tasks/response.js';
 import { type FinishReason, LEVEL_KINDS, type LevelAxis } from '../../src/tasks/task.js';
-import type { checkRetentionAtLeast } from '../../src/gates/checks.js';
 
 /** The values an enum schema accepts (zod 4: `.options`). */
 const options = (schema: { options: readonly string[] }) => [...schema.options];

@@ -36,9 +36,7 @@ describe('the plugin declares one project per (project, subject)', () => {
 
   it("keeps the configuration's own tests as a project of their own when it declares none", async () => {
     vi.stubEnv('CEILINGBENCH_SUBJECT', 'oracle');
-    const hook = ceilingbench({ projects: ['d2'] }).config as (
-      config: object,
-    ) => Promise<{
+    const hook = ceilingbench({ projects: ['d2'] }).config as (config: object) => Promise<{
       test: {
         projects: Array<{
           extends?: boolean;
