@@ -30,3 +30,19 @@ export function reportersToAdd(configured: unknown): string[] {
   const names = (Array.isArray(configured) ? configured : [configured]).map((r) => (Array.isArray(r) ? r[0] : r));
   return names.some((name) => typeof name === 'string' && isCeilingbenchReporter(name)) ? [] : [REPORTER_FILE];
 }
+
+/** Vitest's own config file names, in its lookup order: the first one that exists is the config it reads. */
+export const VITEST_CONFIG_FILES = [
+  'vitest.config.ts',
+  'vitest.config.mts',
+  'vitest.config.cts',
+  'vitest.config.js',
+  'vitest.config.mjs',
+  'vitest.config.cjs',
+  'vite.config.ts',
+  'vite.config.mts',
+  'vite.config.cts',
+  'vite.config.js',
+  'vite.config.mjs',
+  'vite.config.cjs',
+] as const;

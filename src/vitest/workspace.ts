@@ -5,12 +5,7 @@ import type { Plugin, TestProjectInlineConfiguration } from 'vitest/config';
 import type { Vite } from 'vitest/node';
 import { ConfigError } from '../config/errors.js';
 import { type CeilingbenchPluginOptions, declareProjects, forPackage, inlineProjectNames } from './declare.js';
-import { reportersToAdd } from './files.js';
-
-/** The configuration files Vitest looks for in a project folder, in its order. */
-const CONFIG_FILES = ['vitest.config', 'vite.config'].flatMap((name) =>
-  ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'].map((ext) => name + ext),
-);
+import { reportersToAdd, VITEST_CONFIG_FILES } from './files.js';
 
 /** What the ceilingbench plugin exposes to other plugins (Vite's `api`): the options it was given. */
 export interface CeilingbenchPluginApi {
@@ -41,7 +36,9 @@ async function loadPackage(
 ): Promise<WorkspacePackage> {
   const isFile = existsSync(path) && statSync(path).isFile();
   const root = isFile ? dirname(path) : path;
-  const configFile = isFile ? path : CONFIG_FILES.map((name) => resolve(path, name)).find((file) => existsSync(file));
+  const configFile = isFile
+    ? path
+    : VITEST_CONFIG_FILES.map((name) => resolve(path, name)).find((file) => existsSync(file));
   const shown = relative(workspace, path) || '.';
   if (!configFile) {
     throw new ConfigError(`ceilingbenchWorkspace: no vitest.config.* or vite.config.* in ${shown}`);

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GITIGNORE_ENTRIES, GITIGNORE_HEADER, INIT_FILES } from '../../src/cli/commands/init.js';
 import { runCli } from '../../src/cli/program.js';
-import { VITEST_CONFIG_FILES } from '../../src/cli/vitest-config-files.js';
 import { findConfigFile } from '../../src/config/load.js';
+import { VITEST_CONFIG_FILES } from '../../src/vitest/files.js';
 
 const EXAMPLE = new URL('../../examples/consumer/', import.meta.url);
 const example = (file: string) => readFileSync(new URL(file, EXAMPLE), 'utf8');

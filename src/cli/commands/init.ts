@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_FILES } from '../../config/load.js';
+import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
-import { VITEST_CONFIG_FILES } from '../vitest-config-files.js';
 
 /** The example user repository, shipped with the package: `init` copies its files (it is also CI's contract). */
 const EXAMPLE = fileURLToPath(new URL('../../../examples/consumer/', import.meta.url));

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { nativeImport } from '../../config/load.js';
 import { resolveRunConfig } from '../../config/resolve.js';
+import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
 import { standardProjects } from '../../vitest/names.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
@@ -24,8 +25,6 @@ function projectList(value: string | undefined): string[] | undefined {
   if (names.length === 0) throw new UsageError(`--project: '${value}' names no project; use a comma list or 'all'`);
   return [...new Set(names)];
 }
-
-const VITEST_CONFIG = /^(vitest|vite)\.config\.[cm]?[jt]s$/;
 
 interface PluginLike {
   name?: string;
@@ -85,7 +84,8 @@ async function checkProjects(
 ): Promise<string[]> {
   const { matchProject, matchProjectNames } = await import('../../spend/plan-projects.js');
   const known = [...standardProjects(), ...ownProjects];
-  const configFile = readdirSync(root).find((name) => VITEST_CONFIG.test(name));
+  // the file Vitest would read: the first of its names, in its lookup order
+  const configFile = VITEST_CONFIG_FILES.find((name) => existsSync(resolve(root, name)));
   if (configFile === undefined || names.every((name) => matchProject(name, known).length > 0)) {
     return matchProjectNames(names, known);
   }
@@ -129,7 +129,7 @@ export async function printPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   const ownProjects = existsSync(own) && statSync(own).isDirectory() ? ['benchmarks'] : [];
   const listed = projectList(flags.project);
   const projects = listed === undefined ? undefined : await checkProjects(listed, root, ownProjects);
-  const hasVitestConfig = readdirSync(root).some((name) => VITEST_CONFIG.test(name));
+  const hasVitestConfig = VITEST_CONFIG_FILES.some((name) => existsSync(resolve(root, name)));
   const notes =
     projects === undefined && hasVitestConfig
       ? [

@@ -5,11 +5,11 @@ import { RUN_CONFIG_KEY } from '../../config/resolve.js';
 import { EXIT } from '../../errors.js';
 import type { SpendLedger } from '../../spend/ledger.js';
 import { ledgerAt, setInterruptible } from '../../spend/ledger-server.js';
+import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { type RunEnvFlags, runFlagsEnv } from '../run-flags.js';
 import { standardProjectList } from '../task-help.js';
-import { VITEST_CONFIG_FILES } from '../vitest-config-files.js';
 import { printPlan } from './plan.js';
 
 interface RunFlags extends RunEnvFlags {
