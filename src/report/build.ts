@@ -89,6 +89,25 @@ function leaderboardOf(
   }
 }
 
+/**
+ * A merge that lacks shards is a failed test of the report: the projects those shards ran are in no record, and a
+ * merge never passes on what it did not receive.
+ */
+function missingShards(shards: NonNullable<RunScope['shards']>): PlainTest | undefined {
+  if (shards.missing.length === 0) return undefined;
+  const which = shards.missing.map((i) => `${i}/${shards.count}`).join(', ');
+  return {
+    project: '*',
+    name: 'merged shards',
+    file: '',
+    state: 'failed',
+    errors: [
+      `merged ${shards.merged.length} of ${shards.count} shards: shard ${which} missing — ` +
+        'its job failed or its blob was not uploaded; the projects it ran are not in this report',
+    ],
+  };
+}
+
 function scopeOf(scope: NonNullable<RunInfo['scope']>, ran: readonly string[]): RunScope {
   const declared = [...new Set(scope.declared)].sort();
   return {
@@ -201,6 +220,8 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
       )
     : undefined;
   if (leaderboard && 'error' in leaderboard) tests.push(leaderboard.error);
+  const lost = run.scope?.shards ? missingShards(run.scope.shards) : undefined;
+  if (lost) tests.push(lost);
   const spend = buildSpend({
     cells: cells.map((cell) => ({ cell, subject: subjectOf.get(cell) ?? '' })),
     assays: [...scc, ...sccAssays].map((record) => ({ record, subject: subjectOf.get(record) ?? '' })),
@@ -224,7 +245,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     gates,
     tests,
     ...(run.scope ? { scope: scopeOf(run.scope, ran) } : {}),
-    summary: reportSummary(cells, gates, entries.filter((e) => e.state === 'failed').length),
+    summary: reportSummary(cells, gates, entries.filter((e) => e.state === 'failed').length + (lost ? 1 : 0)),
     spend,
     ...(leaderboard && !('error' in leaderboard) ? { leaderboard } : {}),
     timing: { startedAt: run.startedAt, finishedAt: run.finishedAt, durationMs: run.durationMs },

@@ -96,4 +96,19 @@ describe('configured gates that no fit evaluated', () => {
     expect(failed.map((g) => g.project)).toEqual(['d2@b']);
     expect(failed[0]?.message).toMatch(/gate d2\.minRetention FAILED \(hard\): not evaluated .*'d2@b'/);
   });
+
+  it('a merge that lacks a shard is a failed test of the report, naming the shard', () => {
+    const report = buildReport(cellOnly, {
+      ...run,
+      scope: { declared: ['d2'], filters: null, shards: { count: 3, merged: [1, 3], missing: [2] } },
+    });
+    expect(report.tests.map((t) => [t.project, t.name])).toEqual([['*', 'merged shards']]);
+    expect(report.tests[0]?.errors[0]).toMatch(/^merged 2 of 3 shards: shard 2\/3 missing — its job failed/);
+    expect(report.summary.testsFailed).toBe(1);
+    const whole = buildReport(cellOnly, {
+      ...run,
+      scope: { declared: ['d2'], filters: null, shards: { count: 3, merged: [1, 2, 3], missing: [] } },
+    });
+    expect(whole.tests).toEqual([]);
+  });
 });
