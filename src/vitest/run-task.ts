@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { RUN_CONFIG_KEY } from '../config/resolve.js';
+import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { withResponseChannels } from '../tasks/final-answer.js';
 import { resolveTask } from '../tasks/registry.js';
 import type { AnyTaskPlugin } from '../tasks/task.js';
@@ -9,7 +9,9 @@ import type { AnyTaskPlugin } from '../tasks/task.js';
  * (`reasoningDelimiters`, CEILINGBENCH_REASONING_TAGS). Without a provided configuration (a matcher in a plain
  * Vitest run), the built-in ones only.
  */
-export function runTask(taskId: string): AnyTaskPlugin {
-  const delimiters = inject(RUN_CONFIG_KEY)?.reasoningDelimiters ?? [];
-  return withResponseChannels(resolveTask(taskId), delimiters);
+export function runTask(
+  taskId: string,
+  config: Pick<RunConfig, 'reasoningDelimiters'> | undefined = inject(RUN_CONFIG_KEY),
+): AnyTaskPlugin {
+  return withResponseChannels(resolveTask(taskId), config?.reasoningDelimiters ?? []);
 }
