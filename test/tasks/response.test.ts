@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { responseChannels, withResponseChannels } from '../../src/tasks/final-answer.js';
 import { generateCell } from '../../src/tasks/instances.js';
@@ -14,6 +15,13 @@ const read = (text: string) => {
 };
 
 describe('readResponse: the delimiter table', () => {
+  it('docs/outputs.md lists every delimiter of the table', () => {
+    const docs = readFileSync(new URL('../../docs/outputs.md', import.meta.url), 'utf8');
+    for (const { name, open, close } of REASONING_CHANNELS) {
+      expect(docs, name).toContain(`| ${name} | \`${open}…${close}\``);
+    }
+  });
+
   it.each(REASONING_CHANNELS.map((c) => [c.name, c] as const))(
     '%s: a block, a pre-filled one, an unclosed one',
     (_name, { open, close }) => {
