@@ -189,14 +189,20 @@ function splitHarmony(text: string): Split {
 /** The stripped Harmony form: `analysis` glued to the first word of the analysis text, at the very start. */
 const STRIPPED_HARMONY = new RegExp(`^\\s*${HARMONY.stripped.start}(?=[\\p{L}\\p{N}])`, 'u');
 
+/** A later message of the stripped form: the role glued to a channel other than `final`. */
+const STRIPPED_REOPENED = /assistant(?:analysis|commentary)/;
+
+/**
+ * The stripped form: the text after the last `assistantfinal` is the answer. Without one, or with another
+ * analysis or commentary message after it (the model was reasoning again, and nothing ends a stripped message),
+ * the output ended in reasoning and there is no answer.
+ */
 function splitStrippedHarmony(text: string, start: number): Split {
   const last = text.lastIndexOf(HARMONY.stripped.final);
   if (last < start) return { answer: '', reasoning: [text.slice(start)], unclosed: true };
-  return {
-    answer: text.slice(last + HARMONY.stripped.final.length),
-    reasoning: [text.slice(start, last)],
-    unclosed: false,
-  };
+  const answer = text.slice(last + HARMONY.stripped.final.length);
+  if (STRIPPED_REOPENED.test(answer)) return { answer: '', reasoning: [text.slice(start)], unclosed: true };
+  return { answer, reasoning: [text.slice(start, last)], unclosed: false };
 }
 
 const BUILT_IN = compile(REASONING_CHANNELS);

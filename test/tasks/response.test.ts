@@ -83,6 +83,10 @@ describe('readResponse: gpt-oss Harmony', () => {
       unclosed: false,
     });
     expect(read('\ufeff analysis1. compute ANSWER: 9')).toMatchObject({ answer: '', unclosed: true });
+    expect(read('analysisWe needassistantfinalANSWER: 8assistantanalysisWait, step 2')).toMatchObject({
+      answer: '',
+      unclosed: true,
+    });
     for (const ordinary of ['analysis of the grid: ANSWER: 10', 'analysis:\nANSWER: 10', 'Analysis ANSWER: 10']) {
       expect(read(ordinary)).toEqual({ answer: ordinary, reasoning: '', unclosed: false });
     }
