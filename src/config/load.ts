@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
 import { nearestNames } from '../gates/index.js';
+import type { ReasoningDelimiter } from '../tasks/reasoning-channels.js';
 import { DEVELOPMENT_ENV_NAMES, ENV_NAMES, ENV_PREFIX } from './env-names.js';
 import { ConfigError, formatZodError } from './errors.js';
-import { type CeilingbenchConfig, configSchema, gatesSchema } from './schema.js';
+import { type CeilingbenchConfig, configSchema, gatesSchema, reasoningDelimiterSchema } from './schema.js';
 
 /** Looked for in this order in the root; CEILINGBENCH_CONFIG names another file. */
 export const CONFIG_FILES = [
@@ -83,6 +85,36 @@ function envGates(env: Env): unknown {
       `CEILINGBENCH_GATES: not valid JSON (${(error as Error).message}) — e.g. CEILINGBENCH_GATES='{"d2":{"minRetention":0.95}}'`,
     );
   }
+}
+
+const TAGS_EXAMPLE = "CEILINGBENCH_REASONING_TAGS='<scratchpad>|</scratchpad>,[[plan]]|[[/plan]]'";
+
+/**
+ * CEILINGBENCH_REASONING_TAGS: comma-separated `open|close` pairs (`<scratchpad>|</scratchpad>,[PLAN]|[/PLAN]`),
+ * or, for a delimiter that itself holds a comma or a bar, a JSON array of `{"open": …, "close": …}` (a value
+ * starting with `[` followed by `{`). Blank or absent: none. Each pair is checked like the file's
+ * `reasoningDelimiters`.
+ */
+export function parseReasoningTags(raw: string | undefined, source = 'CEILINGBENCH_REASONING_TAGS'): unknown[] {
+  const text = raw?.trim() ?? '';
+  if (text === '') return [];
+  if (/^\[\s*\{/.test(text)) {
+    try {
+      const items: unknown = JSON.parse(text);
+      if (Array.isArray(items)) return items;
+    } catch (error) {
+      throw new ConfigError(`${source}: not a valid JSON array (${(error as Error).message}) — e.g. ${TAGS_EXAMPLE}`);
+    }
+  }
+  return text.split(',').map((pair) => {
+    const parts = pair.split('|');
+    if (parts.length !== 2 || parts.some((part) => part.trim() === '')) {
+      throw new ConfigError(
+        `${source}: '${pair.trim()}' is not an open|close pair — separate the two delimiters by one '|' and pairs by ',', e.g. ${TAGS_EXAMPLE}`,
+      );
+    }
+    return { open: parts[0]?.trim(), close: parts[1]?.trim() };
+  });
 }
 
 /**
@@ -214,11 +246,29 @@ export function findConfigFile(env: Env, root: string): string | null {
   return null;
 }
 
+function reasoningDelimitersFromEnv(env: Env): ReasoningDelimiter[] {
+  const parsed = z.array(reasoningDelimiterSchema).safeParse(parseReasoningTags(env.CEILINGBENCH_REASONING_TAGS));
+  if (!parsed.success) throw formatZodError('CEILINGBENCH_REASONING_TAGS', parsed.error);
+  return parsed.data;
+}
+
+/** The file's delimiters, then the environment's; a pair given twice (in any case) counts once. */
+function uniqueDelimiters(delimiters: readonly ReasoningDelimiter[]): ReasoningDelimiter[] {
+  const seen = new Set<string>();
+  return delimiters.filter((d) => {
+    const key = JSON.stringify([d.open.toLowerCase(), d.close.toLowerCase()]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
  * The effective configuration: defaults < ceilingbench.config.ts (or CEILINGBENCH_CONFIG) < environment.
  * Environment: CEILINGBENCH_SUBJECT or CEILINGBENCH_SUBJECTS (a comma list or a JSON array; see parseSubjectList),
  * _SEED, _TRIALS, _CONCURRENCY, _OUT, _MISSING, _GATES (JSON, merged
- * per project over the file's gates), _MAX_COST, _MAX_TOKENS, _MAX_CALLS (each over the file's `limits`).
+ * per project over the file's gates), _MAX_COST, _MAX_TOKENS, _MAX_CALLS (each over the file's `limits`),
+ * _REASONING_TAGS (added to the file's `reasoningDelimiters`; see parseReasoningTags).
  */
 export async function loadConfig(
   env: Env = process.env,
@@ -263,6 +313,8 @@ export async function loadConfig(
     }).filter(([, v]) => v !== undefined),
   );
   const limits = { ...(fileParsed.data.limits ?? {}), ...limitsFromEnv };
+  const envTags = reasoningDelimitersFromEnv(env);
+  const reasoningDelimiters = uniqueDelimiters([...(fileParsed.data.reasoningDelimiters ?? []), ...envTags]);
   const merged = configSchema.safeParse({
     ...fileParsed.data,
     ...fromEnv,
@@ -270,6 +322,7 @@ export async function loadConfig(
     subjects: subjects.list,
     gates,
     limits,
+    reasoningDelimiters,
   });
   if (!merged.success) throw formatZodError('configuration (file + CEILINGBENCH_* environment)', merged.error);
   // every loaded configuration carries the list; `subject` is its first entry

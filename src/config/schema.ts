@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GATE_MODES } from '../schema/gate.js';
 import { pricesSchema, spendLimitsSchema } from '../schema/spend.js';
 import { MISSING_RULES } from '../tasks/outcome.js';
+import type { ReasoningDelimiter } from '../tasks/reasoning-channels.js';
 
 /** What a retention gate compares with its threshold: the point estimate or the CI lower bound. */
 export const GATE_EVIDENCE = ['point', 'lower'] as const;
@@ -80,6 +81,21 @@ export const CROSS_SUBJECT_GATE_KEYS: readonly string[] = ['notWorseThan', 'marg
  */
 export const gatesSchema = z.record(z.string().min(1), projectGatesSchema);
 
+/**
+ * A reasoning block of an unusual chat template, from `open` to `close` (literal text, any case), set aside before
+ * grading like the built-in ones (src/tasks/reasoning-channels.ts, docs/outputs.md).
+ */
+export const reasoningDelimiterSchema = z
+  .object({
+    open: z.string().refine((s) => s.trim() !== '', 'a delimiter must not be blank'),
+    close: z.string().refine((s) => s.trim() !== '', 'a delimiter must not be blank'),
+  })
+  .strict()
+  .refine((d) => d.open.toLowerCase() !== d.close.toLowerCase(), {
+    message: 'open and close must differ (a block needs a distinct end)',
+    path: ['close'],
+  }) satisfies z.ZodType<ReasoningDelimiter>;
+
 export const configSchema = z
   .object({
     /** Who answers: sim:<profile>[?k=v], oracle, openai:<model>, replay:<path>[#model]. */
@@ -106,6 +122,8 @@ export const configSchema = z
     prices: pricesSchema.default({}),
     /** Hard limits on what one run may spend (CLI --max-cost/--max-tokens/--max-calls override them). */
     limits: spendLimitsSchema.default({}),
+    /** Reasoning delimiters beside the built-in ones (CEILINGBENCH_REASONING_TAGS adds more). */
+    reasoningDelimiters: z.array(reasoningDelimiterSchema).default([]),
   })
   .strict();
 

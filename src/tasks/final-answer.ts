@@ -1,6 +1,7 @@
 import { boundIssues } from './echo.js';
 import type { TrialOutcome } from './outcome.js';
-import { readResponse } from './response.js';
+import type { ReasoningDelimiter } from './reasoning-channels.js';
+import { type ResponseChannels, readResponse } from './response.js';
 import type { AnyTaskPlugin, GradeContext, ParseResult } from './task.js';
 
 const UNCLOSED = 'the output ended inside an unclosed reasoning block: no final answer after it';
@@ -17,27 +18,49 @@ export function gradeFinalAnswer(
   text: string,
   context?: GradeContext,
 ): TrialOutcome {
-  const channels = readResponse(text);
+  const channels = readResponse(text, null, context?.reasoningDelimiters);
   const outcome: TrialOutcome = plugin.grade(instance, channels.answer, context);
   const issues = boundIssues(channels.unclosed ? [UNCLOSED, ...outcome.issues] : outcome.issues);
   return issues === outcome.issues ? outcome : { ...outcome, issues };
 }
 
-const channelled = new WeakSet<AnyTaskPlugin>();
+/** A wrapped plugin's own plugin and the user's delimiters it reads beside the built-in ones. */
+const channelled = new WeakMap<AnyTaskPlugin, { raw: AnyTaskPlugin; delimiters: readonly ReasoningDelimiter[] }>();
 
 /**
  * The plugin as the registry hands it out: `grade` and `parse` take the whole response and read only its
- * final answer. One wrapper for every family, so a new family gets the reasoning channel for free.
+ * final answer. One wrapper for every family, so a new family gets the reasoning channel for free. With
+ * `delimiters` (a run's `reasoningDelimiters`), the wrapper also sets those blocks aside; wrapping a wrapped
+ * plugin adds them to the ones it has.
  */
-export function withResponseChannels(plugin: AnyTaskPlugin): AnyTaskPlugin {
-  if (channelled.has(plugin)) return plugin;
+export function withResponseChannels(
+  plugin: AnyTaskPlugin,
+  delimiters: readonly ReasoningDelimiter[] = [],
+): AnyTaskPlugin {
+  const known = channelled.get(plugin);
+  if (known !== undefined && delimiters.length === 0) return plugin;
+  const raw = known?.raw ?? plugin;
+  const all = [...(known?.delimiters ?? []), ...delimiters];
   const wrapped: AnyTaskPlugin = {
-    ...plugin,
-    parse: (text: string): ParseResult<unknown> => plugin.parse(readResponse(text).answer),
-    grade: (instance, text, context) => gradeFinalAnswer(plugin, instance, text, context),
+    ...raw,
+    parse: (text: string): ParseResult<unknown> => raw.parse(readResponse(text, null, all).answer),
+    grade: (instance, text, context) =>
+      gradeFinalAnswer(raw, instance, text, {
+        ...context,
+        reasoningDelimiters: [...all, ...(context?.reasoningDelimiters ?? [])],
+      }),
   };
-  channelled.add(wrapped);
+  channelled.set(wrapped, { raw, delimiters: all });
   return wrapped;
+}
+
+/** The two channels of a response as `plugin` reads them (with the delimiters it was wrapped with). */
+export function responseChannels(
+  plugin: AnyTaskPlugin,
+  text: string,
+  providerReasoning?: string | null,
+): ResponseChannels {
+  return readResponse(text, providerReasoning, channelled.get(plugin)?.delimiters ?? []);
 }
 
 /** Grades a whole response with any plugin, registered or not, setting reasoning aside exactly once. */

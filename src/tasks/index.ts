@@ -1,4 +1,5 @@
 export * from './instances.js';
 export * from './outcome.js';
+export * from './reasoning-channels.js';
 export * from './registry.js';
 export * from './task.js';

@@ -1,5 +1,6 @@
 import type { PyRandom } from '../rng/index.js';
 import type { TrialOutcome } from './outcome.js';
+import type { ReasoningDelimiter } from './reasoning-channels.js';
 
 /**
  * The plugin contract every task family implements. Pure: no I/O, no subjects, no clock.
@@ -26,8 +27,14 @@ export interface Prompt {
 /** Why generation stopped, as the OpenAI API reports it; `null` when unknown (replay, sim). */
 export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'function_call' | null;
 
+/** How a response came back and how to read it: the harness's knowledge, never the family's own. */
 export interface GradeContext {
   finishReason?: FinishReason;
+  /**
+   * The user's reasoning delimiters (`reasoningDelimiters`, CEILINGBENCH_REASONING_TAGS), set aside like the
+   * built-in ones of src/tasks/reasoning-channels.ts before the family grades.
+   */
+  reasoningDelimiters?: readonly ReasoningDelimiter[];
 }
 
 /** Family-specific generation options; `profile` is CCB's official | paper. */

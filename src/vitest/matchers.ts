@@ -11,8 +11,8 @@ import {
 import type { RetentionFit } from '../schema/fit.js';
 import type { Subject } from '../subjects/subject.js';
 import { isSuccess } from '../tasks/outcome.js';
-import { resolveTask } from '../tasks/registry.js';
 import type { FinishReason, TaskInstance } from '../tasks/task.js';
+import { runTask } from './run-task.js';
 
 interface MatcherOutcome {
   pass: boolean;
@@ -44,7 +44,7 @@ export const ceilingbenchMatchers = {
     instance: TaskInstance,
     context: { finishReason?: FinishReason } = {},
   ): MatcherOutcome {
-    const outcome = resolveTask(instance.task).grade(instance, received, context);
+    const outcome = runTask(instance.task).grade(instance, received, context);
     // A valid trajectory is right at every step: a right answer after a divergent trace (TFBC) is not.
     // An unreadable trace (k* undefined) is not a valid trajectory either.
     const traceUnreadable = 'traceReadable' in outcome && outcome.traceReadable === false;

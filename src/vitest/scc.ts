@@ -61,8 +61,8 @@ export function testCountingCapacity(options: AssayTestOptions = {}): void {
   assayTest(
     'scc · counting capacity',
     7,
-    async ({ subject }, signal, seed) => {
-      const result = await runSccAssay(subject, { seed, signal });
+    async ({ config, subject }, signal, seed) => {
+      const result = await runSccAssay(subject, { seed, signal, reasoningDelimiters: config.reasoningDelimiters });
       return {
         record: sccRecordOf(result),
         ...(result.stopped ? { incomplete: `count: ${sccStopText(result.stopped)}` } : {}),

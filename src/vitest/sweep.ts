@@ -9,11 +9,11 @@ import type { CellResult } from '../schema/cell.js';
 import { priceFor } from '../spend/price.js';
 import { tokenCounter } from '../spend/tokenizer.js';
 import { generateCell } from '../tasks/instances.js';
-import { resolveTask } from '../tasks/registry.js';
 import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task.js';
 import { runConfig, runContext, seedOffsetFor, subjectLabelOf, vitestProjectOf } from './context.js';
 import type { CeilingbenchMeta } from './meta.js';
 import { cellName, projectOf, recordProjectOf, sweepSpan, withSubject } from './names.js';
+import { runTask } from './run-task.js';
 import { recordAndJudge } from './verdict.js';
 
 export interface SweepOptions {
@@ -38,7 +38,7 @@ function cellFailureMessage(cell: CellResult): string {
  * `task.meta.ceilingbench` to the reporter; hard gates of the project fail the fit test.
  */
 export function describeSweep(taskId: string, options: SweepOptions = {}): void {
-  const task = resolveTask(taskId);
+  const task = runTask(taskId);
   const project = projectOf(task);
   const levels = options.levels ?? task.levels.values;
   const variant = options.variant ?? task.variants[0];
@@ -175,7 +175,7 @@ export interface AblationOptions {
  * a cell, and a final test runs exact McNemar of each variant against the first (the baseline).
  */
 export function describeAblation(taskId: string, options: AblationOptions): void {
-  const task = resolveTask(taskId);
+  const task = runTask(taskId);
   const project = projectOf(task);
   const profile = options.profile ?? task.profiles[0];
   const cells = new Map<string, CellResult>();

@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { PyRandom } from '../../src/rng/index.js';
 import { generateCell } from '../../src/tasks/instances.js';
 import { isSuccess, type TrialOutcome } from '../../src/tasks/outcome.js';
+import { HARMONY, REASONING_CHANNELS } from '../../src/tasks/reasoning-channels.js';
 import { availableTasks } from '../../src/tasks/registry.js';
 import type { AnyTaskPlugin, TaskInstance } from '../../src/tasks/task.js';
+import { REASONING_WRAPPERS, USER_DELIMITER } from './reasoning-wrappers.js';
 
 // Contract tests over every registered task: whitespace variants and reasoning blocks never change what the
-// final answer says (issue 16, parts 3 and 4).
+// final answer says (issue 16, parts 3 and 4), for every reasoning delimiter of the table (issue 27).
 
 interface Case {
   task: AnyTaskPlugin;
@@ -81,43 +83,122 @@ describe('every registered task: whitespace and line endings never change an out
   });
 });
 
-const tagArb = fc.constantFrom('think', 'thinking', 'reasoning', 'Think');
-const proseArb = fc.constantFrom('', 'Let me work through this carefully.\n', 'Draft answer below; I will check it.\n');
-
-describe('every registered task: a reasoning block is never graded', () => {
-  it('behind a think block whose draft says the opposite, the grade is the final answer’s', () => {
-    fc.assert(
-      fc.property(caseArb, tagArb, proseArb, fc.boolean(), ({ task, instance, right, wrong }, tag, prose, flip) => {
-        if (wrong === null) return;
-        const [draft, final] = flip ? [right, wrong] : [wrong, right];
-        const response = `<${tag}>\n${prose}${draft}\n</${tag}>\n${final}`;
-        const graded = task.grade(instance, response);
-        const alone = task.grade(instance, final);
-        expect(verdict(graded)).toEqual(verdict(alone));
-        expect(isSuccess(graded)).toBe(final === right);
-        // A chat template that pre-filled the opening tag: the content starts inside the block.
-        expect(verdict(task.grade(instance, `${prose}${draft}\n</${tag}>\n${final}`))).toEqual(verdict(alone));
-      }),
-      { numRuns: 300 },
-    );
+describe('every registered task: reasoning is never graded, for every delimiter of the table', () => {
+  it('covers every table entry and both Harmony forms', () => {
+    const names = REASONING_WRAPPERS.map((w) => w.name);
+    for (const channel of REASONING_CHANNELS) expect(names).toContain(channel.name);
+    expect(names).toEqual(expect.arrayContaining(['harmony', 'harmony stripped']));
   });
 
-  it('an unclosed think block is never a success, whatever it holds or the finish reason says', () => {
+  // Exhaustive over registered tasks × delimiters (prose and finish reason vary with the index), so every
+  // family meets every delimiter on every run.
+  const PROSE = ['', 'Let me work through this carefully.\n', 'Draft answer below; I will check it.\n'];
+  const FINISH = ['stop', 'length', null] as const;
+
+  it('behind reasoning whose draft says the opposite, the grade is the final answer’s', () => {
+    let checked = 0;
+    cases.forEach(({ task, instance, right, wrong }, i) => {
+      if (wrong === null) return;
+      REASONING_WRAPPERS.forEach((wrapper, j) => {
+        const prose = PROSE[(i + j) % PROSE.length] ?? '';
+        const context = { reasoningDelimiters: wrapper.delimiters };
+        for (const [draft, final] of [
+          [wrong, right],
+          [right, wrong],
+        ]) {
+          const alone = task.grade(instance, final);
+          const graded = task.grade(instance, wrapper.closed(draft, final, prose), context);
+          expect(verdict(graded), `${task.id} behind ${wrapper.name}`).toEqual(verdict(alone));
+          expect(isSuccess(graded), `${task.id} behind ${wrapper.name}`).toBe(final === right);
+          // a chat template that pre-filled the opening: the content starts inside the reasoning
+          if (wrapper.prefilled !== null) {
+            const prefilled = task.grade(instance, wrapper.prefilled(draft, final, prose), context);
+            expect(verdict(prefilled), `${task.id} prefilled ${wrapper.name}`).toEqual(verdict(alone));
+          }
+          checked++;
+        }
+      });
+    });
+    expect(checked).toBeGreaterThanOrEqual(2 * REASONING_WRAPPERS.length * availableTasks().length);
+  });
+
+  it('reasoning the output ended in is never a success, whatever it holds or the finish reason says', () => {
+    cases.forEach(({ task, instance, right }, i) => {
+      REASONING_WRAPPERS.forEach((wrapper, j) => {
+        for (const before of [false, true]) {
+          const finishReason = FINISH[(i + j + Number(before)) % FINISH.length] ?? null;
+          const response = wrapper.unclosed(before ? `${right}\n` : '', right);
+          const graded = task.grade(instance, response, { finishReason, reasoningDelimiters: wrapper.delimiters });
+          const where = `${task.id} in ${wrapper.name} at ${finishReason}`;
+          expect(isSuccess(graded), where).toBe(false);
+          if (finishReason === 'length' && task.family === 'ccb') expect(graded.kind, where).toBe('truncation');
+          if (wrapper.delimiters.length === 0) expect(task.parse(response).ok, where).toBe(false);
+        }
+      });
+    });
+  });
+
+  it('Harmony: an empty final channel, or reasoning after the final one that the output ended in, is no success', () => {
+    const { channel, message, start } = HARMONY;
+    const [end, ret] = HARMONY.ends;
     fc.assert(
-      fc.property(
-        caseArb,
-        tagArb,
-        fc.constantFrom('stop', 'length', null),
-        fc.boolean(),
-        ({ task, instance, right }, tag, finishReason, before) => {
-          const response = `${before ? `${right}\n` : ''}<${tag}>\n${right}\nLet me double-check`;
+      fc.property(caseArb, fc.constantFrom('stop', 'length', null), ({ task, instance, right }, finishReason) => {
+        const analysis = `${channel}analysis${message}${right}${end}`;
+        const empty = `${analysis}${start}assistant${channel}final${message}${ret}`;
+        const reopened = `${analysis}${start}assistant${channel}final${message}${right}${end}${start}assistant${channel}analysis${message}Wait, step 2`;
+        for (const response of [empty, reopened]) {
           const graded = task.grade(instance, response, { finishReason });
           expect(isSuccess(graded)).toBe(false);
           if (finishReason === 'length' && task.family === 'ccb') expect(graded.kind).toBe('truncation');
-          expect(task.parse(response).ok).toBe(false);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('the stripped Harmony form is never read into an ordinary answer', () => {
+    fc.assert(
+      fc.property(caseArb, fc.constantFrom('analysis: ', 'analysis\n', 'Analysis of the steps. '), (c, prefix) => {
+        const text = `${prefix}${c.right}`;
+        expect(verdict(c.task.grade(c.instance, text))).toEqual(verdict(c.task.grade(c.instance, `Note. ${c.right}`)));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('with the user’s delimiters, a contradicting draft in their block after the answer is never read', () => {
+    fc.assert(
+      fc.property(caseArb, ({ task, instance, right, wrong }) => {
+        if (wrong === null) return;
+        const response = `${right}\n${USER_DELIMITER.open}\n${wrong}\n${USER_DELIMITER.close}`;
+        const known = task.grade(instance, response, { reasoningDelimiters: [USER_DELIMITER] });
+        expect(verdict(known)).toEqual(verdict(task.grade(instance, right)));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+const ZERO_WIDTHS = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff'] as const;
+
+describe('every registered task: zero-width characters are invisible to grading', () => {
+  it('zero-width spaces, joiners and word joiners anywhere in a response never change its grade', () => {
+    fc.assert(
+      fc.property(
+        caseArb,
+        fc.boolean(),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...ZERO_WIDTHS)), { minLength: 1, maxLength: 12 }),
+        ({ task, instance, right, wrong }, useWrong, inserts) => {
+          const text = useWrong && wrong !== null ? wrong : right;
+          let spiked = text;
+          for (const [at, char] of inserts) {
+            const i = at % (spiked.length + 1);
+            spiked = `${spiked.slice(0, i)}${char}${spiked.slice(i)}`;
+          }
+          expect(verdict(task.grade(instance, spiked))).toEqual(verdict(task.grade(instance, text)));
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
   });
 });

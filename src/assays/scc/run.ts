@@ -5,6 +5,7 @@ import { countInstance } from '../../tasks/count/plugin.js';
 import { COUNT_SYSTEM_PROMPT, countPrompt, DEFAULT_MOTIF, resolveMotif } from '../../tasks/count/stimulus.js';
 import { nestedUserPrompt } from '../../tasks/nested/generate.js';
 import { nestedInstance } from '../../tasks/nested/plugin.js';
+import type { ReasoningDelimiter } from '../../tasks/reasoning-channels.js';
 import { findAttractors, formatAuditOf, tokensPerCountAtCc } from './analyses.js';
 import {
   DEFAULT_SCC_CONFIG,
@@ -32,6 +33,8 @@ export interface SccTrialEvent extends SccTrial {
 export interface SccAssayOptions {
   /** Seed of the model's CPython RNG (the authors: 7 + the model's position in the run queue). */
   seed: number;
+  /** The user's reasoning delimiters (the run's `reasoningDelimiters`), set aside before a count is read. */
+  reasoningDelimiters?: readonly ReasoningDelimiter[];
   /** Caps the doubling (the authors: 20000). */
   maxLength?: number;
   /** Ours: stop and abort a tier's trials once its verdict is settled (default true). */
@@ -133,6 +136,7 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
         retryMaxOutputTokens: config.retryMaxOutputTokens,
         signal,
         onAborted: (usage) => abortedUsage.set(evaluationIndex, [...(abortedUsage.get(evaluationIndex) ?? []), usage]),
+        reasoningDelimiters: options.reasoningDelimiters,
       });
       if (record) options.onTrial?.({ ...toTrial(record), phase, evaluationIndex, center });
       return record;

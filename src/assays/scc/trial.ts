@@ -5,6 +5,7 @@ import { auditResponse, type FormatCategory } from '../../tasks/count/audit.js';
 import { scanLastInteger, scoreCount } from '../../tasks/count/parse.js';
 import type { CountInstance } from '../../tasks/count/plugin.js';
 import type { Motif } from '../../tasks/count/stimulus.js';
+import type { ReasoningDelimiter } from '../../tasks/reasoning-channels.js';
 import { readResponse } from '../../tasks/response.js';
 import type { Prompt } from '../../tasks/task.js';
 import { applyBudgetRule, type BudgetedResponse } from './budget-rule.js';
@@ -71,14 +72,16 @@ export interface TrialSpec {
   signal: AbortSignal;
   /** Told what a trial aborted through `signal` had used (its record is dropped, its calls were made). */
   onAborted?: (usage: ChainUsage) => void;
+  /** The user's reasoning delimiters, set aside with the built-in ones before the count is read. */
+  reasoningDelimiters?: readonly ReasoningDelimiter[];
 }
 
 /**
  * The count is read from the final answer only: reasoning blocks (`<think>…</think>`) are set aside first, so a
  * number in a draft never counts, and an output cut off inside an unclosed block has no answer.
  */
-const scanAnswer = (text: string) => scanLastInteger(readResponse(text).answer);
-const hasInteger = (text: string): boolean => scanAnswer(text).kind === 'integer';
+const scanAnswer = (text: string, spec: TrialSpec) =>
+  scanLastInteger(readResponse(text, null, spec.reasoningDelimiters).answer);
 
 function finish(
   spec: TrialSpec,
@@ -88,7 +91,7 @@ function finish(
   const target = spec.instance.answer;
   let { status, detail } = fields;
   // Error trials are unparsed whatever their text holds (the authors store parsed = None for them).
-  const scan = status === 'error' ? null : scanAnswer(fields.text);
+  const scan = status === 'error' ? null : scanAnswer(fields.text, spec);
   const score = scoreCount(scan?.kind === 'integer' ? scan.value : null, target);
   if (score.kind === 'overflow') {
     status = 'error';
@@ -123,7 +126,10 @@ export function runSccTrial(spec: TrialSpec): Promise<SccTrialRecord | null> {
     maxOutputTokens: spec.budget,
     signal: spec.signal,
   };
-  const rule = { hasAnswer: hasInteger, ceiling: spec.retryMaxOutputTokens };
+  const rule = {
+    hasAnswer: (text: string) => scanAnswer(text, spec).kind === 'integer',
+    ceiling: spec.retryMaxOutputTokens,
+  };
   return applyBudgetRule(
     spec.subject,
     request,

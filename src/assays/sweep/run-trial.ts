@@ -1,8 +1,7 @@
 import type { ReasoningRecord, TrialRecord } from '../../schema/trial.js';
 import type { Subject } from '../../subjects/subject.js';
-import { gradeResponse } from '../../tasks/final-answer.js';
+import { gradeResponse, responseChannels } from '../../tasks/final-answer.js';
 import { apiOutcome, budgetOutcome } from '../../tasks/outcome.js';
-import { readResponse } from '../../tasks/response.js';
 import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
 
 export interface TrialSpec {
@@ -72,7 +71,7 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
     response.refusal !== undefined
       ? { ...graded, issues: [...graded.issues, `refusal: ${response.refusal.slice(0, 200)}`] }
       : graded;
-  const reasoning = reasoningRecord(response.text, response.reasoning);
+  const reasoning = reasoningRecord(task, response.text, response.reasoning);
   return {
     ...base,
     outcome,
@@ -85,8 +84,12 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
   };
 }
 
-function reasoningRecord(text: string, providerReasoning: string | undefined): ReasoningRecord | null {
-  const channels = readResponse(text, providerReasoning);
+function reasoningRecord(
+  task: AnyTaskPlugin,
+  text: string,
+  providerReasoning: string | undefined,
+): ReasoningRecord | null {
+  const channels = responseChannels(task, text, providerReasoning);
   if (channels.sources.length === 0 && !channels.unclosed) return null;
   return { chars: channels.reasoning.length, sources: channels.sources, unclosed: channels.unclosed };
 }

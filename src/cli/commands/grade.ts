@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { loadConfig } from '../../config/load.js';
+import { withResponseChannels } from '../../tasks/final-answer.js';
+import { resolveTask } from '../../tasks/registry.js';
 import type { FinishReason } from '../../tasks/task.js';
 import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { type InstanceArgs, resolveInstance, withInstanceOptions } from './generate.js';
+import { gradeLines, gradeSummary } from './grade-lines.js';
+import { importConfigFile } from './plan.js';
 
 const FINISH_REASONS = ['stop', 'length'] as const;
 
@@ -16,42 +21,78 @@ function finishReasonArg(value: unknown): FinishReason {
 }
 
 /** `--response -` (cac reads a bare `-` as a value-less flag) or `--response=-` reads stdin. */
-function readResponse(value: unknown): string {
-  if (value === undefined)
-    throw new UsageError('missing --response <file|->; pass the model output file, or - for stdin');
+function readInput(value: unknown, flag: '--response' | '--responses'): string {
   const path = value === true || value === '-' ? 0 : String(value);
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new UsageError(
-      `cannot read --response '${path === 0 ? '-' : path}': ${reason}; pass a readable file or - for stdin`,
+      `cannot read ${flag} '${path === 0 ? '-' : path}': ${reason}; pass a readable file or - for stdin`,
     );
   }
 }
 
+interface GradeFlags extends InstanceArgs {
+  finishReason?: unknown;
+  response?: unknown;
+  responses?: unknown;
+  json?: boolean;
+}
+
+/**
+ * The task as a run grades it: with the user's reasoning delimiters of ceilingbench.config.ts (in the current
+ * directory, or CEILINGBENCH_CONFIG) and CEILINGBENCH_REASONING_TAGS.
+ */
+async function configuredTask(task: string) {
+  const plugin = resolveTask(task); // an unknown task is a CeilingbenchError with exit 2
+  const cwd = process.cwd();
+  const config = await loadConfig(process.env, cwd, (path) => importConfigFile(path, cwd));
+  return withResponseChannels(plugin, config.reasoningDelimiters);
+}
+
 export const registerGrade: RegisterCommand = (cli, io) => {
-  withInstanceOptions(cli.command('grade <task>', 'Grade a model response against one generated instance'))
+  withInstanceOptions(cli.command('grade <task>', 'Grade model responses against generated instances'))
     .option('--finish-reason <reason>', 'Why generation stopped: stop | length')
     .option('--response [file]', 'The response text: a file, or - for stdin')
-    .option('--json', 'Print one JSON object')
+    .option(
+      '--responses [file]',
+      'A JSONL file of {response, finish_reason?, reasoning_content?, depth?|level?, seed?, profile?}, one a line; - for stdin',
+    )
+    .option('--json', 'Print one JSON object (with --responses: one per line)')
     .example('ceilingbench grade d1 --depth 5 --seed 50000 --response answer.txt --json')
-    .action((task: string, options: InstanceArgs & { finishReason?: unknown; response?: unknown; json?: boolean }) => {
+    .example('ceilingbench grade d1 --depth 5 --responses log.jsonl --json')
+    .action(async (task: string, options: GradeFlags) => {
+      if (options.response !== undefined && options.responses !== undefined) {
+        throw new UsageError('give --response (one response) or --responses (a JSONL file), not both');
+      }
+      if (options.responses !== undefined) {
+        if (options.finishReason !== undefined) {
+          throw new UsageError(
+            '--finish-reason applies to --response; a --responses line carries its own finish_reason',
+          );
+        }
+        const plugin = await configuredTask(task);
+        const results = gradeLines(plugin, readInput(options.responses, '--responses'), options);
+        if (options.json) {
+          io.stdout(results.map((result) => `${JSON.stringify(result)}\n`).join(''));
+          return 0;
+        }
+        const lines = results.map((r) =>
+          'error' in r
+            ? `line ${r.line}: error (${r.error}): ${r.message}`
+            : `line ${r.line}: ${r.outcome}${r.issues.length > 0 ? ` — ${r.issues.join('; ')}` : ''}`,
+        );
+        io.stdout(lines.length > 0 ? `${lines.join('\n')}\n` : '(no responses)\n');
+        return 0;
+      }
       const finishReason = finishReasonArg(options.finishReason);
-      const { plugin, instance } = resolveInstance(task, options);
-      const text = readResponse(options.response);
-      const outcome = plugin.grade(instance, text, { finishReason });
-      // a stepwise outcome also says where the trace diverged and whether the final answer was right
-      const result =
-        'answerCorrect' in outcome
-          ? {
-              outcome: outcome.kind,
-              kStar: outcome.kStar,
-              tfbc: outcome.tfbc,
-              answerCorrect: outcome.answerCorrect,
-              issues: outcome.issues,
-            }
-          : { outcome: outcome.kind, issues: outcome.issues };
+      if (options.response === undefined)
+        throw new UsageError('missing --response <file|->; pass the model output file, or - for stdin');
+      const { instance } = resolveInstance(task, options);
+      const plugin = await configuredTask(task);
+      const text = readInput(options.response, '--response');
+      const result = gradeSummary(plugin.grade(instance, text, { finishReason }));
       if (options.json) {
         io.stdout(`${JSON.stringify(result, null, 2)}\n`);
         return 0;

@@ -101,7 +101,7 @@ async function checkProjects(
 }
 
 /** ceilingbench.config.ts without Vitest: Vite's module runner (Vitest's own dependency), which writes nothing. */
-async function importConfigFile(path: string, root: string): Promise<unknown> {
+export async function importConfigFile(path: string, root: string): Promise<unknown> {
   if (!/\.[mc]?ts$/.test(path)) return nativeImport(path);
   let runnerImport: typeof import('vite').runnerImport;
   try {
