@@ -1,4 +1,5 @@
 import { boundIssues } from './echo.js';
+import { plainNotation } from './notation.js';
 import type { TrialOutcome } from './outcome.js';
 import { readResponse } from './response.js';
 import type { AnyTaskPlugin, GradeContext, ParseResult } from './task.js';
@@ -18,7 +19,7 @@ export function gradeFinalAnswer(
   context?: GradeContext,
 ): TrialOutcome {
   const channels = readResponse(text);
-  const outcome: TrialOutcome = plugin.grade(instance, channels.answer, context);
+  const outcome: TrialOutcome = plugin.grade(instance, plainNotation(channels.answer), context);
   const issues = boundIssues(channels.unclosed ? [UNCLOSED, ...outcome.issues] : outcome.issues);
   return issues === outcome.issues ? outcome : { ...outcome, issues };
 }
@@ -33,7 +34,7 @@ export function withResponseChannels(plugin: AnyTaskPlugin): AnyTaskPlugin {
   if (channelled.has(plugin)) return plugin;
   const wrapped: AnyTaskPlugin = {
     ...plugin,
-    parse: (text: string): ParseResult<unknown> => plugin.parse(readResponse(text).answer),
+    parse: (text: string): ParseResult<unknown> => plugin.parse(plainNotation(readResponse(text).answer)),
     grade: (instance, text, context) => gradeFinalAnswer(plugin, instance, text, context),
   };
   channelled.add(wrapped);
