@@ -16,9 +16,10 @@ export interface PuzzleFinalAnswer {
   restated: boolean;
 }
 
-/** A line that may open a restated answer: optional bullet or quote, an answer label, or nothing, then `[`/`{`. */
+/** A line that may open a restated answer: optional bullet or quote, up to two answer labels (`Final answer: ANSWER:`, a
+ * boxed one), or none, then `[`/`{`. Labels are bounded, so each line costs a bounded amount of backtracking. */
 const RESTATEMENT =
-  /^[ \t]*(?:[-*>][ \t]*)?(?:(?:\*\*)?[^\n:=[{]{0,60}\b(?:answer|solution|moves|move list|corrected|revised)\b[^\n:=[{]{0,60}(?:\*\*)?[ \t]*[:=][ \t]*(?:\*\*)?[ \t]*)?(?=[[{])/gim;
+  /^[ \t]*(?:[-*>][ \t]*)?(?:(?:\*\*)?[^\n:=[{]{0,60}\b(?:answer|solution|moves|move list|corrected|revised)\b[^\n:=[{]{0,60}(?:\*\*)?[ \t]*[:=][ \t]*(?:\*\*)?[ \t]*){0,2}(?=[[{])/gim;
 
 /** The shape a restatement must share with the block: list of lists, list of objects, list of scalars, object. */
 function shapeOf(value: unknown): string {
