@@ -48,7 +48,9 @@ export function divergenceStep(truthSteps: readonly string[], steps: readonly St
  * domain): api → correct → format → truncation → constraint → reasoning.
  *
  * - api: an empty response that was not cut off (the release's D3 rule; missing data).
- * - correct: the final answer matches exactly; the trace only feeds k* and TFBC (when it is readable).
+ * - correct: the final answer matches exactly; the trace only feeds k* and TFBC (when it is readable). An answer
+ *   that is not final (src/tasks/finality.ts) is never correct: cut off while the model was still writing after
+ *   it → truncation, taken back in prose → format, hedged with a second answer → reasoning.
  * - format: a whole-response format issue, an unreadable step, no trace step at all, or a complete trace
  *   without a readable answer. (Deliberate: a trace cut off before its answer — or an output cut off by
  *   the token limit before its first step — is Truncation, not Format.)
