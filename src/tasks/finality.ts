@@ -72,6 +72,9 @@ const RETRACTION =
 /** A second answer offered on the answer's line: `(or …`, `, or …`, `/ alternatively …`. */
 const HEDGE = /^[\s,;)*`\]}.]*(?:\(|[-–—]\s*)?\s*(?:or|alternatively|otherwise|possibly|perhaps|maybe)\b/i;
 
+/** What a second answer holds: a bracket, a brace, a digit or a pair token (`AB:F`); a remark holds none. */
+const ANSWER_LIKE = /[[{\p{N}]|\b[A-Z]{2}\s*:\s*[A-Z]\b/u;
+
 /**
  * The verdict on the text after an answer ending at `answer.end`; `answer` null when the family found none
  * (then there is nothing to take back). A hedge is looked for on the rest of the answer's line, or on the first
@@ -93,8 +96,10 @@ export function finalityOf(text: string, answer: AnswerEnd | null, finishReason:
   if (!says && !answer.delimited && finishReason === 'length') {
     return { kind: 'cut-off', issue: 'cut off at the token limit at the end of the answer: it may be incomplete' };
   }
-  const firstLine = tail.split('\n').find((line) => line.trim() !== '') ?? '';
-  if (HEDGE.test(firstLine) && WORDS.test(firstLine)) {
+  const lineStart = tail.search(/\S/);
+  const lineEnd = lineStart < 0 ? -1 : tail.indexOf('\n', lineStart);
+  const firstLine = lineStart < 0 ? '' : tail.slice(lineStart, lineEnd < 0 ? tail.length : lineEnd);
+  if (HEDGE.test(firstLine) && ANSWER_LIKE.test(firstLine)) {
     return { kind: 'hedged', issue: 'the answer is hedged with another one on its line: no single final answer' };
   }
   const retraction = RETRACTION.exec(tail);

@@ -1,7 +1,7 @@
 import { finalityOf } from '../finality.js';
 import type { CountOutcome } from '../outcome.js';
 import type { GradeContext } from '../task.js';
-import { balancedCandidates, extractJsonObject, type JsonObject, objectAt } from './json-extract.js';
+import { balancedCandidates, type JsonObject, locateJsonObject, objectAt } from './json-extract.js';
 
 /**
  * The final-answer rules on the JSON-object tasks (dual, agent). Which object is read stays the authors' (the
@@ -32,7 +32,7 @@ function laterDifferentObject(text: string, first: JsonObject, from: number): bo
 
 export function applyFinalObjectRules(outcome: CountOutcome, text: string, context: GradeContext = {}): CountOutcome {
   if (outcome.kind === 'unparsed') return outcome;
-  const extraction = extractJsonObject(text);
+  const extraction = locateJsonObject(text);
   if (!extraction.ok) return outcome;
   const finality = finalityOf(text, { end: extraction.end, delimited: true }, context.finishReason);
   if (finality.kind === 'cut-off' || finality.kind === 'retracted') {

@@ -16,8 +16,9 @@ export const MAX_BRACE_STARTS = 64;
 
 export type JsonObject = Record<string, unknown>;
 
+export type JsonExtraction = { ok: true; value: JsonObject } | { ok: false; reason: string };
 /** `end`: the index in the text just after the object that was read (what follows it is read by finality rules). */
-export type JsonExtraction = { ok: true; value: JsonObject; end: number } | { ok: false; reason: string };
+type LocatedExtraction = { ok: true; value: JsonObject; end: number } | { ok: false; reason: string };
 
 const WHITESPACE = /\s/u;
 const isWs = (c: string | undefined): boolean => c !== undefined && WHITESPACE.test(c);
@@ -89,6 +90,12 @@ export function* balancedCandidates(s: string, from = 0): Generator<{ start: num
 }
 
 export function extractJsonObject(text: string): JsonExtraction {
+  const located = locateJsonObject(text);
+  return located.ok ? { ok: true, value: located.value } : located;
+}
+
+/** `extractJsonObject`, with where the object that was read ends in `text`. */
+export function locateJsonObject(text: string): LocatedExtraction {
   const stripped = text.trim();
   if (stripped === '') return { ok: false, reason: 'empty_response' };
   const offset = text.length - text.trimStart().length;
@@ -97,7 +104,7 @@ export function extractJsonObject(text: string): JsonExtraction {
   const fence = firstFenceCandidate(stripped);
   if (fence !== null) fixed.push(fence);
   if (stripped.startsWith('{') && stripped.endsWith('}')) fixed.push({ start: 0, end: stripped.length });
-  const tried = (candidate: { start: number; end: number }): JsonExtraction | null => {
+  const tried = (candidate: { start: number; end: number }): LocatedExtraction | null => {
     const parsed = parseObject(stripped.slice(candidate.start, candidate.end));
     if (typeof parsed === 'string') {
       errors.push(parsed);

@@ -82,6 +82,8 @@ describe.each(ids)('%s at N = 10: the final answer is the last one, and only a f
     expect(hedged).toMatchObject({ kind: 'reasoning', answerCorrect: false, answerParsed: true });
     expect(hedged.issues.join(' ')).toMatch(/hedged/);
     expect(grade(id, inst, `${right}\nOr possibly ${wrongAnswer}.`).kind).toBe('reasoning');
+    // A remark that merely starts with such a word offers no second answer.
+    expect(grade(id, inst, `${right}\nPossibly worth noting: every step was checked twice.`).kind).toBe('correct');
   });
 
   it('LaTeX display delimiters around the answer are stripped', () => {
