@@ -1,4 +1,5 @@
 import { boundIssues } from './echo.js';
+import { plainNotation } from './notation.js';
 import type { TrialOutcome } from './outcome.js';
 import type { ReasoningDelimiter } from './reasoning-channels.js';
 import { type ResponseChannels, readResponse } from './response.js';
@@ -19,7 +20,7 @@ export function gradeFinalAnswer(
   context?: GradeContext,
 ): TrialOutcome {
   const channels = readResponse(text, null, context?.reasoningDelimiters);
-  const outcome: TrialOutcome = plugin.grade(instance, channels.answer, context);
+  const outcome: TrialOutcome = plugin.grade(instance, plainNotation(channels.answer), context);
   const issues = boundIssues(channels.unclosed ? [UNCLOSED, ...outcome.issues] : outcome.issues);
   return issues === outcome.issues ? outcome : { ...outcome, issues };
 }
@@ -43,7 +44,7 @@ export function withResponseChannels(
   const all = [...(known?.delimiters ?? []), ...delimiters];
   const wrapped: AnyTaskPlugin = {
     ...raw,
-    parse: (text: string): ParseResult<unknown> => raw.parse(readResponse(text, null, all).answer),
+    parse: (text: string): ParseResult<unknown> => raw.parse(plainNotation(readResponse(text, null, all).answer)),
     grade: (instance, text, context) =>
       gradeFinalAnswer(raw, instance, text, {
         ...context,

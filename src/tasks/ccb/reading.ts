@@ -1,4 +1,5 @@
 import { echo, LIST_MAX, listBounded } from '../echo.js';
+import { type AnswerEnd, finalityOf } from '../finality.js';
 import type { CcbOutcome } from '../outcome.js';
 import type { GradeContext } from '../task.js';
 
@@ -20,6 +21,8 @@ export interface CcbReading {
   formatIssues: string[];
   /** What the parser decided that a reader should know (several ANSWER blocks, an unclosed one); not a verdict. */
   notes?: string[];
+  /** Where the answer ends in the text, so that what follows it can be read (src/tasks/finality.ts). */
+  answerEnd?: AnswerEnd;
 }
 
 /** The ground truth a response is graded against, already normalised like `StateReading.norm`. */
@@ -45,7 +48,9 @@ export function divergenceStep(truthSteps: readonly string[], steps: readonly St
  * domain): api → correct → format → truncation → constraint → reasoning.
  *
  * - api: an empty response that was not cut off (the release's D3 rule; missing data).
- * - correct: the final answer matches exactly; the trace only feeds k* and TFBC (when it is readable).
+ * - correct: the final answer matches exactly; the trace only feeds k* and TFBC (when it is readable). An answer
+ *   that is not final (src/tasks/finality.ts) is never correct: cut off while the model was still writing after
+ *   it → truncation, taken back in prose → format, hedged with a second answer → reasoning.
  * - format: a whole-response format issue, an unreadable step, no trace step at all, or a complete trace
  *   without a readable answer. (Deliberate: a trace cut off before its answer — or an output cut off by
  *   the token limit before its first step — is Truncation, not Format.)
@@ -60,14 +65,18 @@ export function classify(reading: CcbReading, truth: CcbTruth, text: string, con
   // unreadable one, is neither a lucky guess nor a divergence at step 1.
   const traceReadable = reading.steps.length > 0 && reading.steps.every((step) => step.formatIssue === undefined);
   const kStar = traceReadable ? divergenceStep(truth.steps, reading.steps) : -1;
-  const answerCorrect = reading.answer !== null && truth.answer !== '' && reading.answer.norm === truth.answer;
+  // An answer the text after it takes back, hedges or was still writing past is not the final answer: it is
+  // never Correct (docs/outputs.md, "The final answer").
+  const finality = finalityOf(text, reading.answer === null ? null : (reading.answerEnd ?? null), context.finishReason);
+  const answerMatches = reading.answer !== null && truth.answer !== '' && reading.answer.norm === truth.answer;
+  const answerCorrect = finality.kind === 'final' && answerMatches;
   const tfbc = answerCorrect && kStar !== -1;
   const notes = reading.notes ?? [];
   const outcome = (kind: CcbOutcome['kind'], issues: string[]): CcbOutcome => ({
     family: 'ccb',
     kind,
     answerCorrect,
-    answerParsed: reading.answer !== null,
+    answerParsed: reading.answer !== null && (finality.kind === 'final' || finality.kind === 'hedged'),
     traceReadable,
     kStar,
     tfbc,
@@ -109,6 +118,7 @@ export function classify(reading: CcbReading, truth: CcbTruth, text: string, con
     formatIssues.push('no ANSWER could be parsed');
   }
   if (reading.answer?.formatIssue) formatIssues.push(`answer: ${reading.answer.formatIssue}`);
+  if (finality.kind === 'retracted') formatIssues.push(finality.issue);
 
   const constraintIssues = stepIssues((step) => step.constraintIssue, 'steps breaking a constraint');
   if (reading.answer?.constraintIssue) constraintIssues.push(`answer: ${reading.answer.constraintIssue}`);
@@ -116,6 +126,7 @@ export function classify(reading: CcbReading, truth: CcbTruth, text: string, con
   const truncationIssues: string[] = [];
   if (cutOff) truncationIssues.push('generation stopped at the token limit (finish reason length)');
   if (reading.steps.length < depth) truncationIssues.push(`trace has ${reading.steps.length} of ${depth} steps`);
+  if (finality.kind === 'cut-off') truncationIssues.push(finality.issue);
 
   const traceNote = !traceReadable
     ? ['trace unreadable: no k* and no TFBC for this trial']
@@ -126,6 +137,11 @@ export function classify(reading: CcbReading, truth: CcbTruth, text: string, con
   if (formatIssues.length > 0) return outcome('format', formatIssues);
   if (truncationIssues.length > 0) return outcome('truncation', truncationIssues);
   if (constraintIssues.length > 0) return outcome('constraint', [...constraintIssues, ...traceNote]);
-  const answerNote = reading.answer === null ? 'no answer' : `wrong answer ${echo(reading.answer.norm)}`;
+  const answerNote =
+    finality.kind === 'hedged'
+      ? finality.issue
+      : reading.answer === null
+        ? 'no answer'
+        : `wrong answer ${echo(reading.answer.norm)}`;
   return outcome('reasoning', [answerNote, ...traceNote]);
 }

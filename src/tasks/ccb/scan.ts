@@ -69,8 +69,18 @@ export function closeBracket(text: string, i: number): number {
 /** Removes every whitespace character (the release's `re.sub(r'\s+', '', …)`). */
 export const stripWhitespace = (s: string): string => s.replace(/\s+/g, '');
 
-/** Every `ANSWER` keyword followed by `separator`, in order (one regex pass). */
+/**
+ * Every `ANSWER` keyword followed by `separator`, in order (one regex pass). Only the upper-case keyword the
+ * prompt asks for is an answer keyword when the text has one: a later "my first answer: …" or "Answer: …" in
+ * prose is a mention, not the last block. A response without any upper-case keyword is read case-insensitively,
+ * as the release reads it (`Answer: [[…]]` alone is still an answer).
+ */
 export function findAnswerKeywords(text: string, separator: RegExp): Array<{ start: number; end: number }> {
-  const re = new RegExp(`ANSWER${separator.source}`, 'gi');
-  return Array.from(text.matchAll(re), (m) => ({ start: m.index, end: m.index + m[0].length }));
+  const find = (flags: string) =>
+    Array.from(text.matchAll(new RegExp(`ANSWER${separator.source}`, flags)), (m) => ({
+      start: m.index,
+      end: m.index + m[0].length,
+    }));
+  const upper = find('g');
+  return upper.length > 0 ? upper : find('gi');
 }

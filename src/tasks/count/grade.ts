@@ -1,14 +1,20 @@
 import type { CountOutcome } from '../outcome.js';
 import type { GradeContext } from '../task.js';
 import { auditResponse } from './audit.js';
+import { countFinality } from './final-answer.js';
 import { parseLastInteger, scoreCount } from './parse.js';
 import type { Motif } from './stimulus.js';
 
 /** Grades a counting response: exact | inexact | unparsed, with the relative error and the audit category. */
 export function gradeCount(expected: number, text: string, context: GradeContext = {}, motif?: Motif): CountOutcome {
   const format = auditResponse(text, { finishReason: context.finishReason, motif });
-  const score = scoreCount(parseLastInteger(text), expected);
   const base = { family: 'count' as const, expected, format, kStar: -1, tfbc: false };
+  // The last integer counts only when nothing after it could have changed it (src/tasks/finality.ts).
+  const finality = countFinality(text, context.finishReason);
+  if (finality.kind !== 'final') {
+    return { ...base, kind: 'unparsed', parsed: null, relativeError: null, issues: [finality.issue] };
+  }
+  const score = scoreCount(parseLastInteger(text), expected);
   switch (score.kind) {
     case 'unparsed':
       return { ...base, kind: 'unparsed', parsed: null, relativeError: null, issues: ['no integer in the response'] };

@@ -17,6 +17,8 @@ export const MAX_BRACE_STARTS = 64;
 export type JsonObject = Record<string, unknown>;
 
 export type JsonExtraction = { ok: true; value: JsonObject } | { ok: false; reason: string };
+/** `end`: the index in the text just after the object that was read (what follows it is read by finality rules). */
+type LocatedExtraction = { ok: true; value: JsonObject; end: number } | { ok: false; reason: string };
 
 const WHITESPACE = /\s/u;
 const isWs = (c: string | undefined): boolean => c !== undefined && WHITESPACE.test(c);
@@ -38,7 +40,7 @@ function parseObject(candidate: string, literalFallback = true): JsonObject | st
  * `re.search(r"```(?:json)?\s*(\{.*?\})\s*```", s, DOTALL | IGNORECASE)` in linear time: for each '}' we
  * precompute whether whitespace and a closing fence follow it, and the nearest such '}' at or after each index.
  */
-function firstFenceCandidate(s: string): string | null {
+function firstFenceCandidate(s: string): { start: number; end: number } | null {
   const n = s.length;
   const nextCloser = new Int32Array(n + 1).fill(-1);
   let nextNonWs = n;
@@ -53,15 +55,15 @@ function firstFenceCandidate(s: string): string | null {
     while (i < n && isWs(s[i])) i++;
     if (s[i] !== '{') continue;
     const close = nextCloser[i];
-    if (close !== -1) return s.slice(i, close + 1);
+    if (close !== -1) return { start: i, end: close + 1 };
   }
   return null;
 }
 
 /** Objects starting at successive '{' (at most MAX_BRACE_STARTS), each cut at its balancing '}' (strings respected). */
-function* balancedCandidates(s: string): Generator<string> {
+export function* balancedCandidates(s: string, from = 0): Generator<{ start: number; end: number }> {
   let starts = 0;
-  for (let start = s.indexOf('{'); start !== -1 && starts < MAX_BRACE_STARTS; start = s.indexOf('{', start + 1)) {
+  for (let start = s.indexOf('{', from); start !== -1 && starts < MAX_BRACE_STARTS; start = s.indexOf('{', start + 1)) {
     starts++;
     let depth = 0;
     let inString = false;
@@ -79,7 +81,7 @@ function* balancedCandidates(s: string): Generator<string> {
       else if (c === '}') {
         depth--;
         if (depth === 0) {
-          yield s.slice(start, i + 1);
+          yield { start, end: i + 1 };
           break;
         }
       }
@@ -88,30 +90,43 @@ function* balancedCandidates(s: string): Generator<string> {
 }
 
 export function extractJsonObject(text: string): JsonExtraction {
+  const located = locateJsonObject(text);
+  return located.ok ? { ok: true, value: located.value } : located;
+}
+
+/** `extractJsonObject`, with where the object that was read ends in `text`. */
+export function locateJsonObject(text: string): LocatedExtraction {
   const stripped = text.trim();
   if (stripped === '') return { ok: false, reason: 'empty_response' };
+  const offset = text.length - text.trimStart().length;
   const errors: string[] = [];
-  const fixed: string[] = [];
+  const fixed: Array<{ start: number; end: number }> = [];
   const fence = firstFenceCandidate(stripped);
   if (fence !== null) fixed.push(fence);
-  if (stripped.startsWith('{') && stripped.endsWith('}')) fixed.push(stripped);
-  const tried = (candidate: string): JsonObject | null => {
-    const parsed = parseObject(candidate);
+  if (stripped.startsWith('{') && stripped.endsWith('}')) fixed.push({ start: 0, end: stripped.length });
+  const tried = (candidate: { start: number; end: number }): LocatedExtraction | null => {
+    const parsed = parseObject(stripped.slice(candidate.start, candidate.end));
     if (typeof parsed === 'string') {
       errors.push(parsed);
       return null;
     }
-    return parsed;
+    return { ok: true, value: parsed, end: offset + candidate.end };
   };
   for (const candidate of fixed) {
     const value = tried(candidate);
-    if (value) return { ok: true, value };
+    if (value) return value;
   }
   for (const candidate of balancedCandidates(stripped)) {
     const value = tried(candidate);
-    if (value) return { ok: true, value };
+    if (value) return value;
   }
   return { ok: false, reason: errors.length > 0 ? errors.slice(0, 3).join('; ') : 'no_json_object' };
+}
+
+/** The object a balanced candidate parses to (JSON, then the Python-literal fallback), or null. */
+export function objectAt(text: string, candidate: { start: number; end: number }): JsonObject | null {
+  const parsed = parseObject(text.slice(candidate.start, candidate.end));
+  return typeof parsed === 'string' ? null : parsed;
 }
 
 /** The agent runner's `strict_json_only`: a parsed object and the stripped text is exactly one JSON object. */

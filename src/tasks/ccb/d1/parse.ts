@@ -1,7 +1,8 @@
 import { echo } from '../../echo.js';
-import { finalAnswerNotes, findAnswerBlocks, type StateSpan, stepsForFinal } from '../answer-blocks.js';
+import { finalAnswerNotes, findAnswerBlocks, type StateSpan } from '../answer-blocks.js';
 import type { CcbReading, StateReading } from '../reading.js';
 import { closeDoubleBracket, scanSteps, stripWhitespace } from '../scan.js';
+import { traceOfFinal } from '../trace-runs.js';
 import type { CcbProfile } from '../types.js';
 import { isPermutationGrid, readGrid } from './grid.js';
 
@@ -44,7 +45,7 @@ export function readD1(text: string, profile: CcbProfile, depth?: number): CcbRe
   const starts = matches.map((m) => m.start);
   const blocks = findAnswerBlocks(text, /\s*:/, starts, (from, to) => locateGrid(text, from, to));
   const final = blocks[blocks.length - 1];
-  const steps = stepsForFinal(starts, blocks, depth).map((i) =>
+  const steps = traceOfFinal(text, starts, blocks, depth).map((i) =>
     readState(text.slice(matches[i].bodyStart, matches[i].end), profile),
   );
   const formatIssues: string[] = [];
@@ -52,5 +53,6 @@ export function readD1(text: string, profile: CcbProfile, depth?: number): CcbRe
     formatIssues.push("'TRACE' does not appear within the first 50 characters");
   }
   const answer = final?.closed ? readState(text.slice(final.start, final.end), profile) : null;
-  return { steps, answer, formatIssues, notes: finalAnswerNotes(blocks) };
+  const answerEnd = answer !== null && final !== undefined ? { end: final.end, delimited: true } : undefined;
+  return { steps, answer, formatIssues, notes: finalAnswerNotes(blocks), ...(answerEnd ? { answerEnd } : {}) };
 }

@@ -1,7 +1,8 @@
 import { echo } from '../../echo.js';
-import { finalAnswerNotes, findAnswerBlocks, type StateSpan, stepsForFinal } from '../answer-blocks.js';
+import { finalAnswerNotes, findAnswerBlocks, type StateSpan } from '../answer-blocks.js';
 import type { CcbReading, StateReading } from '../reading.js';
 import { closeBracket, scanSteps, stripWhitespace } from '../scan.js';
+import { traceOfFinal } from '../trace-runs.js';
 import type { CcbProfile } from '../types.js';
 import { REGISTER_NAMES } from './registers.js';
 
@@ -76,7 +77,7 @@ export function readD2(text: string, profile: CcbProfile, depth?: number): CcbRe
   const starts = matches.map((m) => m.start);
   const blocks = findAnswerBlocks(text, /\s*:/, starts, (from, to) => locateState(text, from, to));
   const final = blocks[blocks.length - 1];
-  const selected = stepsForFinal(starts, blocks, depth).map((i) => matches[i]);
+  const selected = traceOfFinal(text, starts, blocks, depth).map((i) => matches[i]);
   const steps = selected.map((s) => readRegisters(text.slice(s.bodyStart, s.end), profile));
   const formatIssues: string[] = [];
   if (!text.includes('TRACE')) formatIssues.push("the upper-case keyword 'TRACE' is missing (release F4)");
@@ -91,5 +92,6 @@ export function readD2(text: string, profile: CcbProfile, depth?: number): CcbRe
     if (prose !== null) formatIssues.push(`prose inside the trace ('${prose[0]}', release F1)`);
   }
   const answer = final?.closed ? readRegisters(text.slice(final.start, final.end), profile) : null;
-  return { steps, answer, formatIssues, notes: finalAnswerNotes(blocks) };
+  const answerEnd = answer !== null && final !== undefined ? { end: final.end, delimited: true } : undefined;
+  return { steps, answer, formatIssues, notes: finalAnswerNotes(blocks), ...(answerEnd ? { answerEnd } : {}) };
 }

@@ -1,7 +1,8 @@
 import { echo } from '../../echo.js';
-import { finalAnswerNotes, findAnswerBlocks, type StateSpan, stepsForFinal } from '../answer-blocks.js';
+import { finalAnswerNotes, findAnswerBlocks, type StateSpan } from '../answer-blocks.js';
 import type { CcbReading, StateReading } from '../reading.js';
 import { findAnswerKeywords } from '../scan.js';
+import { traceOfFinal } from '../trace-runs.js';
 
 /** Release STEP_NUM_RE `Step\s*(\d+)\s*[:\-]` (case-insensitive). */
 const STEP_HEADER = /step\s*\d+\s*[:-]/gi;
@@ -66,9 +67,16 @@ const CONTINUATION = new RegExp(`^[\\s"'\`*\\[\\-]*(?:${QUERY_TOKEN.source})`, '
 const ANSWER_LIKE = new RegExp(`${QUERY_TOKEN.source}|${PAIR_SHAPED.source}|\\[`, 'i');
 
 /**
+ * Where a note on the answer's line starts (` — note: EF:F was excluded`, `(since …`, `; because …`): a dash set
+ * off by spaces, or a word that opens a remark. The note's pairs are not part of the answer.
+ */
+const NOTE = /\s(?:—|–|--|-)\s|\b(?:note|nb|excluding|excluded|except|without|because|since|where)\b/i;
+
+/**
  * The answer after a keyword, within `[from, to)`: the rest of the keyword's line (or, when that is empty,
  * the next non-blank line), then every following line that starts with a pair token — so a note on the
- * next line, a CRLF or a missing blank line never leak prose into it. A body opening a `[` must close it.
+ * next line, a CRLF or a missing blank line never leak prose into it. A bracketed answer ends at its closing
+ * bracket, and one without brackets before a note on its line; a body opening a `[` must close it.
  */
 function locateAnswer(text: string, from: number, to: number): StateSpan | null {
   const region = text.slice(from, to);
@@ -82,11 +90,18 @@ function locateAnswer(text: string, from: number, to: number): StateSpan | null 
     if (!CONTINUATION.test(region.slice(end + 1, next))) break;
     end = next;
   }
-  const body = region.slice(i, end);
-  if (!ANSWER_LIKE.test(body)) return null;
+  let body = region.slice(i, end);
+  const note = body.search(NOTE);
   const open = body.indexOf('[');
-  const closed = open < 0 || body.indexOf(']', open + 1) >= 0;
-  return { start: from + i, end: closed ? from + end : to, closed };
+  if (open >= 0 && (note < 0 || open < note)) {
+    const close = body.indexOf(']', open + 1);
+    if (close < 0) return ANSWER_LIKE.test(body) ? { start: from + i, end: to, closed: false } : null;
+    body = body.slice(0, close + 1);
+  } else if (note >= 0) {
+    body = body.slice(0, note);
+  }
+  if (!ANSWER_LIKE.test(body)) return null;
+  return { start: from + i, end: from + i + body.length, closed: true };
 }
 
 /**
@@ -115,9 +130,12 @@ export function readD3(text: string, answerMode: 'state' | 'query', depth?: numb
   const starts = kept.map((s) => s.start);
   const blocks = findAnswerBlocks(text, separator, starts, (from, to) => locateAnswer(text, from, to));
   const final = blocks[blocks.length - 1];
-  const steps = stepsForFinal(starts, blocks, depth).map((i) => kept[i].reading);
+  const steps = traceOfFinal(text, starts, blocks, depth).map((i) => kept[i].reading);
   const answer = final?.closed ? readAnswer(text.slice(final.start, final.end), answerMode) : null;
-  return { steps, answer, formatIssues: [], notes: finalAnswerNotes(blocks) };
+  // A bare pair list (no brackets) at the very end of a cut-off output may be missing pairs; a query token is whole.
+  const delimited = answerMode === 'query' || text.slice(final?.start ?? 0, final?.end ?? 0).includes(']');
+  const answerEnd = answer !== null && final !== undefined ? { end: final.end, delimited } : undefined;
+  return { steps, answer, formatIssues: [], notes: finalAnswerNotes(blocks), ...(answerEnd ? { answerEnd } : {}) };
 }
 
 function readAnswer(body: string, answerMode: 'state' | 'query'): StateReading | null {

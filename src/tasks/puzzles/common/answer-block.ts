@@ -14,6 +14,18 @@ import type { ParseResult } from '../../task.js';
  */
 export function extractAssignedJson(text: string, name: string): ParseResult<unknown> {
   const open = findLastAssignedValue(text, name);
+  return readJsonAt(text, open, name);
+}
+
+/** Where the last assigned value (as `extractAssignedJson` reads it) opens and ends; null when it does not close. */
+export function locateAssignedJson(text: string, name: string): { open: number; end: number } | null {
+  const open = findLastAssignedValue(text, name);
+  if (open < 0) return null;
+  const close = matchingBracket(text, open);
+  return close < 0 ? null : { open, end: close + 1 };
+}
+
+function readJsonAt(text: string, open: number, name: string): ParseResult<unknown> {
   if (open === NO_ASSIGNMENT) return { ok: false, reason: `no answer block: expected a final line \`${name} = ...\`` };
   if (open === NO_VALUE) {
     return { ok: false, reason: `malformed answer: \`${name} =\` is not followed by a JSON list or object` };
@@ -74,7 +86,7 @@ function skipToValue(text: string, i: number): number {
 }
 
 /** Index of the bracket closing the one at `open` (JSON strings respected), or −1 if never closed. */
-function matchingBracket(text: string, open: number): number {
+export function matchingBracket(text: string, open: number): number {
   let depth = 0;
   let inString = false;
   for (let i = open; i < text.length; i++) {

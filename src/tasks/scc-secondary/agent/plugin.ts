@@ -1,8 +1,16 @@
 import type { PyRandom } from '../../../rng/index.js';
 import { COUNT_SIM_CAPACITY } from '../../count/plugin.js';
 import type { CountOutcome } from '../../outcome.js';
-import { countingSim, type GenerateOptions, type ParseResult, type TaskInstance, type TaskPlugin } from '../../task.js';
+import {
+  countingSim,
+  type GenerateOptions,
+  type GradeContext,
+  type ParseResult,
+  type TaskInstance,
+  type TaskPlugin,
+} from '../../task.js';
 import { JSON_SYSTEM_INSTRUCTION, markerSequence } from '../common.js';
+import { applyFinalObjectRules } from '../final-answer.js';
 import { extractJsonObject, type JsonObject } from '../json-extract.js';
 import { fieldOutcome } from '../outcome.js';
 import { agentLadder } from './ladder.js';
@@ -132,15 +140,16 @@ export const agentPlugin: TaskPlugin<AgentInstance, JsonObject> = {
     const extraction = extractJsonObject(text);
     return extraction.ok ? { ok: true, value: extraction.value } : { ok: false, reason: extraction.reason };
   },
-  grade(instance: AgentInstance, text: string): CountOutcome {
+  grade(instance: AgentInstance, text: string, context?: GradeContext): CountOutcome {
     const score = scoreAgentInstance(instance, text);
-    return fieldOutcome({
+    const outcome = fieldOutcome({
       expected: instance.data.markerCount,
       parsed: score.parsedMarkerCount,
       parseable: score.parseable,
       strictJson: score.strictJson,
       failures: failures(score),
     });
+    return applyFinalObjectRules(outcome, text, context);
   },
   simulate: (i, rng, knobs) => simulateAgent(i.data.condition, i.data.task, i.data.markerCount, rng, knobs),
   maxOutputTokens: () => AGENT_MAX_OUTPUT_TOKENS,

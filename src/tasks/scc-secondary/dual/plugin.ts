@@ -1,8 +1,9 @@
 import type { PyRandom } from '../../../rng/index.js';
 import { COUNT_SIM_CAPACITY } from '../../count/plugin.js';
 import type { CountOutcome } from '../../outcome.js';
-import { countingSim, type GenerateOptions, type ParseResult, type TaskPlugin } from '../../task.js';
+import { countingSim, type GenerateOptions, type GradeContext, type ParseResult, type TaskPlugin } from '../../task.js';
 import { JSON_SYSTEM_INSTRUCTION } from '../common.js';
+import { applyFinalObjectRules } from '../final-answer.js';
 import { extractJsonObject, type JsonObject } from '../json-extract.js';
 import { fieldOutcome } from '../outcome.js';
 import {
@@ -76,7 +77,7 @@ export const dualPlugin: TaskPlugin<DualInstance, JsonObject> = {
     const extraction = extractJsonObject(text);
     return extraction.ok ? { ok: true, value: extraction.value } : { ok: false, reason: extraction.reason };
   },
-  grade(instance: DualInstance, text: string): CountOutcome {
+  grade(instance: DualInstance, text: string, context?: GradeContext): CountOutcome {
     const score = scoreDualResponse(instance.data, text);
     const failures: string[] = [];
     if (!score.countCorrect) failures.push(`count ${score.parsedCount ?? 'missing'}, expected ${instance.data.count}`);
@@ -86,13 +87,14 @@ export const dualPlugin: TaskPlugin<DualInstance, JsonObject> = {
       );
     if (score.taskCorrect === false)
       failures.push(`task_answer wrong: ${score.taskIssues.join('; ') || 'not accepted'}`);
-    return fieldOutcome({
+    const outcome = fieldOutcome({
       expected: instance.data.count,
       parsed: score.parsedCount,
       parseable: score.parseable && score.parsedCount !== null,
       strictJson: score.strictJson,
       failures,
     });
+    return applyFinalObjectRules(outcome, text, context);
   },
   simulate: (i, rng, knobs) => simulateDual(i.data, rng, knobs),
   maxOutputTokens: () => DUAL_MAX_OUTPUT_TOKENS,

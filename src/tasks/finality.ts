@@ -1,0 +1,113 @@
+import type { FinishReason } from './task.js';
+
+/**
+ * Is the answer a family found the model's FINAL answer? Shared by every family (docs/outputs.md, "The final
+ * answer"): a grader reads an answer, then asks what the text after it says. Pure and linear in the text length.
+ *
+ * - cut off: the output stopped at the token limit (finish reason `length`), or, with no finish reason, it ends
+ *   mid-sentence, and words follow the answer: the model was still writing and could have revised it. At
+ *   `length`, an answer that ends the output without a closing delimiter (a bare integer, a D3 answer without
+ *   brackets) may itself be incomplete.
+ * - retracted: the text after the answer says it was wrong ("I made an error…", "the correct final state is…"):
+ *   the model's final answer is in prose, which no family reads.
+ * - hedged: the answer is followed on its line by a second one (`ANSWER: X (or Y, if …)`).
+ */
+export type Finality =
+  | { kind: 'final' }
+  | { kind: 'cut-off'; issue: string }
+  | { kind: 'retracted'; issue: string }
+  | { kind: 'hedged'; issue: string };
+
+/** Where a family's final answer ends in the text it graded. */
+export interface AnswerEnd {
+  /** Index just after the answer. */
+  end: number;
+  /** The answer ends with its own closing delimiter (`]]`, `]`, `}`): nothing appended could have extended it. */
+  delimited: boolean;
+}
+
+const FINAL: Finality = { kind: 'final' };
+
+/** A letter or a digit: text after the answer that says something. */
+const WORDS = /[\p{L}\p{N}]/u;
+
+/**
+ * Conservative "mid-sentence": the output's last visible character is a letter, a digit, or a character that
+ * cannot end a sentence (`,` `;` `:` `-` `(` `[` `=` `+`), or the output ends with an ellipsis. Closing
+ * punctuation (`.` `!` `?` `。`), closing brackets, quotes, code fences and Markdown emphasis end a sentence.
+ */
+export function endsMidSentence(text: string): boolean {
+  const trimmed = text.trimEnd();
+  if (trimmed === '') return false;
+  if (trimmed.endsWith('...') || trimmed.endsWith('…')) return true;
+  const last = trimmed.slice(-1);
+  return /[\p{L}\p{N},;:\-([=+]/u.test(last);
+}
+
+/** Words that start reconsidering an answer: what a model writes after a draft answer it is about to check. */
+const RECONSIDERING =
+  /\b(?:wait|hmm+|let me|let's|double[- ]check|re-?check|re-?verify|verify|re-?count|reconsider|re-?examine|actually|but|however|hold on)\b/i;
+
+/**
+ * Was the model still writing after its answer when the output stopped? At finish reason `length`: whenever words
+ * follow the answer. With no finish reason (replay, a provider that does not report one), only on clear signs:
+ * the words after the answer start on a later line, they reconsider it ("Wait, let me double-check…") and the
+ * output ends mid-sentence. A note on the answer's line or a finished sentence after it is not a cut-off.
+ */
+function cutOffAfter(text: string, tail: string, finishReason: FinishReason | undefined): boolean {
+  if (finishReason === 'length') return true;
+  if (finishReason != null) return false;
+  const firstWords = tail.search(WORDS);
+  const newLine = tail.indexOf('\n');
+  return newLine >= 0 && newLine < firstWords && RECONSIDERING.test(tail) && endsMidSentence(text);
+}
+
+/**
+ * Phrases that take an answer back. Only clear retractions count: a note ("every step was checked") or a
+ * confirmation ("let me double-check: yes") leaves the answer final.
+ */
+const RETRACTION =
+  /\bI (?:made|have made|'ve made) (?:an? )?(?:error|mistake)s?\b|\bI was wrong\b|\b(?:that|this|it|the (?:above|previous|last) (?:answer|state|result|list))(?: answer)? (?:is|was|'s) (?:wrong|incorrect|not (?:right|correct))\b|\bthat's (?:wrong|incorrect|not right)\b|\bthe correct (?:final )?(?:answer|state|grid|registers?|result|count|solution|moves?|move list|list|assignment)\s+(?:is|should be|would be)\b|\b(?:answer|state|grid|result|count) should (?:actually )?(?:be|have been)\b|\bcorrection\s*:|\bscratch that\b|\bon second thought\b|\blet me (?:redo|fix|correct)\b/i;
+
+/** A second answer offered on the answer's line: `(or …`, `, or …`, `/ alternatively …`. */
+const HEDGE = /^[\s,;)*`\]}.]*(?:\(|[-–—]\s*)?\s*(?:or|alternatively|otherwise|possibly|perhaps|maybe)\b/i;
+
+/** What a second answer holds: a bracket, a brace, a digit or a pair token (`AB:F`); a remark holds none. */
+const ANSWER_LIKE = /[[{\p{N}]|\b[A-Z]{2}\s*:\s*[A-Z]\b/u;
+
+/**
+ * The verdict on the text after an answer ending at `answer.end`; `answer` null when the family found none
+ * (then there is nothing to take back). A hedge is looked for on the rest of the answer's line, or on the first
+ * non-blank line after it when the answer ends its line.
+ */
+export function finalityOf(text: string, answer: AnswerEnd | null, finishReason: FinishReason | undefined): Finality {
+  if (answer === null) return FINAL;
+  const tail = text.slice(answer.end);
+  const says = WORDS.test(tail);
+  if (says && cutOffAfter(text, tail, finishReason)) {
+    return {
+      kind: 'cut-off',
+      issue:
+        finishReason === 'length'
+          ? 'cut off at the token limit while still writing after the answer: it may not be the final one'
+          : 'the output ends mid-sentence while reconsidering the answer (no finish reason): it may not be the final one',
+    };
+  }
+  if (!says && !answer.delimited && finishReason === 'length') {
+    return { kind: 'cut-off', issue: 'cut off at the token limit at the end of the answer: it may be incomplete' };
+  }
+  const lineStart = tail.search(/\S/);
+  const lineEnd = lineStart < 0 ? -1 : tail.indexOf('\n', lineStart);
+  const firstLine = lineStart < 0 ? '' : tail.slice(lineStart, lineEnd < 0 ? tail.length : lineEnd);
+  if (HEDGE.test(firstLine) && ANSWER_LIKE.test(firstLine)) {
+    return { kind: 'hedged', issue: 'the answer is hedged with another one on its line: no single final answer' };
+  }
+  const retraction = RETRACTION.exec(tail);
+  if (retraction !== null) {
+    return {
+      kind: 'retracted',
+      issue: `the answer is taken back after it ('${retraction[0]}'): the final answer is not in an accepted form`,
+    };
+  }
+  return FINAL;
+}
