@@ -1,0 +1,208 @@
+import { onAbort } from './abort-fanout.js';
+import type { RetryClock } from './retry.js';
+
+/**
+ * The backoff of one endpoint (and model), shared by all its trials: when the endpoint answers with an
+ * endpoint-wide transient fault (a 429, a 502/503/504, "Loading model", a refused connection), it is closed for
+ * the wait the provider asked for (else our own backoff); its trials wait here together, before they take a
+ * limiter slot, and when the wait is over ONE of them is sent as a probe while the rest keep waiting for its
+ * answer: an answer opens the endpoint to all, another fault closes it again. So a 40 s retryDelay or a 45 s
+ * model load costs about one request per wait, not one per trial.
+ *
+ * The faults of one outage (from its first fault to the next answer) are retried within `retryMaxMs`
+ * (CEILINGBENCH_RETRY_MAX_MS). A wait the provider asks for that is longer than what is left of it
+ * (`Retry-After: 3600`, a daily limit) or an outage that outlasts it stops the run (`stop`): no request could
+ * succeed in time, and a rerun resumes from the response cache.
+ *
+ * The failed probes of an endpoint that has not answered once yet (a server still loading its model) are the
+ * endpoint's, not the trial's: they do not count against the trial's attempts (`counts: false`); once it has
+ * answered, every failure counts, so a request the endpoint refuses while it serves others still gives up.
+ */
+export interface GatePolicy {
+  /** Own backoff after the first fault without a provider wait; doubles per failed probe. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** The time budget of one outage (CEILINGBENCH_RETRY_MAX_MS). */
+  retryMaxMs: number;
+}
+
+export const DEFAULT_RETRY_MAX_MS = 300_000;
+
+/** What `pass` lets a trial do. */
+export type Pass =
+  /** Send; `probe`: the one request sent after a wait. */
+  | { kind: 'go'; probe: boolean }
+  /** The gate stopped the run (`reason`); send nothing. */
+  | { kind: 'stopped'; reason: string }
+  | { kind: 'aborted' }
+  /** The wait is longer than the trial's remaining time. */
+  | { kind: 'late'; waitMs: number };
+
+/** How a request that passed the gate ended, for the gate. */
+export type GateReport =
+  /** A completion: the endpoint works. */
+  | { kind: 'answered' }
+  /** An endpoint-wide transient fault; `waitMs` is the wait the provider asked for, if it did. */
+  | { kind: 'busy'; reason: string; waitMs?: number }
+  /** Any other answer (a 4xx, a malformed body): the endpoint is reachable. */
+  | { kind: 'reachable' }
+  /** Says nothing about the endpoint (aborted, timed out, never sent). */
+  | { kind: 'none' };
+
+export type GateVerdict = { kind: 'retry'; counts: boolean } | { kind: 'stop'; reason: string };
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 1_000 ? 2 : ms < 10_000 ? 1 : 0)} s`;
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+}
+
+const deferred = (): Deferred => {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+};
+
+export class EndpointGate {
+  #state: 'open' | 'closed' | 'probing' = 'open';
+  /** No request before this time (while closed). */
+  #until = 0;
+  /** Failed probes in a row: the exponent of the own backoff. */
+  #failedProbes = 0;
+  /** First fault of the current outage. */
+  #outageSince: number | undefined;
+  #answeredOnce = false;
+  #stopped: string | undefined;
+  /** Settles when the probe in flight has been reported (or the gate stops). */
+  #probe: Deferred | undefined;
+
+  constructor(
+    private readonly policy: GatePolicy,
+    private readonly clock: RetryClock,
+  ) {}
+
+  get stopped(): string | undefined {
+    return this.#stopped;
+  }
+
+  /** Waits until the trial may send (or the gate stops, `signal` aborts, the wait outlasts `remainingMs()`). */
+  async pass(signal: AbortSignal | undefined, remainingMs: () => number): Promise<Pass> {
+    for (;;) {
+      if (this.#stopped !== undefined) return { kind: 'stopped', reason: this.#stopped };
+      if (signal?.aborted) return { kind: 'aborted' };
+      if (this.#state === 'open') return { kind: 'go', probe: false };
+      if (this.#state === 'probing') {
+        await this.#waitForProbe(signal);
+        continue;
+      }
+      const waitMs = this.#until - this.clock.now();
+      if (waitMs <= 0) {
+        this.#state = 'probing';
+        this.#probe = deferred();
+        return { kind: 'go', probe: true };
+      }
+      if (waitMs > remainingMs()) return { kind: 'late', waitMs };
+      // a stop meanwhile is seen when the wait is over (the wait was the provider's, or ours, shorter than the budget)
+      await this.clock.sleep(waitMs, signal);
+    }
+  }
+
+  /** Whether a trial that passed may still send now it holds a limiter slot (the endpoint may have closed meanwhile). */
+  admits(pass: Pass): boolean {
+    return pass.kind === 'go' && (pass.probe || (this.#state === 'open' && this.#stopped === undefined));
+  }
+
+  /** Tells the gate how a request that passed ended. Every `go` pass is reported exactly once. */
+  report(pass: Pass, report: GateReport): GateVerdict {
+    const probe = pass.kind === 'go' && pass.probe;
+    if (report.kind !== 'busy') {
+      if (report.kind === 'answered') {
+        this.#answeredOnce = true;
+        this.#outageSince = undefined;
+      }
+      if (probe) {
+        if (report.kind === 'none') this.#close(0);
+        else this.#open();
+      }
+      return { kind: 'retry', counts: true };
+    }
+    const now = this.clock.now();
+    this.#outageSince ??= now;
+    if (probe) this.#failedProbes++;
+    const own = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** Math.max(0, this.#failedProbes - 1));
+    // the provider's wait is honoured as asked; a probe that failed after it waits at least the own backoff too
+    const delay = report.waitMs === undefined ? own : probe ? Math.max(report.waitMs, own) : report.waitMs;
+    const left = this.#outageSince + this.policy.retryMaxMs - now;
+    const budget = `CEILINGBENCH_RETRY_MAX_MS=${this.policy.retryMaxMs}`;
+    const lasted = now - this.#outageSince;
+    // a wait asked for that alone outlasts the budget (a daily limit), or an outage that has used it up
+    if (report.waitMs !== undefined && report.waitMs > left && report.waitMs >= lasted) {
+      return this.#halt(
+        `the provider asks to wait ${seconds(report.waitMs)}, longer than the retry budget allows (${budget}, ` +
+          `${seconds(Math.max(0, left))} left): ${report.reason}`,
+      );
+    }
+    if (delay > left) return this.#halt(`the endpoint kept failing for ${seconds(lasted)} (${budget}): ${report.reason}`);
+    this.#until = Math.max(this.#until, now + delay);
+    if (this.#state === 'open') this.#state = 'closed';
+    if (probe) this.#close(this.#until - now);
+    return { kind: 'retry', counts: this.#answeredOnce };
+  }
+
+  #open(): void {
+    this.#state = 'open';
+    this.#failedProbes = 0;
+    this.#outageSince = undefined;
+    this.#settleProbe();
+  }
+
+  #close(waitMs: number): void {
+    this.#state = 'closed';
+    this.#until = Math.max(this.#until, this.clock.now() + waitMs);
+    this.#settleProbe();
+  }
+
+  #halt(reason: string): GateVerdict {
+    this.#stopped ??= reason;
+    this.#settleProbe();
+    return { kind: 'stop', reason: this.#stopped };
+  }
+
+  #settleProbe(): void {
+    const probe = this.#probe;
+    this.#probe = undefined;
+    probe?.resolve();
+  }
+
+  async #waitForProbe(signal: AbortSignal | undefined): Promise<void> {
+    const probe = this.#probe;
+    if (!probe || signal?.aborted) return;
+    if (!signal) return probe.promise;
+    await new Promise<void>((resolve) => {
+      const undo = onAbort(signal, resolve);
+      void probe.promise.then(() => {
+        undo();
+        resolve();
+      });
+    });
+  }
+}
+
+const registryKey = Symbol.for('ceilingbench.subjects.endpoint-gates');
+type Registry = Map<string, EndpointGate>;
+
+/** The process-wide gate of `key` (endpoint identity and model); the first caller's policy and clock create it. */
+export function sharedGate(key: string, policy: GatePolicy, clock: RetryClock): EndpointGate {
+  const holder = globalThis as { [registryKey]?: Registry };
+  holder[registryKey] ??= new Map();
+  const registry = holder[registryKey];
+  let gate = registry.get(key);
+  if (!gate) {
+    gate = new EndpointGate(policy, clock);
+    registry.set(key, gate);
+  }
+  return gate;
+}
