@@ -103,7 +103,9 @@ describe('fault injection', () => {
       const response = await subject.answer(stepsRequest(4, 1, 0));
       expect(response).toMatchObject({ kind: 'error', stopsRun: true });
       if (response.kind === 'error') {
-        expect(response.error).toMatch(/run stopped \(CB_PROVIDER_FATAL\): the endpoint kept failing for .*RETRY_MAX_MS=300/);
+        expect(response.error).toMatch(
+          /run stopped \(CB_PROVIDER_FATAL\): the endpoint kept failing for .*RETRY_MAX_MS=300/,
+        );
       }
       // the probes of an endpoint that never answered are bounded by time, not by the trial's attempts
       expect(response.attempts).toBe(server.log.length);

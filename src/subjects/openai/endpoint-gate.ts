@@ -31,7 +31,7 @@ export const DEFAULT_RETRY_MAX_MS = 300_000;
 /** What `pass` lets a trial do. */
 export type Pass =
   /** Send; `probe`: the one request sent after a wait. */
-  | { kind: 'go'; probe: boolean }
+  | { kind: 'go'; probe: boolean; trial: object }
   /** The gate stopped the run (`reason`); send nothing. */
   | { kind: 'stopped'; reason: string }
   | { kind: 'aborted' }
@@ -78,6 +78,15 @@ export class EndpointGate {
   #stopped: string | undefined;
   /** Settles when the probe in flight has been reported (or the gate stops). */
   #probe: Deferred | undefined;
+  /** The trial whose probe failed last: it lets another waiting trial probe next (the probes rotate). */
+  #lastFailedProbe: object | undefined;
+  /** Trials that met a fault in this outage: while a trial that has not sleeps, they let it probe. */
+  #failed = new WeakSet<object>();
+  /** Trials sleeping out the wait now, and those of them that have not met a fault in this outage. */
+  #sleepers = 0;
+  #freshSleepers = 0;
+  /** Settles when a probe starts or no trial sleeps any more: what a trial that let others probe waits for. */
+  #nextProbe: Deferred | undefined;
 
   constructor(
     private readonly policy: GatePolicy,
@@ -88,25 +97,47 @@ export class EndpointGate {
     return this.#stopped;
   }
 
-  /** Waits until the trial may send (or the gate stops, `signal` aborts, the wait outlasts `remainingMs()`). */
-  async pass(signal: AbortSignal | undefined, remainingMs: () => number): Promise<Pass> {
+  /**
+   * Waits until the trial may send (or the gate stops, `signal` aborts, the wait outlasts `remainingMs()`).
+   * `trial` identifies the caller across its attempts, so that a trial whose probe failed lets another probe.
+   */
+  async pass(signal: AbortSignal | undefined, remainingMs: () => number, trial: object = {}): Promise<Pass> {
     for (;;) {
       if (this.#stopped !== undefined) return { kind: 'stopped', reason: this.#stopped };
       if (signal?.aborted) return { kind: 'aborted' };
-      if (this.#state === 'open') return { kind: 'go', probe: false };
+      if (this.#state === 'open') return { kind: 'go', probe: false, trial };
       if (this.#state === 'probing') {
-        await this.#waitForProbe(signal);
+        if (this.#probe) await this.#waitFor(this.#probe, signal);
         continue;
       }
       const waitMs = this.#until - this.clock.now();
       if (waitMs <= 0) {
+        const yields =
+          (this.#failed.has(trial) && this.#freshSleepers > 0) ||
+          (trial === this.#lastFailedProbe && this.#sleepers > 0);
+        if (yields) {
+          this.#nextProbe ??= deferred();
+          await this.#waitFor(this.#nextProbe, signal);
+          continue;
+        }
         this.#state = 'probing';
         this.#probe = deferred();
-        return { kind: 'go', probe: true };
+        this.#lastFailedProbe = undefined;
+        this.#settle('next');
+        return { kind: 'go', probe: true, trial };
       }
       if (waitMs > remainingMs()) return { kind: 'late', waitMs };
       // a stop meanwhile is seen when the wait is over (the wait was the provider's, or ours, shorter than the budget)
-      await this.clock.sleep(waitMs, signal);
+      const fresh = !this.#failed.has(trial);
+      this.#sleepers++;
+      if (fresh) this.#freshSleepers++;
+      try {
+        await this.clock.sleep(waitMs, signal);
+      } finally {
+        this.#sleepers--;
+        if (fresh) this.#freshSleepers--;
+        if (this.#sleepers === 0 || (fresh && this.#freshSleepers === 0)) this.#settle('next');
+      }
     }
   }
 
@@ -131,7 +162,11 @@ export class EndpointGate {
     }
     const now = this.clock.now();
     this.#outageSince ??= now;
-    if (probe) this.#failedProbes++;
+    if (pass.kind === 'go') this.#failed.add(pass.trial);
+    if (pass.kind === 'go' && pass.probe) {
+      this.#failedProbes++;
+      this.#lastFailedProbe = pass.trial;
+    }
     const own = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** Math.max(0, this.#failedProbes - 1));
     // the provider's wait is honoured as asked; a probe that failed after it waits at least the own backoff too
     const delay = report.waitMs === undefined ? own : probe ? Math.max(report.waitMs, own) : report.waitMs;
@@ -145,7 +180,8 @@ export class EndpointGate {
           `${seconds(Math.max(0, left))} left): ${report.reason}`,
       );
     }
-    if (delay > left) return this.#halt(`the endpoint kept failing for ${seconds(lasted)} (${budget}): ${report.reason}`);
+    if (delay > left)
+      return this.#halt(`the endpoint kept failing for ${seconds(lasted)} (${budget}): ${report.reason}`);
     this.#until = Math.max(this.#until, now + delay);
     if (this.#state === 'open') this.#state = 'closed';
     if (probe) this.#close(this.#until - now);
@@ -154,36 +190,38 @@ export class EndpointGate {
 
   #open(): void {
     this.#state = 'open';
+    this.#failed = new WeakSet();
     this.#failedProbes = 0;
     this.#outageSince = undefined;
-    this.#settleProbe();
+    this.#settle('probe');
   }
 
   #close(waitMs: number): void {
     this.#state = 'closed';
     this.#until = Math.max(this.#until, this.clock.now() + waitMs);
-    this.#settleProbe();
+    this.#settle('probe');
   }
 
   #halt(reason: string): GateVerdict {
     this.#stopped ??= reason;
-    this.#settleProbe();
+    this.#settle('probe');
+    this.#settle('next');
     return { kind: 'stop', reason: this.#stopped };
   }
 
-  #settleProbe(): void {
-    const probe = this.#probe;
-    this.#probe = undefined;
-    probe?.resolve();
+  #settle(which: 'probe' | 'next'): void {
+    const waiting = which === 'probe' ? this.#probe : this.#nextProbe;
+    if (which === 'probe') this.#probe = undefined;
+    else this.#nextProbe = undefined;
+    waiting?.resolve();
   }
 
-  async #waitForProbe(signal: AbortSignal | undefined): Promise<void> {
-    const probe = this.#probe;
-    if (!probe || signal?.aborted) return;
-    if (!signal) return probe.promise;
+  async #waitFor(event: Deferred, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return;
+    if (!signal) return event.promise;
     await new Promise<void>((resolve) => {
       const undo = onAbort(signal, resolve);
-      void probe.promise.then(() => {
+      void event.promise.then(() => {
         undo();
         resolve();
       });

@@ -81,8 +81,10 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
   trialHeader?: boolean;
   /** The spec string for the identity (default `openai:<model>`). */
   specText?: string;
-  /** Time of the retry loop and of latencies (tests inject one to count backoffs); default the system clock. */
+  /** Time of the retry loop, the endpoint gate and latencies (tests inject one to count backoffs); default the system clock. */
   clock?: RetryClock;
+  /** The fetch the SDK sends with (default the global one): a proxy agent, or a test's simulated endpoint. */
+  fetch?: typeof globalThis.fetch;
   /**
    * The run's spend ledger (a spending limit, or `ceilingbench run`'s Ctrl-C) and the price table: every trial
    * that is not a cache hit asks the ledger before its first request and reports what it spent (budget-step.ts).
@@ -131,7 +133,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   const clock = options.clock ?? systemRetryClock;
   const limiter =
     options.limiter instanceof RateLimiter ? options.limiter : sharedLimiter(endpoint.identity, options.limiter);
-  const client = createChatClient(endpoint, requestHeaders(options.headers));
+  const client = createChatClient(endpoint, requestHeaders(options.headers), options.fetch);
   const gate = sharedGate(
     `${endpoint.identity}|${options.model}`,
     {
@@ -173,7 +175,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     account: TrialBudget | undefined,
   ): Promise<AttemptResult<Completion>> {
     if (runStop.stopped !== undefined) return { kind: 'halted', error: runStop.stopped, stopsRun: true };
-    const pass = await gate.pass(signal, context.remainingMs);
+    const pass = await gate.pass(signal, context.remainingMs, context);
     if (pass.kind === 'stopped') return { kind: 'halted', error: runStop.stop(pass.reason, WAIT_HINT), stopsRun: true };
     if (pass.kind === 'late') return { kind: 'out-of-time' };
     if (pass.kind === 'aborted') return { kind: 'failed', error: new LimiterAbortError(), sent: false };

@@ -38,12 +38,17 @@ class ChatClient extends OpenAI {
  * The SDK client of an endpoint. Its own retries are off (`maxRetries: 0`): ours are in retry.ts. The key and
  * the extra headers live in the client only; they are never part of a request record, a key or an error.
  */
-export function createChatClient(endpoint: Endpoint, headers?: Record<string, string>): OpenAI {
+export function createChatClient(
+  endpoint: Endpoint,
+  headers?: Record<string, string>,
+  fetch?: typeof globalThis.fetch,
+): OpenAI {
   return new ChatClient({
     baseURL: endpoint.baseURL,
     apiKey: endpoint.apiKey,
     defaultQuery: endpoint.defaultQuery,
     ...(headers ? { defaultHeaders: headers } : {}),
+    ...(fetch ? { fetch } : {}),
     maxRetries: 0,
   });
 }
