@@ -168,8 +168,8 @@ export class EndpointGate {
       this.#lastFailedProbe = pass.trial;
     }
     const own = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** Math.max(0, this.#failedProbes - 1));
-    // the provider's wait is honoured as asked; a probe that failed after it waits at least the own backoff too
-    const delay = report.waitMs === undefined ? own : probe ? Math.max(report.waitMs, own) : report.waitMs;
+    // the provider's wait is honoured as asked (it knows when its limit resets); else the own backoff
+    const delay = report.waitMs ?? own;
     const left = this.#outageSince + this.policy.retryMaxMs - now;
     const budget = `CEILINGBENCH_RETRY_MAX_MS=${this.policy.retryMaxMs}`;
     const lasted = now - this.#outageSince;
