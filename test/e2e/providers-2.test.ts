@@ -175,6 +175,20 @@ describe.concurrent('waits, loads and runs that cannot succeed, through `ceiling
     );
   });
 
+  it('a proxy’s HTML error page: api (missing data), the page’s text in the issue and on the console', async () => {
+    const page =
+      '<!DOCTYPE html><html><head><title>400 Bad Request</title><style>h1{color:red}</style></head><body>' +
+      '<center><h1>400 Bad Request</h1></center><p>Request Header Or Cookie Too Large</p><hr><center>nginx</center>' +
+      '</body></html>';
+    const server = await serve(() => ({ kind: 'status', status: 400, raw: page }));
+    const run = await runAgainst(server);
+    expect(kinds(run.report)).toEqual({ api: CELLS * TRIALS });
+    expect(server.log).toHaveLength(CELLS * TRIALS); // a 400 is not retried
+    const issue = trialsOf(run.report)[0]?.outcome.issues[0];
+    expect(issue).toBe('HTTP 400: 400 400 Bad Request 400 Bad Request Request Header Or Cookie Too Large nginx');
+    expect(run.output).toContain(`first API failure: ${issue}`);
+  });
+
   it('an invalid header name in CEILINGBENCH_HEADERS is a configuration error before any request: exit 2', async () => {
     const server = await serve(() => undefined);
     const run = await runAgainst(server, { CEILINGBENCH_HEADERS: JSON.stringify({ 'X Title': 'mine' }) });

@@ -121,7 +121,7 @@ function detailList(detail: unknown[]): string {
 
 /** A parsed JSON body, any shape (see the module comment). */
 function fromJson(body: unknown, depth = 0): ProviderErrorBody {
-  if (typeof body === 'string') return body.trim() === '' ? {} : { message: oneLine(body) };
+  if (typeof body === 'string') return readErrorBody(undefined, body);
   if (Array.isArray(body)) {
     // Google's list of errors: the first that says something
     if (depth > 2) return {};
