@@ -1,5 +1,11 @@
 import { onAbort } from './abort-fanout.js';
-import type { RetryClock } from './retry.js';
+
+/** Time as the gate sees it: retry.ts's RetryClock (declared here too, so the two modules import no cycle). */
+export interface GateClock {
+  now(): number;
+  /** Resolves true after `ms`, or false as soon as `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<boolean>;
+}
 
 /**
  * The backoff of one endpoint (and model), shared by all its trials: when the endpoint answers with an
@@ -90,7 +96,7 @@ export class EndpointGate {
 
   constructor(
     private readonly policy: GatePolicy,
-    private readonly clock: RetryClock,
+    private readonly clock: GateClock,
   ) {}
 
   get stopped(): string | undefined {
@@ -233,7 +239,7 @@ const registryKey = Symbol.for('ceilingbench.subjects.endpoint-gates');
 type Registry = Map<string, EndpointGate>;
 
 /** The process-wide gate of `key` (endpoint identity and model); the first caller's policy and clock create it. */
-export function sharedGate(key: string, policy: GatePolicy, clock: RetryClock): EndpointGate {
+export function sharedGate(key: string, policy: GatePolicy, clock: GateClock): EndpointGate {
   const holder = globalThis as { [registryKey]?: Registry };
   holder[registryKey] ??= new Map();
   const registry = holder[registryKey];
