@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/subjects/limiter.js';
+import { EndpointGate } from '../../src/subjects/openai/endpoint-gate.js';
 import { createOpenAiSubject } from '../../src/subjects/openai/openai-subject.js';
 import type { TrialResponse } from '../../src/subjects/subject.js';
 import { stepsRequest } from '../support/openai-harness.js';
@@ -134,5 +135,49 @@ describe('the endpoint gate (virtual time, the whole subject)', () => {
     expect(responses[0]?.kind === 'error' && responses[0].error).toMatch(/the endpoint kept failing for \d+ s/);
     expect(elapsed).toBeLessThanOrEqual(300_000);
     expect(log.length).toBeLessThan(30);
+  });
+});
+
+describe('the endpoint gate alone', () => {
+  const policy = { baseDelayMs: 1_000, maxDelayMs: 30_000, retryMaxMs: 300_000 };
+
+  it('a stop lasts as long as the wait it was about: a later run in the same process may try again', async () => {
+    const { clock, run } = virtualClock();
+    const gate = new EndpointGate(policy, clock);
+    const forever = () => Number.POSITIVE_INFINITY;
+    const first = await gate.pass(undefined, forever);
+    expect(first).toMatchObject({ kind: 'go', probe: false });
+    expect(gate.report(first, { kind: 'busy', reason: 'daily', waitMs: 3_600_000 })).toEqual({
+      kind: 'stop',
+      reason: expect.stringMatching(/asks to wait 3600 s.*: daily$/),
+    });
+    expect(await gate.pass(undefined, forever)).toMatchObject({ kind: 'stopped' });
+    await run(clock.sleep(3_600_000));
+    expect(await gate.pass(undefined, forever)).toMatchObject({ kind: 'go', probe: false });
+  });
+
+  it('a wait longer than the trial’s remaining time is `late`; an aborted trial leaves at once', async () => {
+    const { clock } = virtualClock();
+    const gate = new EndpointGate(policy, clock);
+    const pass = await gate.pass(undefined, () => 1e9);
+    gate.report(pass, { kind: 'busy', reason: 'busy', waitMs: 40_000 });
+    expect(await gate.pass(undefined, () => 10_000)).toEqual({ kind: 'late', waitMs: 40_000 });
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(await gate.pass(aborted.signal, () => 1e9)).toEqual({ kind: 'aborted' });
+  });
+
+  it('a probe that says nothing (aborted, timed out) hands the probe to the next trial at once', async () => {
+    const { clock, run } = virtualClock();
+    const gate = new EndpointGate(policy, clock);
+    const first = await gate.pass(undefined, () => 1e9);
+    gate.report(first, { kind: 'busy', reason: 'loading' });
+    const waitA = gate.pass(undefined, () => 1e9, {});
+    const waitB = gate.pass(undefined, () => 1e9, {});
+    const probe = await run(waitA);
+    expect(probe).toMatchObject({ kind: 'go', probe: true });
+    // the other trial waits for the probe's answer; a probe that says nothing hands the probe on
+    gate.report(probe, { kind: 'none' });
+    expect(await run(waitB)).toMatchObject({ kind: 'go', probe: true });
   });
 });

@@ -81,7 +81,11 @@ export class EndpointGate {
   /** First fault of the current outage. */
   #outageSince: number | undefined;
   #answeredOnce = false;
-  #stopped: string | undefined;
+  /**
+   * The gate's stop, until the wait it was about is over: the subject that met it stops for good (run-stop.ts),
+   * while a later run in the same process (watch mode) may try the endpoint again.
+   */
+  #stop: { reason: string; until: number } | undefined;
   /** Settles when the probe in flight has been reported (or the gate stops). */
   #probe: Deferred | undefined;
   /** The trial whose probe failed last: it lets another waiting trial probe next (the probes rotate). */
@@ -100,7 +104,7 @@ export class EndpointGate {
   ) {}
 
   get stopped(): string | undefined {
-    return this.#stopped;
+    return this.#stop?.reason;
   }
 
   /**
@@ -109,7 +113,11 @@ export class EndpointGate {
    */
   async pass(signal: AbortSignal | undefined, remainingMs: () => number, trial: object = {}): Promise<Pass> {
     for (;;) {
-      if (this.#stopped !== undefined) return { kind: 'stopped', reason: this.#stopped };
+      if (this.#stop !== undefined && this.clock.now() >= this.#stop.until) {
+        this.#stop = undefined;
+        this.#open();
+      }
+      if (this.#stop !== undefined) return { kind: 'stopped', reason: this.#stop.reason };
       if (signal?.aborted) return { kind: 'aborted' };
       if (this.#state === 'open') return { kind: 'go', probe: false, trial };
       if (this.#state === 'probing') {
@@ -149,7 +157,7 @@ export class EndpointGate {
 
   /** Whether a trial that passed may still send now it holds a limiter slot (the endpoint may have closed meanwhile). */
   admits(pass: Pass): boolean {
-    return pass.kind === 'go' && (pass.probe || (this.#state === 'open' && this.#stopped === undefined));
+    return pass.kind === 'go' && (pass.probe || (this.#state === 'open' && this.#stop === undefined));
   }
 
   /** Tells the gate how a request that passed ended. Every `go` pass is reported exactly once. */
@@ -184,10 +192,12 @@ export class EndpointGate {
       return this.#halt(
         `the provider asks to wait ${seconds(report.waitMs)}, longer than the retry budget allows (${budget}, ` +
           `${seconds(Math.max(0, left))} left): ${report.reason}`,
+        now + report.waitMs,
       );
     }
-    if (delay > left)
-      return this.#halt(`the endpoint kept failing for ${seconds(lasted)} (${budget}): ${report.reason}`);
+    if (delay > left) {
+      return this.#halt(`the endpoint kept failing for ${seconds(lasted)} (${budget}): ${report.reason}`, now + delay);
+    }
     this.#until = Math.max(this.#until, now + delay);
     if (this.#state === 'open') this.#state = 'closed';
     if (probe) this.#close(this.#until - now);
@@ -208,11 +218,11 @@ export class EndpointGate {
     this.#settle('probe');
   }
 
-  #halt(reason: string): GateVerdict {
-    this.#stopped ??= reason;
+  #halt(reason: string, until: number): GateVerdict {
+    this.#stop ??= { reason, until };
     this.#settle('probe');
     this.#settle('next');
-    return { kind: 'stop', reason: this.#stopped };
+    return { kind: 'stop', reason: this.#stop.reason };
   }
 
   #settle(which: 'probe' | 'next'): void {
