@@ -38,6 +38,7 @@ export const ENV_NAMES = [
   'CEILINGBENCH_STREAM',
   'CEILINGBENCH_REQUEST_TIMEOUT_MS',
   'CEILINGBENCH_TRIAL_TIMEOUT_MS',
+  'CEILINGBENCH_RETRY_MAX_MS',
   // the report's git commit (src/vitest/reporter.ts)
   'CEILINGBENCH_GIT_SHA',
 ] as const;

@@ -26,6 +26,14 @@ function providerStop(report: Report): string | undefined {
   return undefined;
 }
 
+/** The provider's message of the first `api` trial (report order), for the console line under "missing data". */
+function firstApiIssue(report: Report): string | undefined {
+  for (const cell of report.cells)
+    for (const trial of cell.trials)
+      if (trial.outcome.kind === 'api' && trial.outcome.issues[0]) return trial.outcome.issues[0];
+  return undefined;
+}
+
 /** ceilingbench's own version (not the user's package): package.json two levels above src/ or dist/. */
 function toolVersion(): string {
   try {
@@ -257,6 +265,9 @@ export default class CeilingbenchReporter implements Reporter {
           `missing data: ${missing} of ${trials} trials (${(100 * (missingRate ?? 0)).toFixed(1)}%) ` +
             `are missing (API failures or not sent), ${insufficientCells} cell(s) insufficient`,
         );
+        // the provider's own words, unless the stop line below says them
+        const api = firstApiIssue(report);
+        if (api && !providerStop(report)) write(`first API failure: ${api.slice(0, 400)}`);
       }
       const scope = report.scope;
       if (scope && scope.notRun.length > 0)

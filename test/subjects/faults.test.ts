@@ -49,6 +49,9 @@ const textOf = (r: TrialResponse) =>
 /** Short request timeouts so that hanging requests time out fast (only where a hang is injected). */
 const HANG_RETRY = { ...FAST_RETRY, requestTimeoutMs: 150 };
 const retryFor = (fault: Fault) => (fault.kind === 'hang' ? HANG_RETRY : FAST_RETRY);
+/** Faults of the endpoint as a whole (retry.ts FaultScope): waited out at the endpoint gate, bounded by time. */
+const endpointWide = (fault: Fault) =>
+  fault.kind === 'drop' || (fault.kind === 'status' && [429, 502, 503, 504].includes(fault.status));
 
 const TRANSIENT: [string, Fault][] = [
   ['429 with Retry-After', { kind: 'status', status: 429, retryAfter: '0.01' }],
@@ -74,18 +77,45 @@ describe('fault injection', () => {
     expect(textOf(response)).toBe(textOf(clean));
   });
 
-  it.each(TRANSIENT)('%s forever: an error response after the bounded attempts, never cached', async (_, fault) => {
-    const server = await serve(() => fault);
-    const dir = await tempDir('cb-faults-');
-    cleanups.push(dir.remove);
-    const response = await loopbackSubject(server.baseURL, { retry: retryFor(fault), cacheDir: dir.path }).answer(
-      stepsRequest(4, 1, 0),
-    );
-    expect(response).toMatchObject({ kind: 'error', attempts: FAST_RETRY.maxAttempts });
-    if (response.kind === 'error') expect(response.error).toMatch(/gave up after 5 attempts/);
-    expect(server.log).toHaveLength(FAST_RETRY.maxAttempts);
-    expect(await filesUnder(dir.path)).toEqual([]);
-  });
+  it.each(TRANSIENT.filter(([, f]) => !endpointWide(f)))(
+    '%s forever: an error response after the bounded attempts, never cached',
+    async (_, fault) => {
+      const server = await serve(() => fault);
+      const dir = await tempDir('cb-faults-');
+      cleanups.push(dir.remove);
+      const response = await loopbackSubject(server.baseURL, { retry: retryFor(fault), cacheDir: dir.path }).answer(
+        stepsRequest(4, 1, 0),
+      );
+      expect(response).toMatchObject({ kind: 'error', attempts: FAST_RETRY.maxAttempts });
+      if (response.kind === 'error') expect(response.error).toMatch(/gave up after 5 attempts/);
+      expect(server.log).toHaveLength(FAST_RETRY.maxAttempts);
+      expect(await filesUnder(dir.path)).toEqual([]);
+    },
+  );
+
+  it.each(TRANSIENT.filter(([, f]) => endpointWide(f)))(
+    '%s forever from an endpoint that never answered: retried for the retry budget, then the run stops once',
+    async (_, fault) => {
+      const server = await serve(() => fault);
+      const dir = await tempDir('cb-faults-');
+      cleanups.push(dir.remove);
+      const subject = loopbackSubject(server.baseURL, { retry: retryFor(fault), cacheDir: dir.path });
+      const response = await subject.answer(stepsRequest(4, 1, 0));
+      expect(response).toMatchObject({ kind: 'error', stopsRun: true });
+      if (response.kind === 'error') {
+        expect(response.error).toMatch(
+          /run stopped \(CB_PROVIDER_FATAL\): the endpoint kept failing for .*RETRY_MAX_MS=300/,
+        );
+      }
+      // the probes of an endpoint that never answered are bounded by time, not by the trial's attempts
+      expect(response.attempts).toBe(server.log.length);
+      const sent = server.log.length;
+      const later = await subject.answer(stepsRequest(4, 1, 1));
+      expect(later).toMatchObject({ kind: 'error', stopsRun: true, attempts: 0 });
+      expect(server.log).toHaveLength(sent);
+      expect(await filesUnder(dir.path)).toEqual([]);
+    },
+  );
 
   it.each([400, 401, 404, 422])('HTTP %i is not retried', async (status) => {
     const server = await serve(() => ({ kind: 'status', status }));
@@ -104,12 +134,15 @@ describe('fault injection', () => {
     expect(clock.sleeps).toEqual([200]); // the server's wait, not the 2 ms backoff
   });
 
-  it('gives up at once when Retry-After exceeds the time budget', async () => {
-    const server = await serve(() => ({ kind: 'status', status: 429, retryAfter: '3600' }));
+  it('stops the run at once when Retry-After exceeds the retry budget, with the provider’s reason', async () => {
+    const server = await serve(() => ({ kind: 'status', status: 429, retryAfter: '3600', message: 'Daily limit' }));
     const clock = fakeClock();
     const response = await loopbackSubject(server.baseURL, { clock }).answer(stepsRequest(2, 1, 0));
-    expect(response).toMatchObject({ kind: 'error', attempts: 1 });
-    if (response.kind === 'error') expect(response.error).toMatch(/exceeds the time budget/);
+    expect(response).toMatchObject({ kind: 'error', attempts: 1, stopsRun: true });
+    if (response.kind === 'error') {
+      expect(response.error).toMatch(/asks to wait 3600 s, longer than the retry budget allows.*429 Daily limit/);
+      expect(response.error).toMatch(/rerun later/);
+    }
     expect(clock.sleeps).toEqual([]); // no wait at all
     expect(server.log).toHaveLength(1);
   });

@@ -47,6 +47,8 @@ export type Fault =
       message?: string;
       /** Replaces the default `{error: {message, type}}` body. */
       body?: unknown;
+      /** A body sent as is (a proxy's HTML page, a plain-text 404), as `text/html`; overrides `body`. */
+      raw?: string;
       headers?: Record<string, string>;
     }
   /** A 200 (or `status`) answer with this exact JSON body: provider shapes (content arrays, refusals, errors in a 200). */
@@ -318,9 +320,14 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
       entry.outcome = fault.kind;
       switch (fault.kind) {
         case 'status': {
-          const headers: Record<string, string> = { 'content-type': 'application/json', ...fault.headers };
+          const contentType = fault.raw !== undefined ? 'text/html' : 'application/json';
+          const headers: Record<string, string> = { 'content-type': contentType, ...fault.headers };
           if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
           res.writeHead(fault.status, headers);
+          if (fault.raw !== undefined) {
+            res.end(fault.raw);
+            return;
+          }
           res.end(
             JSON.stringify(
               fault.body ?? { error: { message: fault.message ?? `injected ${fault.status}`, type: 'injected' } },

@@ -19,6 +19,7 @@ export const FAST_RETRY: RetryPolicy = {
   maxDelayMs: 20,
   maxTotalMs: 5_000,
   requestTimeoutMs: 3_000,
+  retryMaxMs: 300,
 };
 
 export const steps: AnyTaskPlugin = fakeStepsPlugin;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UsageError } from '../../errors.js';
 import type { LimiterConfig } from '../limiter.js';
 import type { Env } from './endpoint.js';
+import { headerProblem } from './headers.js';
 import { STREAM_MODES, type StreamMode } from './request.js';
 import type { ProviderOptions } from './request-body.js';
 
@@ -23,6 +24,7 @@ import type { ProviderOptions } from './request-body.js';
  * | CEILINGBENCH_STREAM | never \| always \| auto (stream when the output budget is above 8192); default never |
  * | CEILINGBENCH_REQUEST_TIMEOUT_MS | one request, headers and body (default 300000) |
  * | CEILINGBENCH_TRIAL_TIMEOUT_MS | one trial, retries and backoffs included (default 540000) |
+ * | CEILINGBENCH_RETRY_MAX_MS | one outage of the endpoint: its 429/502/503/504s retried that long (default 300000) |
  *
  * CEILINGBENCH_SEED is the run (instance) seed only; it is never sent to the provider. Header values are
  * never echoed in an error message, a report, a log or the cache.
@@ -58,10 +60,18 @@ const schema = z.object({
   CEILINGBENCH_REASONING_EFFORT: z.union([none, z.enum(['minimal', 'low', 'medium', 'high'])]).optional(),
   CEILINGBENCH_PROVIDER_SEED: z.union([none, integer]).optional(),
   CEILINGBENCH_PARAMS: json(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))).optional(),
-  CEILINGBENCH_HEADERS: json(z.record(z.string().min(1), z.string())).optional(),
+  CEILINGBENCH_HEADERS: json(
+    z.record(z.string().min(1), z.string()).superRefine((headers, ctx) => {
+      for (const [name, value] of Object.entries(headers)) {
+        const problem = headerProblem(name, value);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }
+    }),
+  ).optional(),
   CEILINGBENCH_STREAM: z.string().trim().toLowerCase().pipe(z.enum(STREAM_MODES)).optional(),
   CEILINGBENCH_REQUEST_TIMEOUT_MS: positive.pipe(z.number().int()).optional(),
   CEILINGBENCH_TRIAL_TIMEOUT_MS: positive.pipe(z.number().int()).optional(),
+  CEILINGBENCH_RETRY_MAX_MS: positive.pipe(z.number().int()).optional(),
 });
 
 /** Variables whose value must never appear in an error message. */
@@ -73,6 +83,7 @@ export interface EnvOptions extends ProviderOptions {
   stream?: StreamMode;
   requestTimeoutMs?: number;
   trialTimeoutMs?: number;
+  retryMaxMs?: number;
 }
 
 export function openAiOptionsFromEnv(env: Env): EnvOptions {
@@ -103,5 +114,6 @@ export function openAiOptionsFromEnv(env: Env): EnvOptions {
     ...(e.CEILINGBENCH_STREAM !== undefined ? { stream: e.CEILINGBENCH_STREAM } : {}),
     ...(e.CEILINGBENCH_REQUEST_TIMEOUT_MS !== undefined ? { requestTimeoutMs: e.CEILINGBENCH_REQUEST_TIMEOUT_MS } : {}),
     ...(e.CEILINGBENCH_TRIAL_TIMEOUT_MS !== undefined ? { trialTimeoutMs: e.CEILINGBENCH_TRIAL_TIMEOUT_MS } : {}),
+    ...(e.CEILINGBENCH_RETRY_MAX_MS !== undefined ? { retryMaxMs: e.CEILINGBENCH_RETRY_MAX_MS } : {}),
   };
 }

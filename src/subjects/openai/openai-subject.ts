@@ -3,12 +3,14 @@ import type { Prices } from '../../schema/spend.js';
 import type { SpendGate } from '../../spend/ledger.js';
 import { priceFor } from '../../spend/price.js';
 import type { ResponseCache } from '../cache/store.js';
-import { type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter.js';
+import { LimiterAbortError, type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter.js';
 import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject.js';
 import { createBudgetStep, type TrialBudget } from './budget-step.js';
 import { createCacheStep } from './cache-step.js';
 import type { Completion } from './completion.js';
 import { type Env, resolveEndpoint } from './endpoint.js';
+import { DEFAULT_RETRY_MAX_MS, type GateReport, type Pass, sharedGate } from './endpoint-gate.js';
+import { requestHeaders } from './headers.js';
 import { requestTokenEstimate, withLease } from './limiter-step.js';
 import { createChatClient, learnFromRejection, type StreamMode, sendChatCompletion, shouldStream } from './request.js';
 import {
@@ -21,6 +23,7 @@ import {
 import {
   type AttemptContext,
   type AttemptResult,
+  classifyFailure,
   DEFAULT_RETRY_POLICY,
   isRateLimited,
   type RetryClock,
@@ -28,6 +31,7 @@ import {
   type RetryPolicy,
   retryLoop,
   systemRetryClock,
+  WAIT_HINT,
 } from './retry.js';
 import { RunStop } from './run-stop.js';
 
@@ -47,6 +51,12 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
   requestTimeoutMs?: number;
   /** A trial's total time, retries and backoffs included (default 540 000 ms; env CEILINGBENCH_TRIAL_TIMEOUT_MS). */
   trialTimeoutMs?: number;
+  /**
+   * The time budget of one outage of the endpoint (default 300 000 ms; env CEILINGBENCH_RETRY_MAX_MS): its
+   * 429s, 502/503/504s and refused connections are retried that long, the trials waiting together behind one
+   * probe (endpoint-gate.ts); a wait the provider asks for beyond it stops the run.
+   */
+  retryMaxMs?: number;
   /**
    * Ask for event streams (env CEILINGBENCH_STREAM): 'never' (default), 'always', or 'auto' = when the output
    * budget is above STREAM_AUTO_ABOVE (8192). A transport detail: the cache key is the same either way.
@@ -71,8 +81,10 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
   trialHeader?: boolean;
   /** The spec string for the identity (default `openai:<model>`). */
   specText?: string;
-  /** Time of the retry loop and of latencies (tests inject one to count backoffs); default the system clock. */
+  /** Time of the retry loop, the endpoint gate and latencies (tests inject one to count backoffs); default the system clock. */
   clock?: RetryClock;
+  /** The fetch the SDK sends with (default the global one): a proxy agent, or a test's simulated endpoint. */
+  fetch?: typeof globalThis.fetch;
   /**
    * The run's spend ledger (a spending limit, or `ceilingbench run`'s Ctrl-C) and the price table: every trial
    * that is not a cache hit asks the ledger before its first request and reports what it spent (budget-step.ts).
@@ -115,12 +127,22 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     ...DEFAULT_RETRY_POLICY,
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     ...(options.trialTimeoutMs !== undefined ? { maxTotalMs: options.trialTimeoutMs } : {}),
+    ...(options.retryMaxMs !== undefined ? { retryMaxMs: options.retryMaxMs } : {}),
     ...options.retry,
   };
   const clock = options.clock ?? systemRetryClock;
   const limiter =
     options.limiter instanceof RateLimiter ? options.limiter : sharedLimiter(endpoint.identity, options.limiter);
-  const client = createChatClient(endpoint, options.headers);
+  const client = createChatClient(endpoint, requestHeaders(options.headers), options.fetch);
+  const gate = sharedGate(
+    `${endpoint.identity}|${options.model}`,
+    {
+      baseDelayMs: policy.baseDelayMs,
+      maxDelayMs: policy.maxDelayMs,
+      retryMaxMs: policy.retryMaxMs ?? DEFAULT_RETRY_MAX_MS,
+    },
+    clock,
+  );
   const runStop = new RunStop([endpoint.apiKey, ...Object.values(options.headers ?? {})]);
   const cache = createCacheStep({
     cache: options.cache,
@@ -140,8 +162,38 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     ? createBudgetStep({ gate: spend.gate, price: priceFor(spend.prices, identity), maxAttempts: policy.maxAttempts })
     : undefined;
 
-  /** One attempt: a request under a limiter slot, unless the run was stopped or the time is up meanwhile. */
+  /**
+   * One attempt: past the endpoint gate (its backoff, shared by the endpoint's trials), then a request under a
+   * limiter slot, unless the run was stopped, the endpoint closed or the time is up meanwhile.
+   */
   async function attempt(
+    messages: ChatMessage[],
+    budget: number,
+    key: string,
+    signal: AbortSignal | undefined,
+    context: AttemptContext,
+    account: TrialBudget | undefined,
+  ): Promise<AttemptResult<Completion>> {
+    if (runStop.stopped !== undefined) return { kind: 'halted', error: runStop.stopped, stopsRun: true };
+    const pass = await gate.pass(signal, context.remainingMs, context);
+    if (pass.kind === 'stopped') return { kind: 'halted', error: runStop.stop(pass.reason, WAIT_HINT), stopsRun: true };
+    if (pass.kind === 'late') return { kind: 'out-of-time' };
+    if (pass.kind === 'aborted') return { kind: 'failed', error: new LimiterAbortError(), sent: false };
+    let reported = false;
+    const report = (what: GateReport) => {
+      reported = true;
+      return gate.report(pass, what);
+    };
+    try {
+      return await underLease(pass, report, messages, budget, key, signal, context, account);
+    } finally {
+      if (!reported) report({ kind: 'none' });
+    }
+  }
+
+  async function underLease(
+    pass: Pass,
+    report: (what: GateReport) => ReturnType<typeof gate.report>,
     messages: ChatMessage[],
     budget: number,
     key: string,
@@ -152,6 +204,8 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     const send = async (): Promise<AttemptResult<Completion>> => {
       // the run was stopped while this trial waited for the limiter: send nothing
       if (runStop.stopped !== undefined) return { kind: 'halted', error: runStop.stopped, stopsRun: true };
+      // the endpoint closed while this trial waited for the limiter: back to the gate, nothing sent
+      if (!gate.admits(pass)) return { kind: 'deferred' };
       if (account) {
         const admitted = await account.admit();
         if (!admitted.ok) return { kind: 'not-sent', reason: admitted.reason };
@@ -170,10 +224,17 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
           stream: shouldStream(options.stream, budget),
           ...(options.trialHeader === false ? {} : { trialKey: key }),
         });
+        report({ kind: 'answered' });
         return { kind: 'answered', value: completion };
       } catch (error) {
         // before the slot is freed, so no trial waiting for the limiter sends another request
         runStop.stopIfFatal(error, signal);
+        const failure = classifyFailure(error, signal);
+        if (failure.kind === 'retryable' && failure.scope === 'endpoint') {
+          const gated = report({ kind: 'busy', reason: failure.reason, waitMs: failure.retryAfterMs });
+          return { kind: 'failed', error, sent: true, gated };
+        }
+        report(failure.kind === 'aborted' ? { kind: 'none' } : { kind: 'reachable' });
         if (learnFromRejection(error, options, endpoint.identity, options.model, sentWith, params)) {
           return { kind: 'resend' };
         }
@@ -215,7 +276,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       signal: request.signal,
       clock,
       startedAt,
-      stopRun: (reason) => runStop.stop(reason),
+      stopRun: (reason, hint) => runStop.stop(reason, hint),
     });
   }
 

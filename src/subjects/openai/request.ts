@@ -1,7 +1,8 @@
 import OpenAI, { APIError } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import { type Completion, openAiErrorShape, readCompletion } from './completion.js';
+import { type Completion, readCompletion } from './completion.js';
 import type { Endpoint } from './endpoint.js';
+import { errorEnvelope } from './error-body.js';
 import { isEventStream, readEventStream } from './event-stream.js';
 import {
   type Adaptation,
@@ -16,7 +17,11 @@ import {
 /** Header carrying the trial's cache key, so a server (or a proxy log) can tell repeated trials apart. */
 export const TRIAL_HEADER = 'x-ceilingbench-trial';
 
-/** The SDK client, reading error messages from the top level of the body too (see `openAiErrorShape`). */
+/**
+ * The SDK client, reading error bodies of every shape (error-body.ts): the SDK hands over the body parsed as JSON,
+ * or its text when it is not JSON, and reads a message from `body.error` only (a Gemini list, a FastAPI `detail`,
+ * vLLM's top-level message, a proxy's HTML page all became "(no body)" or raw text).
+ */
 class ChatClient extends OpenAI {
   protected override makeStatusError(
     status: number,
@@ -24,7 +29,8 @@ class ChatClient extends OpenAI {
     message: string | undefined,
     headers: Headers,
   ): APIError {
-    return super.makeStatusError(status, openAiErrorShape(error) as object, message, headers);
+    const envelope = errorEnvelope(error ?? undefined, message);
+    return super.makeStatusError(status, (envelope ?? error) as object, envelope ? undefined : message, headers);
   }
 }
 
@@ -32,12 +38,17 @@ class ChatClient extends OpenAI {
  * The SDK client of an endpoint. Its own retries are off (`maxRetries: 0`): ours are in retry.ts. The key and
  * the extra headers live in the client only; they are never part of a request record, a key or an error.
  */
-export function createChatClient(endpoint: Endpoint, headers?: Record<string, string>): OpenAI {
+export function createChatClient(
+  endpoint: Endpoint,
+  headers?: Record<string, string>,
+  fetch?: typeof globalThis.fetch,
+): OpenAI {
   return new ChatClient({
     baseURL: endpoint.baseURL,
     apiKey: endpoint.apiKey,
     defaultQuery: endpoint.defaultQuery,
     ...(headers ? { defaultHeaders: headers } : {}),
+    ...(fetch ? { fetch } : {}),
     maxRetries: 0,
   });
 }

@@ -1,15 +1,19 @@
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { PyRandom } from '../../rng/index.js';
 import { LimiterAbortError } from '../limiter.js';
 import { onAbort } from './abort-fanout.js';
 import { MalformedResponseError, ProviderFaultError } from './completion.js';
+import type { GateVerdict } from './endpoint-gate.js';
+import { providerErrorOf } from './error-body.js';
 import { RequestTimeoutError } from './request.js';
 
 /**
- * Our own retry loop (the SDK's maxRetries is 0, so 'no retries' means none): exponential backoff with
- * jitter, honouring Retry-After, for 408/409/429/5xx, connection errors, timeouts and malformed bodies.
- * Bounded by `maxAttempts` requests and `maxTotalMs` of wall time per trial. Defaults keep a trial under
- * the benchmark projects' 600 s testTimeout.
+ * Our own retry loop (the SDK's maxRetries is 0, so 'no retries' means none), for 408/409/429/5xx, connection
+ * errors, timeouts and malformed bodies. A fault of the endpoint as a whole (429, 502/503/504, a refused
+ * connection) is waited out at the endpoint gate with the endpoint's other trials (endpoint-gate.ts: the
+ * provider's wait honoured, one probe, retried by time within `retryMaxMs`); a fault of one request by the
+ * trial's own exponential backoff with jitter. Bounded by `maxAttempts` counted requests and `maxTotalMs` of
+ * wall time per trial. Defaults keep a trial under the benchmark projects' 600 s testTimeout.
  */
 export interface RetryPolicy {
   /** Requests per call, the first included. */
@@ -26,6 +30,11 @@ export interface RetryPolicy {
    * hanging or trickling request becomes a retryable timeout. Never more than what is left of `maxTotalMs`.
    */
   requestTimeoutMs: number;
+  /**
+   * Time budget of one outage of the endpoint (CEILINGBENCH_RETRY_MAX_MS, default DEFAULT_RETRY_MAX_MS): its
+   * endpoint-wide faults are retried that long; a longer wait stops the run (endpoint-gate.ts).
+   */
+  retryMaxMs?: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -39,11 +48,29 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 export const RETRYABLE_STATUS = (status: number): boolean =>
   status === 408 || status === 409 || status === 429 || status >= 500;
 
+/**
+ * Where a retryable fault lies: with the endpoint as a whole (a 429, a 502/503/504/529, a refused connection:
+ * every trial would meet it, so the endpoint gate holds the wait for all of them, endpoint-gate.ts), or with this
+ * one request (a 500, a timeout, a cut or malformed body: retried by the trial's own backoff).
+ */
+export type FaultScope = 'endpoint' | 'request';
+
 export type Failure =
-  | { kind: 'retryable'; reason: string; retryAfterMs?: number }
-  /** `stopsRun`: every further request to this endpoint would fail the same way (no quota, bad credentials). */
-  | { kind: 'fatal'; reason: string; stopsRun?: boolean }
+  | { kind: 'retryable'; reason: string; retryAfterMs?: number; scope: FaultScope }
+  /**
+   * `stopsRun`: every further request to this endpoint would fail the same way (no quota, bad credentials, no
+   * such model, a wrong base URL); `hint` says what to fix.
+   */
+  | { kind: 'fatal'; reason: string; stopsRun?: boolean; hint?: string }
   | { kind: 'aborted'; reason: string };
+
+/** Statuses whose fault is the endpoint's as a whole (529: Anthropic's "overloaded"). */
+const ENDPOINT_STATUS = new Set([429, 502, 503, 504, 529]);
+
+export const BASE_URL_HINT = 'check OPENAI_BASE_URL: it usually ends in /v1';
+
+/** What to do after the gate stopped the run. */
+export const WAIT_HINT = 'rerun later (or raise CEILINGBENCH_RETRY_MAX_MS)';
 
 type HeaderBag = { get(name: string): string | null } | undefined;
 
@@ -92,9 +119,32 @@ export function retryAfterMs(headers: HeaderBag, nowMs: number = Date.now()): nu
 
 /** A 429 that waiting cannot fix: OpenAI's `insufficient_quota` (billing), in `code` or `type`. */
 function isQuotaExhausted(error: APIError): boolean {
-  const body = error.error as { code?: unknown; type?: unknown } | undefined;
-  const codes = [error.code, error.type, body?.code, body?.type];
+  const body = providerErrorOf(error);
+  const codes = [error.code, error.type, body.code, body.type];
   return error.status === 429 && codes.some((c) => c === 'insufficient_quota');
+}
+
+/**
+ * A 429 for a request larger than the whole per-minute limit (OpenAI: "Request too large for gpt-4o … on tokens
+ * per min (TPM): Limit 30000, Requested 45000"): no wait lets it through.
+ */
+const isTooLarge = (error: APIError): boolean => error.status === 429 && /request too large/i.test(error.message);
+
+/** The longest of the waits the answer asks for: its headers' and its body's (Google's RetryInfo.retryDelay). */
+function askedWaitMs(error: APIError): number | undefined {
+  const waits = [retryAfterMs(error.headers), providerErrorOf(error).retryDelayMs].filter(
+    (x): x is number => x !== undefined && Number.isFinite(x),
+  );
+  return waits.length > 0 ? Math.max(...waits) : undefined;
+}
+
+/** A 404: the model is not served there, or (any other 404 of a chat completion) the base URL is wrong. */
+function notFound(error: APIError, reason: string): Failure {
+  const body = providerErrorOf(error);
+  const model = body.code === 'model_not_found' || /model/i.test(body.message ?? '');
+  return model
+    ? { kind: 'fatal', stopsRun: true, reason: `model not found: ${reason}`, hint: 'check the model name' }
+    : { kind: 'fatal', stopsRun: true, reason: `no chat completions at this URL: ${reason}`, hint: BASE_URL_HINT };
 }
 
 /**
@@ -116,8 +166,13 @@ export function classifyFailure(error: unknown, signal?: AbortSignal): Failure {
   if (signal?.aborted || error instanceof APIUserAbortError || error instanceof LimiterAbortError) {
     return { kind: 'aborted', reason: 'aborted by the caller' };
   }
-  if (error instanceof APIConnectionError) return { kind: 'retryable', reason: `${error.name}: ${error.message}` };
-  if (error instanceof RequestTimeoutError) return { kind: 'retryable', reason: `${error.name}: ${error.message}` };
+  if (error instanceof RequestTimeoutError || error instanceof APIConnectionTimeoutError) {
+    return { kind: 'retryable', reason: `${error.name}: ${error.message}`, scope: 'request' };
+  }
+  if (error instanceof APIConnectionError) {
+    const cause = error.cause instanceof Error ? ` (${causeOf(error.cause)})` : '';
+    return { kind: 'retryable', reason: `${error.name}: ${error.message}${cause}`, scope: 'endpoint' };
+  }
   if (error instanceof APIError) {
     const status = error.status ?? 0;
     const reason = `HTTP ${status}: ${error.message}`.slice(0, 300);
@@ -127,17 +182,31 @@ export function classifyFailure(error: unknown, signal?: AbortSignal): Failure {
     if (status === 401 || status === 403) {
       return { kind: 'fatal', reason: `the endpoint refused the credentials: ${reason}`, stopsRun: true };
     }
-    if (RETRYABLE_STATUS(status)) return { kind: 'retryable', reason, retryAfterMs: retryAfterMs(error.headers) };
+    if (status === 404) return notFound(error, reason);
+    if (isTooLarge(error)) return { kind: 'fatal', reason };
+    if (RETRYABLE_STATUS(status)) {
+      const wait = askedWaitMs(error);
+      const scope: FaultScope = ENDPOINT_STATUS.has(status) ? 'endpoint' : 'request';
+      return { kind: 'retryable', reason, scope, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
+    }
     return { kind: 'fatal', reason };
   }
   if (error instanceof ProviderFaultError) {
-    return error.retryable ? { kind: 'retryable', reason: error.message } : { kind: 'fatal', reason: error.message };
+    return error.retryable
+      ? { kind: 'retryable', reason: error.message, scope: 'request' }
+      : { kind: 'fatal', reason: error.message };
   }
   // Bodies that are not JSON (SyntaxError), not a completion, or cut off mid-body (TypeError from fetch).
   if (error instanceof MalformedResponseError || error instanceof SyntaxError || error instanceof TypeError) {
-    return { kind: 'retryable', reason: `${error.name}: ${error.message}`.slice(0, 300) };
+    return { kind: 'retryable', reason: `${error.name}: ${error.message}`.slice(0, 300), scope: 'request' };
   }
   return { kind: 'fatal', reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+}
+
+/** The system error under a connection error (`ECONNREFUSED`), which the SDK's message leaves out. */
+function causeOf(cause: Error): string {
+  const code = (cause as { code?: unknown }).code ?? (cause.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : cause.message.slice(0, 120);
 }
 
 /**
@@ -179,8 +248,13 @@ export const systemRetryClock: RetryClock = { now: () => performance.now(), slee
 /** What one attempt of the loop did. */
 export type AttemptResult<T> =
   | { kind: 'answered'; value: T }
-  /** The request failed; `sent` is false when it never left (e.g. aborted while waiting for the limiter). */
-  | { kind: 'failed'; error: unknown; sent: boolean }
+  /**
+   * The request failed; `sent` is false when it never left (e.g. aborted while waiting for the limiter). `gated`:
+   * the endpoint gate's verdict on an endpoint-wide fault (the gate holds the wait, so the loop does not sleep).
+   */
+  | { kind: 'failed'; error: unknown; sent: boolean; gated?: GateVerdict }
+  /** Nothing was sent: the endpoint closed while the trial waited for its slot; it waits at the gate again. */
+  | { kind: 'deferred' }
   /** The provider rejected a default we can adapt to (see `adaptToRejection`): sent, and sent again at once, not a retry. */
   | { kind: 'resend' }
   /** Nothing was sent and nothing will be (the run was stopped meanwhile). */
@@ -207,7 +281,7 @@ export interface RetryLoopOptions {
   /** Start of the trial's time budget (default: now). */
   startedAt?: number;
   /** A failure after which every further request would fail the same way: returns the message to report. */
-  stopRun(reason: string): string;
+  stopRun(reason: string, hint?: string): string;
 }
 
 export type RetryOutcome<T> =
@@ -249,13 +323,26 @@ export async function retryLoop<T>(
       n--; // not a retry: a different request
       continue;
     }
+    if (result.kind === 'deferred') {
+      n--; // nothing was sent
+      continue;
+    }
     if (result.sent) attempts++;
     const failure = classifyFailure(result.error, signal);
     if (failure.kind === 'fatal' && failure.stopsRun) {
-      return { ok: false, error: options.stopRun(failure.reason), attempts, stopsRun: true };
+      return { ok: false, error: options.stopRun(failure.reason, failure.hint), attempts, stopsRun: true };
     }
     if (failure.kind !== 'retryable') return { ok: false, error: failure.reason, attempts };
     lastReason = failure.reason;
+    if (result.gated) {
+      // the endpoint gate holds the wait: the next attempt waits there, with the endpoint's other trials
+      if (result.gated.kind === 'stop') {
+        return { ok: false, error: options.stopRun(result.gated.reason, WAIT_HINT), attempts, stopsRun: true };
+      }
+      if (!result.gated.counts) n--; // a failed probe of an endpoint that never answered: bounded by time
+      if (n === policy.maxAttempts) break;
+      continue;
+    }
     if (n === policy.maxAttempts) break;
     const delay = backoffDelay(n, policy, options.rng(), failure.retryAfterMs);
     if (clock.now() + delay > deadline) {
