@@ -1,5 +1,6 @@
 import type { ChainUsage } from '../../schema/chain-usage.js';
 import type { Usage } from '../../schema/trial.js';
+import { addUsage } from '../../spend/usage-sum.js';
 import type { BudgetRecord, Subject, TrialRequest, TrialResponse } from '../../subjects/subject.js';
 
 /**
@@ -58,25 +59,7 @@ export type BudgetedNotSent = Omit<NotSentResponse, 'attempts'> & { attempts: nu
 
 export type BudgetedResponse = BudgetedAnswer | BudgetedError | BudgetedNotSent;
 
-/**
- * Sum of two usages; unknown (null) if either is. Reasoning and cached prompt tokens count as 0 in a call that
- * reported none; the provider's cost is summed only when both calls reported one (else it is unknown, and the
- * tokens are priced instead).
- */
-export function addUsage(a: Usage | null, b: Usage | null): Usage | null {
-  if (a === null || b === null) return null;
-  const sum = (x: number | undefined, y: number | undefined) =>
-    x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0);
-  const reasoningTokens = sum(a.reasoningTokens, b.reasoningTokens);
-  const cachedPromptTokens = sum(a.cachedPromptTokens, b.cachedPromptTokens);
-  return {
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens,
-    ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
-    ...(cachedPromptTokens !== undefined ? { cachedPromptTokens } : {}),
-    ...(a.costUsd !== undefined && b.costUsd !== undefined ? { costUsd: a.costUsd + b.costUsd } : {}),
-  };
-}
+export { addUsage };
 
 /**
  * Answers `request` under the budget rule. A subject whose answer already carries a `budget` record applied the

@@ -1,13 +1,15 @@
 import { PyRandom } from '../../rng/index.js';
 import type { Prices } from '../../schema/spend.js';
+import type { Usage } from '../../schema/trial.js';
 import type { SpendGate } from '../../spend/ledger.js';
 import { priceFor } from '../../spend/price.js';
+import { addUsage } from '../../spend/usage-sum.js';
 import type { ResponseCache } from '../cache/store.js';
 import { type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter.js';
 import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject.js';
 import { createBudgetStep, type TrialBudget } from './budget-step.js';
 import { createCacheStep } from './cache-step.js';
-import type { Completion } from './completion.js';
+import { type Completion, ProviderFaultError } from './completion.js';
 import { type Env, resolveEndpoint } from './endpoint.js';
 import { requestTokenEstimate, withLease } from './limiter-step.js';
 import { createChatClient, learnFromRejection, type StreamMode, sendChatCompletion, shouldStream } from './request.js';
@@ -148,6 +150,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     signal: AbortSignal | undefined,
     context: AttemptContext,
     account: TrialBudget | undefined,
+    billed: NoAnswerBill,
   ): Promise<AttemptResult<Completion>> {
     const send = async (): Promise<AttemptResult<Completion>> => {
       // the run was stopped while this trial waited for the limiter: send nothing
@@ -172,6 +175,8 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         });
         return { kind: 'answered', value: completion };
       } catch (error) {
+        // a response that brought no answer but carried usage was billed: counted, whatever happens next
+        if (error instanceof ProviderFaultError && error.usage) billed.add(error.usage);
         // before the slot is freed, so no trial waiting for the limiter sends another request
         runStop.stopIfFatal(error, signal);
         if (learnFromRejection(error, options, endpoint.identity, options.model, sentWith, params)) {
@@ -208,8 +213,10 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     key: string,
     startedAt: number,
     account: TrialBudget | undefined,
+    billed: NoAnswerBill,
   ): Promise<RetryOutcome<Completion>> {
-    return retryLoop((context) => attempt(messages, request.maxOutputTokens, key, request.signal, context, account), {
+    const budget = request.maxOutputTokens;
+    return retryLoop((context) => attempt(messages, budget, key, request.signal, context, account, billed), {
       policy,
       rng: lazyRetryRng(key),
       signal: request.signal,
@@ -219,12 +226,19 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     });
   }
 
-  const errorResponse = (error: string, start: number, attempts: number, stopsRun = false): TrialResponse => ({
+  const errorResponse = (
+    error: string,
+    start: number,
+    attempts: number,
+    stopsRun = false,
+    billedNoAnswer?: Usage,
+  ): TrialResponse => ({
     kind: 'error',
     error,
     latencyMs: clock.now() - start,
     attempts,
     ...(stopsRun ? { stopsRun } : {}),
+    ...(billedNoAnswer ? { billedNoAnswer } : {}),
   });
 
   async function answer(request: TrialRequest): Promise<TrialResponse> {
@@ -239,31 +253,50 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         if (request.signal?.aborted) return errorResponse('aborted by the caller', start, 0);
         if (runStop.stopped !== undefined) return errorResponse(runStop.stopped, start, 0, true);
         const account = budgetStep?.trial(messages, request.maxOutputTokens);
+        const billed = new NoAnswerBill();
         let outcome: RetryOutcome<Completion> | undefined;
         try {
-          outcome = await send(messages, request, key, start, account);
+          outcome = await send(messages, request, key, start, account, billed);
         } finally {
           await account?.settle({
             attempts: outcome?.attempts ?? policy.maxAttempts,
             usage: outcome?.ok ? outcome.value.usage : null,
             answered: outcome?.ok ?? false,
+            ...(billed.usage ? { billedNoAnswer: billed.usage } : {}),
           });
         }
+        const noAnswer = billed.usage;
         if (!outcome.ok && outcome.notSent) {
           return { kind: 'not-sent', reason: outcome.error, latencyMs: clock.now() - start, attempts: 0 };
         }
         if (!outcome.ok) {
-          if (outcome.stopsRun) return errorResponse(outcome.error, start, outcome.attempts, true);
-          return errorResponse(runStop.redact(outcome.error), start, outcome.attempts);
+          if (outcome.stopsRun) return errorResponse(outcome.error, start, outcome.attempts, true, noAnswer);
+          return errorResponse(runStop.redact(outcome.error), start, outcome.attempts, false, noAnswer);
         }
         const { attempts } = outcome;
-        return { kind: 'answer', ...outcome.value, latencyMs: clock.now() - start, cacheHit: false, attempts };
+        return {
+          kind: 'answer',
+          ...outcome.value,
+          latencyMs: clock.now() - start,
+          cacheHit: false,
+          attempts,
+          ...(noAnswer ? { billedNoAnswer: noAnswer } : {}),
+        };
       },
       start,
     );
   }
 
   return { identity, answer };
+}
+
+/** The usage one trial's responses carried though they brought no answer, summed over its attempts. */
+class NoAnswerBill {
+  usage: Usage | undefined;
+
+  add(usage: Usage): void {
+    this.usage = this.usage === undefined ? usage : (addUsage(this.usage, usage) ?? undefined);
+  }
 }
 
 /** The request parameters a report may show (budget field name, not its per-level value). */
