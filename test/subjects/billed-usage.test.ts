@@ -4,6 +4,7 @@ import { billedTokens, costOf } from '../../src/spend/price.js';
 import { addUsage } from '../../src/spend/usage-sum.js';
 import { mapFinishReason, ProviderFaultError, readCompletion } from '../../src/subjects/openai/completion.js';
 import { readEventStream } from '../../src/subjects/openai/event-stream.js';
+import { adaptTransport } from '../../src/subjects/openai/request-body.js';
 
 const answer = (usage: unknown, finish: string | null = 'stop') =>
   readCompletion({ choices: [{ message: { content: 'x' }, finish_reason: finish }], usage });
@@ -168,5 +169,31 @@ describe('finish reasons mapped, the raw value kept', () => {
     expect(mapFinishReason(null)).toEqual({ finishReason: null });
     expect(mapFinishReason(undefined)).toEqual({ finishReason: null });
     expect(mapFinishReason('constructor')).toEqual({ finishReason: null, raw: 'constructor' });
+  });
+});
+
+describe('stream-only endpoints and stream_options, learned from their 400', () => {
+  it('learns stream-only from the words providers use, once', () => {
+    for (const message of [
+      'This model only support stream mode, please enable the stream parameter to access the model.',
+      'Only streaming mode is supported',
+      'stream must be set to true',
+      'non-streaming requests are not supported',
+    ]) {
+      expect(adaptTransport({}, false, { status: 400, message }), message).toEqual({ streamOnly: true });
+      expect(adaptTransport({ streamOnly: true }, false, { status: 400, message })).toBeUndefined();
+    }
+    expect(adaptTransport({}, false, { status: 404, message: 'only support stream mode' })).toBeUndefined();
+    expect(adaptTransport({}, false, { status: 400, message: 'max_tokens is too large' })).toBeUndefined();
+  });
+
+  it('learns to leave out stream_options when a streamed request was rejected for it', () => {
+    const rejection = { status: 400, message: "Unrecognized request argument supplied: 'stream_options'" };
+    expect(adaptTransport({ streamOnly: true }, true, rejection)).toEqual({ streamOnly: true, noStreamOptions: true });
+    expect(adaptTransport({}, false, rejection)).toBeUndefined(); // not sent: nothing to learn
+    expect(adaptTransport({ noStreamOptions: true }, true, rejection)).toBeUndefined();
+    expect(adaptTransport({}, true, { status: 400, param: 'stream_options', message: 'bad' })).toEqual({
+      noStreamOptions: true,
+    });
   });
 });

@@ -37,7 +37,7 @@ beforeEach(() => {
 });
 
 const client = () =>
-  createChatClient(resolveEndpoint({ baseURL: server.baseURL, apiKey: SENTINEL_API_KEY }), { 'x-extra': 'e' });
+  createChatClient(resolveEndpoint({ baseURL: server.baseURL, apiKey: SENTINEL_API_KEY }), { 'x-extra': 'e' }, 10_000);
 const chat = {
   model: 'm',
   messages: [{ role: 'user' as const, content: 'add' }],

@@ -122,7 +122,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   const clock = options.clock ?? systemRetryClock;
   const limiter =
     options.limiter instanceof RateLimiter ? options.limiter : sharedLimiter(endpoint.identity, options.limiter);
-  const client = createChatClient(endpoint, options.headers);
+  const client = createChatClient(endpoint, options.headers, policy.requestTimeoutMs);
   const runStop = new RunStop([endpoint.apiKey, ...Object.values(options.headers ?? {})]);
   const cache = createCacheStep({
     cache: options.cache,
@@ -163,6 +163,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       if (remaining <= 0) return { kind: 'out-of-time' };
       const sentWith = learnedAdaptation(endpoint.identity, options.model);
       const params = buildParams(options, endpoint.identity, budget, sentWith);
+      const stream = shouldStream(options.stream, budget) || sentWith.streamOnly === true;
       try {
         const completion = await sendChatCompletion(client, {
           model: options.model,
@@ -170,7 +171,8 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
           params,
           signal,
           timeoutMs: Math.min(policy.requestTimeoutMs, remaining),
-          stream: shouldStream(options.stream, budget),
+          stream,
+          ...(sentWith.noStreamOptions ? { noStreamOptions: true } : {}),
           ...(options.trialHeader === false ? {} : { trialKey: key }),
         });
         return { kind: 'answered', value: completion };
@@ -179,7 +181,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         if (error instanceof ProviderFaultError && error.usage) billed.add(error.usage);
         // before the slot is freed, so no trial waiting for the limiter sends another request
         runStop.stopIfFatal(error, signal);
-        if (learnFromRejection(error, options, endpoint.identity, options.model, sentWith, params)) {
+        if (learnFromRejection(error, options, endpoint.identity, options.model, sentWith, params, stream)) {
           return { kind: 'resend' };
         }
         return { kind: 'failed', error, sent: true };
