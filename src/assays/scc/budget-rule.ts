@@ -111,6 +111,7 @@ export async function applyBudgetRule<T>(
     calls++;
     attempts += response.attempts;
     latencyMs += response.latencyMs;
+    if (response.kind !== 'not-sent' && response.billedNoAnswer) spent.billedNoAnswer(response.billedNoAnswer);
     if (response.kind === 'error' || response.kind === 'not-sent') {
       const record: BudgetRecord = { requested, final: budget, doublings, ceilingReached: false };
       const chain = spent.result(calls, attempts, response.kind);
@@ -163,6 +164,13 @@ class ChainTally {
     fromCache: { calls: 0, usage: null as Usage | null },
   };
 
+  private noAnswer: Usage | undefined;
+
+  /** Usage billed by responses that brought no answer (summed; never unknown: only responses that carried it). */
+  billedNoAnswer(usage: Usage): void {
+    this.noAnswer = this.noAnswer === undefined ? usage : (addUsage(this.noAnswer, usage) ?? undefined);
+  }
+
   answered(cacheHit: boolean, usage: Usage | null): void {
     const group = cacheHit ? this.groups.fromCache : this.groups.paid;
     group.usage = group.calls === 0 ? usage : addUsage(group.usage, usage);
@@ -170,6 +178,13 @@ class ChainTally {
   }
 
   result(calls: number, attempts: number, end: ChainUsage['end']): ChainUsage {
-    return { calls, attempts, paid: { ...this.groups.paid }, fromCache: { ...this.groups.fromCache }, end };
+    return {
+      calls,
+      attempts,
+      paid: { ...this.groups.paid },
+      fromCache: { ...this.groups.fromCache },
+      end,
+      ...(this.noAnswer ? { billedNoAnswer: this.noAnswer } : {}),
+    };
   }
 }
