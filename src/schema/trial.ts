@@ -48,6 +48,12 @@ export const trialRecordSchema = z.object({
    * `usage` null (no answer) and what it paid here.
    */
   billedNoAnswer: usageSchema.optional(),
+  /**
+   * What this trial's rejected requests taught the subject about its endpoint, once per endpoint and model in a
+   * process (docs/providers.md): `max_completion_tokens`/`max_tokens`, `no temperature`, `stream only`,
+   * `no stream_options`. Later trials are sent the adapted request without saying it again.
+   */
+  adapted: z.array(z.string()).optional(),
   /** Present when the response carried reasoning (never graded). */
   reasoning: reasoningRecordSchema.optional(),
   /** The model declined (`message.refusal`): graded as the answer it gave (none), and shown as a refusal. */

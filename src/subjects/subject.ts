@@ -54,6 +54,8 @@ export type TrialResponse =
       attempts: number;
       /** Usage of this trial's attempts that were billed but brought no answer (before the one that did). */
       billedNoAnswer?: Usage;
+      /** What this trial's rejected requests taught the subject (`stream only`, `max_completion_tokens`, …). */
+      adapted?: string[];
       /** Present when the answer is already the final one of the budget rule (a replay of such answers). */
       budget?: BudgetRecord;
       /** The trial's response-cache key (API subjects): links a record to its cache entry. */
@@ -71,6 +73,8 @@ export type TrialResponse =
       stopsRun?: boolean;
       /** Usage of the attempts that were billed though they brought no answer (a 200 with empty `choices`, …). */
       billedNoAnswer?: Usage;
+      /** What this trial's rejected requests taught the subject. */
+      adapted?: string[];
       latencyMs: number;
       attempts: number;
     }

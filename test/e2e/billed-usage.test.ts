@@ -218,9 +218,11 @@ describe.concurrent('every billed token counted through `ceilingbench run`', { t
     });
     expect(result.code, result.output).toBe(0);
     expect(kinds(result.report)).toEqual({ correct: 20 });
-    // learned once per endpoint and worker process: far fewer 400s than trials
+    // learned once per endpoint and worker process: far fewer 400s than trials, each recorded on the trial that learned
     expect(rejected).toBeGreaterThan(0);
     expect(rejected).toBeLessThan(10);
+    const learned = trialsOf(result.report).filter((t) => t.adapted?.includes('stream only'));
+    expect(learned).toHaveLength(rejected);
     const served = result.server.log.filter((r) => r.outcome === 'answered');
     const bill = new Bill();
     for (const r of served) bill.add(r.usage?.promptTokens ?? 0, r.usage?.completionTokens ?? 0);

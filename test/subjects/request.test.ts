@@ -110,7 +110,7 @@ describe('learning from a rejected default', () => {
     const sentWith = learnedAdaptation(endpoint, 'o9');
     const sent = { temperature: 0, max_tokens: 32 };
     const error = rejection("Unsupported parameter: 'max_tokens'", 'max_tokens');
-    expect(learnFromRejection(error, {}, endpoint, 'o9', sentWith, sent)).toBe(true);
+    expect(learnFromRejection(error, {}, endpoint, 'o9', sentWith, sent)).toEqual(['max_completion_tokens']);
     expect(learnedAdaptation(endpoint, 'o9')).toEqual({ maxTokensParam: 'max_completion_tokens' });
     expect(learnedAdaptation(endpoint, 'other')).toEqual({});
   });
@@ -120,10 +120,10 @@ describe('learning from a rejected default', () => {
     const sent = { temperature: 0, max_tokens: 32 };
     const error = rejection("Unsupported parameter: 'max_tokens'", 'max_tokens');
     const none = learnedAdaptation(endpoint, 'o9');
-    expect(learnFromRejection(error, { maxTokensParam: 'max_tokens' }, endpoint, 'o9', none, sent)).toBe(false);
-    expect(learnFromRejection(new Error('x'), {}, endpoint, 'o9', none, sent)).toBe(false);
+    expect(learnFromRejection(error, { maxTokensParam: 'max_tokens' }, endpoint, 'o9', none, sent)).toBeUndefined();
+    expect(learnFromRejection(new Error('x'), {}, endpoint, 'o9', none, sent)).toBeUndefined();
     const other = APIError.generate(400, { error: { message: 'bad messages' } }, 'bad messages', new Headers());
-    expect(learnFromRejection(other, {}, endpoint, 'o9', none, sent)).toBe(false);
+    expect(learnFromRejection(other, {}, endpoint, 'o9', none, sent)).toBeUndefined();
     expect(learnedAdaptation(endpoint, 'o9')).toEqual({});
   });
 });

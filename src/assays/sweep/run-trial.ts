@@ -40,6 +40,7 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
     latencyMs: response.latencyMs,
     attempts: response.attempts,
     ...(response.kind !== 'not-sent' && response.billedNoAnswer ? { billedNoAnswer: response.billedNoAnswer } : {}),
+    ...(response.kind !== 'not-sent' && response.adapted ? { adapted: response.adapted } : {}),
   };
   if (response.kind === 'error') {
     const outcome = apiOutcome(task.family, response.error, instance.answer);

@@ -181,7 +181,9 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         if (error instanceof ProviderFaultError && error.usage) billed.add(error.usage);
         // before the slot is freed, so no trial waiting for the limiter sends another request
         runStop.stopIfFatal(error, signal);
-        if (learnFromRejection(error, options, endpoint.identity, options.model, sentWith, params, stream)) {
+        const lessons = learnFromRejection(error, options, endpoint.identity, options.model, sentWith, params, stream);
+        if (lessons) {
+          billed.adapted.push(...lessons);
           return { kind: 'resend' };
         }
         return { kind: 'failed', error, sent: true };
@@ -268,12 +270,16 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
           });
         }
         const noAnswer = billed.usage;
+        const adapted = billed.adapted.length > 0 ? { adapted: [...billed.adapted] } : {};
         if (!outcome.ok && outcome.notSent) {
           return { kind: 'not-sent', reason: outcome.error, latencyMs: clock.now() - start, attempts: 0 };
         }
         if (!outcome.ok) {
           if (outcome.stopsRun) return errorResponse(outcome.error, start, outcome.attempts, true, noAnswer);
-          return errorResponse(runStop.redact(outcome.error), start, outcome.attempts, false, noAnswer);
+          return {
+            ...errorResponse(runStop.redact(outcome.error), start, outcome.attempts, false, noAnswer),
+            ...adapted,
+          };
         }
         const { attempts } = outcome;
         return {
@@ -283,6 +289,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
           cacheHit: false,
           attempts,
           ...(noAnswer ? { billedNoAnswer: noAnswer } : {}),
+          ...adapted,
         };
       },
       start,
@@ -292,9 +299,13 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   return { identity, answer };
 }
 
-/** The usage one trial's responses carried though they brought no answer, summed over its attempts. */
+/**
+ * What one trial's attempts left besides its answer: the usage its responses carried though they brought no answer
+ * (summed), and what its rejected requests taught the subject (recorded on the trial that learned it).
+ */
 class NoAnswerBill {
   usage: Usage | undefined;
+  readonly adapted: string[] = [];
 
   add(usage: Usage): void {
     this.usage = this.usage === undefined ? usage : (addUsage(this.usage, usage) ?? undefined);

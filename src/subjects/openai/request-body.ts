@@ -152,6 +152,16 @@ export function adaptToRejection(
   return undefined;
 }
 
+/** What `after` learned beyond `before`, in words for the record (`max_completion_tokens`, `stream only`, …). */
+export function lessonsOf(before: Adaptation, after: Adaptation): string[] {
+  const lessons: string[] = [];
+  if (after.maxTokensParam !== before.maxTokensParam && after.maxTokensParam) lessons.push(after.maxTokensParam);
+  if (after.dropTemperature && !before.dropTemperature) lessons.push('no temperature');
+  if (after.streamOnly && !before.streamOnly) lessons.push('stream only');
+  if (after.noStreamOptions && !before.noStreamOptions) lessons.push('no stream_options');
+  return lessons;
+}
+
 const learned = new Map<string, Adaptation>();
 const NOTHING_LEARNED: Adaptation = Object.freeze({});
 

@@ -9,6 +9,7 @@ import {
   adaptTransport,
   type ChatMessage,
   learnedAdaptation,
+  lessonsOf,
   type ParamValue,
   type ProviderOptions,
   rememberAdaptation,
@@ -154,8 +155,9 @@ function readBody(contentType: string | null, text: string): Completion {
 /**
  * Learns from a 400 that rejected one of our defaults (o-series and friends, see `adaptToRejection`; a stream-only
  * endpoint or one rejecting `stream_options`, see `adaptTransport`; `streamed`: the failed request was): returns
- * true when the request should be sent again at once with the adapted body. `sentWith` is the adaptation the
- * failed request was built with; when another trial learned something newer meanwhile, that lesson is kept.
+ * what was learned, in words (`lessonsOf`), when the request should be sent again at once with the adapted body,
+ * else undefined. `sentWith` is the adaptation the failed request was built with; when another trial learned
+ * something newer meanwhile, that lesson is kept.
  */
 export function learnFromRejection(
   error: unknown,
@@ -165,11 +167,11 @@ export function learnFromRejection(
   sentWith: Adaptation,
   sent: Record<string, ParamValue>,
   streamed = false,
-): boolean {
-  if (!(error instanceof APIError)) return false;
+): string[] | undefined {
+  if (!(error instanceof APIError)) return undefined;
   const current = learnedAdaptation(endpointIdentity, model);
   const adapted = adaptToRejection(options, sentWith, sent, error) ?? adaptTransport(sentWith, streamed, error);
-  if (!adapted) return false;
+  if (!adapted) return undefined;
   if (current === sentWith) rememberAdaptation(endpointIdentity, model, adapted);
-  return true;
+  return lessonsOf(sentWith, adapted);
 }
