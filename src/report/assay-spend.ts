@@ -13,12 +13,15 @@ import type { Billable } from './billable.js';
 /** A trial's calls, as one unit per kind: those sent in this run, those answered from the response cache. */
 export function billablesOfChain(chain: ChainUsage): Billable[] {
   const units: Billable[] = [];
+  // what the chain's responses billed without an answer goes with its paid unit
+  const noAnswer = chain.billedNoAnswer ? { billedNoAnswer: chain.billedNoAnswer } : {};
   if (chain.fromCache.calls > 0)
     units.push({ cacheHit: true, attempts: 0, usage: chain.fromCache.usage, answered: true });
   if (chain.paid.calls > 0)
-    units.push({ cacheHit: false, attempts: chain.attempts, usage: chain.paid.usage, answered: true });
-  // requests sent for a call that failed: counted as calls, with no tokens (as a cell's api trial)
-  else if (chain.attempts > 0) units.push({ cacheHit: false, attempts: chain.attempts, usage: null, answered: false });
+    units.push({ cacheHit: false, attempts: chain.attempts, usage: chain.paid.usage, answered: true, ...noAnswer });
+  // requests sent for a call that failed: counted as calls, with no answer's tokens (as a cell's api trial)
+  else if (chain.attempts > 0)
+    units.push({ cacheHit: false, attempts: chain.attempts, usage: null, answered: false, ...noAnswer });
   return units;
 }
 

@@ -14,4 +14,6 @@ export interface Billable {
   /** False for missing data (an api failure, a trial never sent): no usage is expected. */
   answered: boolean;
   unrecorded?: boolean;
+  /** Tokens billed by the unit's responses that brought no answer (its failed attempts); part of what it paid. */
+  billedNoAnswer?: Usage;
 }

@@ -271,6 +271,13 @@ function spendLines(spend: Spend): string[] {
     notes.push(
       `From the response cache: ${fromCache.trials} trials, ${thousands(fromCache.prompt)} prompt and ${thousands(fromCache.completion)} completion tokens, not sent again.`,
     );
+  const noAnswer = spend.total.billedNoAnswer;
+  if (noAnswer)
+    notes.push(
+      `Billed, no answer: ${noAnswer.trials} trials had responses that carried usage but no answer (empty choices, finish_reason error): ` +
+        `${thousands(noAnswer.prompt)} prompt and ${thousands(noAnswer.completion)} completion tokens (${thousands(noAnswer.reasoning)} reasoning)` +
+        `${money && noAnswer.costUsd !== null ? `, ${usd(noAnswer.costUsd)}` : ''}, included in the table.`,
+    );
   const unrecorded = spend.total.assays?.unrecordedTrials ?? 0;
   const silent = spend.total.unknownUsage - unrecorded;
   if (silent > 0) notes.push(`${silent} answered trials reported no usage: their tokens are in no sum.`);

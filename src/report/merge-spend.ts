@@ -12,6 +12,7 @@ const totals = (t: SpendTotals): SpendTotals => ({
   paid: t.paid,
   fromCache: t.fromCache,
   unknownUsage: t.unknownUsage,
+  ...(t.billedNoAnswer ? { billedNoAnswer: t.billedNoAnswer } : {}),
 });
 
 export function mergeSpend(spends: ReadonlyArray<Spend | undefined>): Spend | undefined {

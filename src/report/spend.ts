@@ -21,6 +21,7 @@ export const billableOfTrial = (t: TrialRecord): Billable => ({
   attempts: t.attempts,
   usage: t.usage,
   answered: !isMissing(t.outcome),
+  ...(t.billedNoAnswer ? { billedNoAnswer: t.billedNoAnswer } : {}),
 });
 
 /** A unit answered by requests sent in this run (a cache hit sent none; a trial stopped before sending, neither). */
@@ -44,6 +45,27 @@ const sumCosts = (units: readonly Billable[], price: Price | null): number | nul
   return sum;
 };
 
+/** A unit's billed-but-unanswered tokens as a unit of their own (a paid one, never from the cache). */
+const noAnswerUnit = (t: Billable): Billable => ({
+  cacheHit: false,
+  attempts: 0,
+  usage: t.billedNoAnswer ?? null,
+  answered: false,
+});
+
+type NoAnswerTotals = NonNullable<SpendTotals['billedNoAnswer']>;
+
+const addBilled = <T extends { prompt: number; cachedPrompt: number; completion: number; reasoning: number }>(
+  a: T,
+  b: { prompt: number; cachedPrompt: number; completion: number; reasoning: number },
+): T => ({
+  ...a,
+  prompt: a.prompt + b.prompt,
+  cachedPrompt: a.cachedPrompt + b.cachedPrompt,
+  completion: a.completion + b.completion,
+  reasoning: a.reasoning + b.reasoning,
+});
+
 /**
  * The totals of one subject's units at its price. The cost is known when the subject has a price, or when every
  * unit with usage carries the provider's cost (and there is one); otherwise it is null — paid and saved alike.
@@ -52,16 +74,23 @@ export function spendOf(units: readonly Billable[], price: Price | null): SpendT
   const paid = units.filter((t) => !t.cacheHit);
   const cached = units.filter((t) => t.cacheHit);
   const withUsage = units.filter((t) => t.usage !== null);
-  const known = price !== null || (withUsage.length > 0 && withUsage.every((t) => t.usage?.costUsd !== undefined));
+  const noAnswer = paid.filter((t) => t.billedNoAnswer !== undefined).map(noAnswerUnit);
+  const billed = [...withUsage, ...noAnswer];
+  const known = price !== null || (billed.length > 0 && billed.every((t) => t.usage?.costUsd !== undefined));
+  const noAnswerCost = known ? sumCosts(noAnswer, price) : null;
+  const paidCost = known ? sumCosts(paid, price) : null;
   return {
     calls: units.reduce((sum, t) => sum + t.attempts, 0),
     paid: {
       trials: units.filter(sentThisRun).length,
-      ...sumBilled(paid),
-      costUsd: known ? sumCosts(paid, price) : null,
+      ...addBilled(sumBilled(paid), sumBilled(noAnswer)),
+      costUsd: addCost(paidCost, noAnswerCost),
     },
     fromCache: { trials: cached.length, ...sumBilled(cached), savedUsd: known ? sumCosts(cached, price) : null },
     unknownUsage: units.filter((t) => t.usage === null && (t.answered || t.unrecorded)).length,
+    ...(noAnswer.length > 0
+      ? { billedNoAnswer: { trials: noAnswer.length, ...sumBilled(noAnswer), costUsd: noAnswerCost } }
+      : {}),
   };
 }
 
@@ -71,8 +100,15 @@ export const spendOfTrials = (trials: readonly TrialRecord[], price: Price | nul
 
 const addCost = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a + b);
 
+/** Two billed-no-answer lines summed; absent when both are. */
+function addNoAnswer(a: NoAnswerTotals | undefined, b: NoAnswerTotals | undefined): NoAnswerTotals | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return { ...addBilled(a, b), trials: a.trials + b.trials, costUsd: addCost(a.costUsd, b.costUsd) };
+}
+
 /** The sum of two totals; a cost is null when either is. */
 export function addSpend(a: SpendTotals, b: SpendTotals): SpendTotals {
+  const billedNoAnswer = addNoAnswer(a.billedNoAnswer, b.billedNoAnswer);
   return {
     calls: a.calls + b.calls,
     paid: {
@@ -92,6 +128,7 @@ export function addSpend(a: SpendTotals, b: SpendTotals): SpendTotals {
       savedUsd: addCost(a.fromCache.savedUsd, b.fromCache.savedUsd),
     },
     unknownUsage: a.unknownUsage + b.unknownUsage,
+    ...(billedNoAnswer ? { billedNoAnswer } : {}),
   };
 }
 
@@ -205,12 +242,21 @@ function rounded<T extends SpendTotals>(entry: T): T {
     ...entry,
     paid: { ...entry.paid, costUsd: roundUsd(entry.paid.costUsd) },
     fromCache: { ...entry.fromCache, savedUsd: roundUsd(entry.fromCache.savedUsd) },
+    ...(entry.billedNoAnswer
+      ? { billedNoAnswer: { ...entry.billedNoAnswer, costUsd: roundUsd(entry.billedNoAnswer.costUsd) } }
+      : {}),
   };
 }
 
 /** The totals part of an entry (its identifying keys dropped). */
 function totalsOf(entry: SpendTotals): SpendTotals {
-  return { calls: entry.calls, paid: entry.paid, fromCache: entry.fromCache, unknownUsage: entry.unknownUsage };
+  return {
+    calls: entry.calls,
+    paid: entry.paid,
+    fromCache: entry.fromCache,
+    unknownUsage: entry.unknownUsage,
+    ...(entry.billedNoAnswer ? { billedNoAnswer: entry.billedNoAnswer } : {}),
+  };
 }
 
 /** The subjects of the accounts that have no price (their cost is unknown unless the provider reported it). */

@@ -27,5 +27,10 @@ export const chainUsageSchema = z.object({
   fromCache: answeredCallsSchema,
   /** How the chain ended: an answer, a failed call (missing data), or a call the spend ledger refused to send. */
   end: z.enum(['answer', 'error', 'not-sent']),
+  /**
+   * Usage of the chain's responses that carried usage but no answer (a 200 with empty `choices`, `finish_reason:
+   * "error"`), over every call; billed in this run. Absent when there were none.
+   */
+  billedNoAnswer: usageSchema.optional(),
 });
 export type ChainUsage = z.infer<typeof chainUsageSchema>;

@@ -71,6 +71,14 @@ export const spendTotalsSchema = z.object({
   paid: z.object({ trials: count, ...billedTokensSchema.shape, costUsd: z.number().nonnegative().nullable() }),
   fromCache: z.object({ trials: count, ...billedTokensSchema.shape, savedUsd: z.number().nonnegative().nullable() }),
   unknownUsage: count,
+  /**
+   * Of `paid`: tokens billed by responses that brought no answer (a 200 with empty `choices`, `finish_reason:
+   * "error"`), in failed trials and in the failed attempts of answered ones; `trials` counts the trials that had
+   * any. Present only when there were some (absent in reports written before ceilingbench counted them).
+   */
+  billedNoAnswer: z
+    .object({ trials: count, ...billedTokensSchema.shape, costUsd: z.number().nonnegative().nullable() })
+    .optional(),
 });
 export type SpendTotals = z.infer<typeof spendTotalsSchema>;
 

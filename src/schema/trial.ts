@@ -39,7 +39,21 @@ export const trialRecordSchema = z.object({
   variant: z.string(),
   outcome: trialOutcomeSchema,
   finishReason: finishReasonSchema,
+  /** The provider's own finish reason when it differs from `finishReason` (Mistral's `model_length`, an unknown word). */
+  rawFinishReason: z.string().optional(),
   usage: usageSchema.nullable(),
+  /**
+   * Usage of this trial's responses that brought no answer but were billed (a 200 with empty `choices`,
+   * `finish_reason: "error"`), summed over its attempts; absent when there were none. A failed trial keeps
+   * `usage` null (no answer) and what it paid here.
+   */
+  billedNoAnswer: usageSchema.optional(),
+  /**
+   * What this trial's rejected requests taught the subject about its endpoint, once per endpoint and model in a
+   * process (docs/providers.md): `max_completion_tokens`/`max_tokens`, `no temperature`, `stream only`,
+   * `no stream_options`. Later trials are sent the adapted request without saying it again.
+   */
+  adapted: z.array(z.string()).optional(),
   /** Present when the response carried reasoning (never graded). */
   reasoning: reasoningRecordSchema.optional(),
   /** The model declined (`message.refusal`): graded as the answer it gave (none), and shown as a refusal. */

@@ -11,7 +11,12 @@ export function priceFor(prices: Prices, subject: { spec: string; model?: string
   return prices[subject.spec] ?? (subject.model ? prices[subject.model] : undefined) ?? null;
 }
 
-/** The token counts a bill is made of. Reasoning tokens are part of `completion` (as providers report them). */
+/**
+ * The token counts a bill is made of. Reasoning tokens are part of `completion` (our convention, see
+ * src/subjects/openai/completion.ts `readUsage`); a record whose reasoning is above its completion (written before
+ * the provider's excluded reasoning was added to it) is billed both: every reasoning token at the reasoning
+ * price, never capped.
+ */
 export interface BilledTokens {
   prompt: number;
   /** Of `prompt`: served from the provider's prompt cache. */
@@ -21,12 +26,15 @@ export interface BilledTokens {
   reasoning: number;
 }
 
-export const billedTokens = (usage: Usage): BilledTokens => ({
-  prompt: usage.promptTokens,
-  cachedPrompt: Math.min(usage.cachedPromptTokens ?? 0, usage.promptTokens),
-  completion: usage.completionTokens,
-  reasoning: Math.min(usage.reasoningTokens ?? 0, usage.completionTokens),
-});
+export function billedTokens(usage: Usage): BilledTokens {
+  const reasoning = usage.reasoningTokens ?? 0;
+  return {
+    prompt: usage.promptTokens,
+    cachedPrompt: Math.min(usage.cachedPromptTokens ?? 0, usage.promptTokens),
+    completion: reasoning > usage.completionTokens ? usage.completionTokens + reasoning : usage.completionTokens,
+    reasoning,
+  };
+}
 
 /** USD for these tokens at this price (per million tokens). */
 export function costOf(tokens: BilledTokens, price: Price): number {

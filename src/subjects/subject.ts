@@ -45,11 +45,17 @@ export type TrialResponse =
       /** The upstream provider a router sent the request to (OpenRouter's `provider`), when it said. */
       servedProvider?: string;
       finishReason: FinishReason;
+      /** The provider's own finish reason when it differs from `finishReason` (Mistral's `model_length`). */
+      rawFinishReason?: string;
       usage: Usage | null;
       latencyMs: number;
       cacheHit: boolean;
       /** Requests sent for this answer, retries included; 0 for a cache hit. */
       attempts: number;
+      /** Usage of this trial's attempts that were billed but brought no answer (before the one that did). */
+      billedNoAnswer?: Usage;
+      /** What this trial's rejected requests taught the subject (`stream only`, `max_completion_tokens`, …). */
+      adapted?: string[];
       /** Present when the answer is already the final one of the budget rule (a replay of such answers). */
       budget?: BudgetRecord;
       /** The trial's response-cache key (API subjects): links a record to its cache entry. */
@@ -65,6 +71,10 @@ export type TrialResponse =
        * CB_PROVIDER_FATAL).
        */
       stopsRun?: boolean;
+      /** Usage of the attempts that were billed though they brought no answer (a 200 with empty `choices`, …). */
+      billedNoAnswer?: Usage;
+      /** What this trial's rejected requests taught the subject. */
+      adapted?: string[];
       latencyMs: number;
       attempts: number;
     }

@@ -30,6 +30,8 @@ export class SpendTally {
   cacheHits = 0;
   /** Prompt + completion tokens of the trials answered from the response cache. */
   cachedTokens = 0;
+  /** Answered trials (and calls) whose provider reported no usage: their tokens are unknown, in no sum. */
+  unknownUsage = 0;
   /** USD paid so far; null once a record's cost is unknown. */
   cost: number | null = 0;
   saved: number | null = 0;
@@ -57,18 +59,28 @@ export class SpendTally {
     this.tokens += spend.paid.prompt + spend.paid.completion;
     this.cacheHits += spend.fromCache.trials;
     this.cachedTokens += spend.fromCache.prompt + spend.fromCache.completion;
+    this.unknownUsage += spend.unknownUsage;
     this.cost = this.cost === null || spend.paid.costUsd === null ? null : this.cost + spend.paid.costUsd;
     this.saved =
       this.saved === null || spend.fromCache.savedUsd === null ? null : this.saved + spend.fromCache.savedUsd;
     this.priced = true;
   }
 
-  /** `calls 40 · tokens 12,345 · cache hits 3 (2,100 tokens) · cost $0.0123 (saved $0.001)` */
+  /**
+   * `calls 40 · tokens 12,345 · cache hits 3 (2,100 tokens) · cost $0.0123 (saved $0.001)`; unknown usage is said,
+   * never shown as 0: `tokens usage unknown` when no trial reported any, `tokens 12,345 (+ 2 trials usage unknown)`.
+   */
   counters(): string {
     const hits = `cache hits ${this.cacheHits}${this.cacheHits > 0 ? ` (${thousands(this.cachedTokens)} tokens)` : ''}`;
     const saved = this.cacheHits > 0 && this.saved !== null ? ` (saved ${usd(this.saved)})` : '';
     const cost = this.priced && this.cost !== null ? ` · cost ${usd(this.cost)}${saved}` : '';
-    return `calls ${this.calls} · tokens ${thousands(this.tokens)} · ${hits}${cost}`;
+    const tokens =
+      this.unknownUsage === 0
+        ? thousands(this.tokens)
+        : this.tokens === 0
+          ? 'usage unknown'
+          : `${thousands(this.tokens)} (+ ${this.unknownUsage} trials usage unknown)`;
+    return `calls ${this.calls} · tokens ${tokens} · ${hits}${cost}`;
   }
 }
 

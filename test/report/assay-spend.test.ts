@@ -10,7 +10,8 @@ import { renderMarkdown } from '../../src/report/markdown.js';
 import { mergeSpend } from '../../src/report/merge-spend.js';
 import type { ChainUsage } from '../../src/schema/chain-usage.js';
 import { type Report, reportSchema, type SpendTotals } from '../../src/schema/report.js';
-import { costOf } from '../../src/spend/price.js';
+import type { Usage } from '../../src/schema/trial.js';
+import { billedTokens, costOf } from '../../src/spend/price.js';
 import { createSubject } from '../../src/subjects/index.js';
 import {
   cellArb,
@@ -210,8 +211,14 @@ describe('spend: the assays are in the accounts (property)', () => {
                 ? [...record.result.tiers[0].trials.map((t) => t.usage), ...record.result.tiers[0].abortedUsage]
                 : record.result.trials.map((t) => t.usage);
             const a = spend.assays.find((x) => x.task === record.task);
+            // billed tokens: a reasoning count above the completion is billed on top of it (spend/price.ts)
+            const billed = (u: Usage, key: 'promptTokens' | 'completionTokens') =>
+              key === 'promptTokens' ? u.promptTokens : billedTokens(u).completion;
             const tokens = (group: 'paid' | 'fromCache', key: 'promptTokens' | 'completionTokens') =>
-              chains.reduce((s, c) => s + (c[group].calls > 0 ? (c[group].usage?.[key] ?? 0) : 0), 0);
+              chains.reduce((s, c) => {
+                const u = c[group].usage;
+                return s + (c[group].calls > 0 && u ? billed(u, key) : 0);
+              }, 0);
             const unknown = chains.reduce(
               (s, c) => s + (['paid', 'fromCache'] as const).filter((g) => c[g].calls > 0 && !c[g].usage).length,
               0,

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addUsage, answerWithBudgetRule, SCC_OUTPUT_TOKENS_CEILING } from '../../src/assays/scc/budget-rule.js';
 import { runSccTrial } from '../../src/assays/scc/trial.js';
+import { billablesOfChain } from '../../src/report/assay-spend.js';
+import { spendOf } from '../../src/report/spend.js';
 import type { Usage } from '../../src/schema/trial.js';
 import type { BudgetRecord, Subject, TrialRequest, TrialResponse } from '../../src/subjects/subject.js';
 import { countInstance } from '../../src/tasks/count/plugin.js';
@@ -166,6 +168,42 @@ describe('the SCC budget rule over a fake subject', () => {
     // a call without a reported cost makes the chain's cost unknown (its tokens are priced instead), never 0
     const unpriced = addUsage(first, { promptTokens: 100, completionTokens: 900 });
     expect(unpriced).toEqual({ promptTokens: 200, completionTokens: 4996, cachedPromptTokens: 0 });
+  });
+
+  it('keeps what responses billed without an answer over the chain, and the accounts price it as paid', async () => {
+    const noAnswer = { promptTokens: 700, completionTokens: 0 };
+    const calls = [
+      {
+        kind: 'answer' as const,
+        text: 'cut',
+        finishReason: 'length' as const,
+        usage: { promptTokens: 100, completionTokens: 4096 },
+      },
+      { kind: 'error' as const, error: 'empty choices', billedNoAnswer: noAnswer },
+    ];
+    let n = 0;
+    const subject: Subject = {
+      identity: { spec: 'fake', kind: 'sim', parameters: {} },
+      async answer(): Promise<TrialResponse> {
+        const step = calls[Math.min(n++, calls.length - 1)];
+        return step.kind === 'error'
+          ? { ...step, latencyMs: 1, attempts: 1 }
+          : { ...step, latencyMs: 1, attempts: 1, cacheHit: false };
+      },
+    };
+    const response = await answerWithBudgetRule(subject, request(), { ceiling: 8192, hasAnswer: () => false });
+    expect(response.chain.billedNoAnswer).toEqual(noAnswer);
+    const spend = spendOf(billablesOfChain(response.chain), { input: 1, output: 10 });
+    expect(spend.paid.prompt).toBe(800);
+    expect(spend.paid.completion).toBe(4096);
+    expect(spend.billedNoAnswer).toEqual({
+      trials: 1,
+      prompt: 700,
+      cachedPrompt: 0,
+      completion: 0,
+      reasoning: 0,
+      costUsd: 700 / 1e6,
+    });
   });
 
   it('makes no further call once the caller aborted', async () => {

@@ -74,13 +74,14 @@ describe('readCompletion', () => {
     });
     expect(readCompletion({ choices: [{ message: { content: null }, finish_reason: 'eos' }] })).toEqual({
       text: '',
-      finishReason: null,
+      finishReason: 'stop',
+      rawFinishReason: 'eos',
       usage: null,
     });
   });
 
   it('rejects anything that is not a completion with a retryable error', () => {
-    for (const body of ['upstream error', null, {}, { choices: [] }, { choices: [{ message: { content: 3 } }] }]) {
+    for (const body of ['upstream error', null, {}, { choices: [{ message: { content: 3 } }] }]) {
       expect(() => readCompletion(body)).toThrow(MalformedResponseError);
     }
   });

@@ -40,6 +40,15 @@ describe('the progress line’s spend so far', () => {
     );
   });
 
+  it('says "usage unknown" when a provider reported none, never "tokens 0"', () => {
+    const tally = new SpendTally();
+    const silent = { ...trial(false, 0, 0), usage: null };
+    tally.add(meta([silent, silent]));
+    expect(tally.counters()).toBe('calls 2 · tokens usage unknown · cache hits 0');
+    tally.add(meta([trial(false, 10, 5)]));
+    expect(tally.counters()).toBe('calls 3 · tokens 15 (+ 2 trials usage unknown) · cache hits 0');
+  });
+
   it('shows no cost without a price (tokens only); an SCC record counts every call, doublings included', () => {
     const tally = new SpendTally();
     tally.add(meta([trial(false, 10, 5)]));

@@ -1,5 +1,6 @@
 import type { ChainUsage } from '../../schema/chain-usage.js';
 import type { Usage } from '../../schema/trial.js';
+import { addUsage } from '../../spend/usage-sum.js';
 import type { BudgetRecord, Subject, TrialRequest, TrialResponse } from '../../subjects/subject.js';
 
 /**
@@ -58,25 +59,7 @@ export type BudgetedNotSent = Omit<NotSentResponse, 'attempts'> & { attempts: nu
 
 export type BudgetedResponse = BudgetedAnswer | BudgetedError | BudgetedNotSent;
 
-/**
- * Sum of two usages; unknown (null) if either is. Reasoning and cached prompt tokens count as 0 in a call that
- * reported none; the provider's cost is summed only when both calls reported one (else it is unknown, and the
- * tokens are priced instead).
- */
-export function addUsage(a: Usage | null, b: Usage | null): Usage | null {
-  if (a === null || b === null) return null;
-  const sum = (x: number | undefined, y: number | undefined) =>
-    x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0);
-  const reasoningTokens = sum(a.reasoningTokens, b.reasoningTokens);
-  const cachedPromptTokens = sum(a.cachedPromptTokens, b.cachedPromptTokens);
-  return {
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens,
-    ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
-    ...(cachedPromptTokens !== undefined ? { cachedPromptTokens } : {}),
-    ...(a.costUsd !== undefined && b.costUsd !== undefined ? { costUsd: a.costUsd + b.costUsd } : {}),
-  };
-}
+export { addUsage };
 
 /**
  * Answers `request` under the budget rule. A subject whose answer already carries a `budget` record applied the
@@ -128,6 +111,7 @@ export async function applyBudgetRule<T>(
     calls++;
     attempts += response.attempts;
     latencyMs += response.latencyMs;
+    if (response.kind !== 'not-sent' && response.billedNoAnswer) spent.billedNoAnswer(response.billedNoAnswer);
     if (response.kind === 'error' || response.kind === 'not-sent') {
       const record: BudgetRecord = { requested, final: budget, doublings, ceilingReached: false };
       const chain = spent.result(calls, attempts, response.kind);
@@ -180,6 +164,13 @@ class ChainTally {
     fromCache: { calls: 0, usage: null as Usage | null },
   };
 
+  private noAnswer: Usage | undefined;
+
+  /** Usage billed by responses that brought no answer (summed; never unknown: only responses that carried it). */
+  billedNoAnswer(usage: Usage): void {
+    this.noAnswer = this.noAnswer === undefined ? usage : (addUsage(this.noAnswer, usage) ?? undefined);
+  }
+
   answered(cacheHit: boolean, usage: Usage | null): void {
     const group = cacheHit ? this.groups.fromCache : this.groups.paid;
     group.usage = group.calls === 0 ? usage : addUsage(group.usage, usage);
@@ -187,6 +178,13 @@ class ChainTally {
   }
 
   result(calls: number, attempts: number, end: ChainUsage['end']): ChainUsage {
-    return { calls, attempts, paid: { ...this.groups.paid }, fromCache: { ...this.groups.fromCache }, end };
+    return {
+      calls,
+      attempts,
+      paid: { ...this.groups.paid },
+      fromCache: { ...this.groups.fromCache },
+      end,
+      ...(this.noAnswer ? { billedNoAnswer: this.noAnswer } : {}),
+    };
   }
 }

@@ -38,6 +38,8 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
     variant,
     latencyMs: response.latencyMs,
     attempts: response.attempts,
+    ...(response.kind !== 'not-sent' && response.billedNoAnswer ? { billedNoAnswer: response.billedNoAnswer } : {}),
+    ...(response.kind !== 'not-sent' && response.adapted ? { adapted: response.adapted } : {}),
   };
   if (response.kind === 'error') {
     const outcome = apiOutcome(task.family, response.error, instance.answer);
@@ -50,6 +52,7 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
   const served = {
     ...(response.servedModel !== undefined ? { servedModel: response.servedModel } : {}),
     ...(response.servedProvider !== undefined ? { servedProvider: response.servedProvider } : {}),
+    ...(response.rawFinishReason !== undefined ? { rawFinishReason: response.rawFinishReason } : {}),
   };
   if (response.finishReason === 'content_filter') {
     // the provider's moderation removed the output: the provider's doing, missing data, not the model's answer

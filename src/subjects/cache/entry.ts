@@ -37,6 +37,8 @@ export const cachedResponseSchema = z.object({
   /** The upstream provider that served (OpenRouter's `provider`). */
   servedProvider: z.string().optional(),
   finishReason: finishReasonSchema,
+  /** The provider's own finish reason when it differs from `finishReason`. */
+  rawFinishReason: z.string().optional(),
   usage: usageSchema.nullable(),
   /** Latency of the original call (a timing field). */
   latencyMs: z.number().nonnegative(),
@@ -56,15 +58,19 @@ export type CacheMeta = z.infer<typeof cacheMetaSchema>;
 export type CachedResponse = z.infer<typeof cachedResponseSchema>;
 export type CacheEntry = z.infer<typeof cacheEntrySchema>;
 
-type AnswerDetailFields = Pick<CachedResponse, 'reasoning' | 'refusal' | 'servedModel' | 'servedProvider'>;
+type AnswerDetailFields = Pick<
+  CachedResponse,
+  'reasoning' | 'refusal' | 'servedModel' | 'servedProvider' | 'rawFinishReason'
+>;
 
 /**
  * The optional parts of an answer (reasoning channel, refusal, who served), copied only where present. One list,
  * so that the cache, a cache hit and a replay carry the same fields.
  */
 export function answerDetails(from: AnswerDetailFields): AnswerDetailFields {
-  const { reasoning, refusal, servedModel, servedProvider } = from;
+  const { reasoning, refusal, servedModel, servedProvider, rawFinishReason } = from;
   return {
+    ...(rawFinishReason !== undefined ? { rawFinishReason } : {}),
     ...(reasoning !== undefined ? { reasoning } : {}),
     ...(refusal !== undefined ? { refusal } : {}),
     ...(servedModel !== undefined ? { servedModel } : {}),

@@ -24,7 +24,7 @@ export interface TrialBudget {
    */
   admit(): Promise<Admitted>;
   /** What the trial spent, once it is over; nothing when it was never admitted. */
-  settle(outcome: { attempts: number; usage: Usage | null; answered: boolean }): Promise<void>;
+  settle(outcome: { attempts: number; usage: Usage | null; answered: boolean; billedNoAnswer?: Usage }): Promise<void>;
 }
 
 /**
@@ -40,6 +40,7 @@ export function createBudgetStep(options: BudgetStepOptions): {
   const { gate, price, maxAttempts } = options;
   const priced = (prompt: number, completion: number): number | null =>
     price === null ? null : costOf({ prompt, cachedPrompt: 0, completion, reasoning: 0 }, price);
+  const costAt = (usage: Usage): number | null => (price === null ? null : costOf(billedTokens(usage), price));
   return {
     trial(messages, outputBudget) {
       const promptTokens = messages.reduce((sum, m) => sum + estimateTokens(m.content), 0);
@@ -61,20 +62,23 @@ export function createBudgetStep(options: BudgetStepOptions): {
           }
           return { ok: false, reason: answer.reason };
         },
-        async settle({ attempts, usage, answered }) {
+        async settle({ attempts, usage, answered, billedNoAnswer }) {
           if (id === undefined) return;
           const settledId = id;
           id = undefined;
-          const actual = !answered
+          const answer = !answered
             ? { calls: attempts, tokens: 0, costUsd: price === null ? null : 0 }
             : usage === null
               ? { ...cap, calls: attempts }
-              : {
-                  calls: attempts,
-                  tokens: usage.promptTokens + usage.completionTokens,
-                  costUsd: price === null ? null : costOf(billedTokens(usage), price),
-                };
-          await gate.settle(settledId, actual);
+              : { calls: attempts, tokens: usage.promptTokens + usage.completionTokens, costUsd: costAt(usage) };
+          // what the responses that brought no answer billed is spent too
+          const extraTokens = billedNoAnswer ? billedNoAnswer.promptTokens + billedNoAnswer.completionTokens : 0;
+          const extraCost = billedNoAnswer ? costAt(billedNoAnswer) : 0;
+          await gate.settle(settledId, {
+            calls: answer.calls,
+            tokens: answer.tokens + extraTokens,
+            costUsd: answer.costUsd === null || extraCost === null ? null : answer.costUsd + extraCost,
+          });
         },
       };
     },

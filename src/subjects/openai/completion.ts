@@ -21,6 +21,8 @@ export class ProviderFaultError extends Error {
     readonly retryable: boolean,
     /** The body's code was 429: the provider's rate limit, reported in a 200 (tells the adaptive limiter). */
     readonly rateLimited = false,
+    /** The usage the failed response carried: billed though it brought no answer (spend's "billed, no answer"). */
+    readonly usage?: Usage,
   ) {
     super(message);
     this.name = 'ProviderFaultError';
@@ -40,6 +42,8 @@ export const partSchema = z
 const usageSchema = z.object({
   prompt_tokens: z.number().int().nonnegative(),
   completion_tokens: z.number().int().nonnegative(),
+  /** Gemini counts thinking tokens here but not in `completion_tokens` (see `readUsage`). */
+  total_tokens: z.number().int().nonnegative().optional().catch(undefined),
   /** Reasoning tokens, counted inside `completion_tokens`. An unreadable detail is dropped, never the counts. */
   completion_tokens_details: z
     .object({ reasoning_tokens: z.number().int().nonnegative().nullable().optional() })
@@ -99,8 +103,44 @@ const errorBodySchema = z.object({
   ]),
 });
 
-/** `content_filter` is passed on: the sweep records it as `api` (the provider's moderation, not the model). */
-const KNOWN_FINISH: readonly string[] = ['stop', 'length', 'content_filter', 'tool_calls', 'function_call'];
+/**
+ * Providers' own finish reasons, mapped to OpenAI's. `content_filter` is passed on: the sweep records it as `api`
+ * (the provider's moderation, not the model). Matched case-insensitively (Gemini's native names are upper case).
+ */
+const FINISH_ALIASES: Readonly<Record<string, Exclude<FinishReason, null>>> = {
+  stop: 'stop',
+  length: 'length',
+  content_filter: 'content_filter',
+  tool_calls: 'tool_calls',
+  function_call: 'function_call',
+  /** Mistral: the model's context was full. */
+  model_length: 'length',
+  /** Anthropic's and Gemini's names for the output budget. */
+  max_tokens: 'length',
+  /** Anthropic: the model ended its turn, or hit a stop sequence; llama.cpp/TGI: end of sequence. */
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  eos_token: 'stop',
+  eos: 'stop',
+  /** Gemini's native safety, recitation and blocklist stops. */
+  safety: 'content_filter',
+  recitation: 'content_filter',
+  prohibited_content: 'content_filter',
+  blocklist: 'content_filter',
+  spii: 'content_filter',
+  image_safety: 'content_filter',
+  tool_use: 'tool_calls',
+};
+
+/**
+ * The provider's finish reason as ours (`model_length` → `length`, …); an unknown one is null. `raw` is the
+ * provider's own word when it differs from the mapped value (kept on the record, so nothing is lost).
+ */
+export function mapFinishReason(raw: string | null | undefined): { finishReason: FinishReason; raw?: string } {
+  if (raw == null) return { finishReason: null };
+  const mapped = Object.hasOwn(FINISH_ALIASES, raw.toLowerCase()) ? FINISH_ALIASES[raw.toLowerCase()] : null;
+  return mapped === raw ? { finishReason: mapped } : { finishReason: mapped, raw };
+}
 
 export interface Completion {
   text: string;
@@ -109,6 +149,8 @@ export interface Completion {
   /** The model's refusal text (`message.refusal`); the answer text is then usually empty. */
   refusal?: string;
   finishReason: FinishReason;
+  /** The provider's own finish reason when it differs from `finishReason` (`model_length`, an unknown word). */
+  rawFinishReason?: string;
   /** Null when the provider sent no (readable) usage: unknown, not 0. */
   usage: Usage | null;
   /** `response.model`: the model that served, when the provider says. */
@@ -170,10 +212,64 @@ export function errorBodyFault(body: unknown): ProviderFaultError | undefined {
   );
 }
 
+/**
+ * A provider's usage in our convention: `completionTokens` is every output token billed, reasoning included, and
+ * `reasoningTokens` the reasoning part of it. OpenAI counts reasoning inside `completion_tokens` and reports it in
+ * `completion_tokens_details.reasoning_tokens`; Gemini leaves its thinking tokens out of `completion_tokens` and
+ * counts them in `total_tokens` only, so the gap `total − prompt − completion` is output too: it is added to
+ * the completion and, when no detail says otherwise, is the reasoning. A reasoning count above the completion
+ * cannot be part of it either, and is added the same way.
+ */
+export function readUsage(usage: z.infer<typeof usageSchema>): Usage {
+  const reported = usage.completion_tokens_details?.reasoning_tokens ?? undefined;
+  const gap = usage.total_tokens !== undefined ? usage.total_tokens - usage.prompt_tokens - usage.completion_tokens : 0;
+  let completionTokens = usage.completion_tokens;
+  let reasoningTokens = reported;
+  if (gap > 0) {
+    completionTokens += gap;
+    reasoningTokens = reported ?? gap;
+  } else if (reported !== undefined && reported > completionTokens) {
+    completionTokens += reported;
+  }
+  const cachedPromptTokens = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens;
+  return {
+    promptTokens: usage.prompt_tokens,
+    completionTokens,
+    ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
+    ...(cachedPromptTokens != null ? { cachedPromptTokens } : {}),
+    ...(usage.cost !== undefined ? { costUsd: usage.cost } : {}),
+  };
+}
+
+const emptyChoicesSchema = z.object({
+  choices: z.array(z.unknown()).max(0),
+  usage: usageSchema.nullable().optional().catch(null),
+});
+
+/**
+ * A 200 whose `choices` is empty (Gemini when it blocks a prompt, gateways when the upstream failed): no answer,
+ * but the prompt was usually billed, and its usage is kept. Not retryable: the same prompt is refused the same
+ * way, and each retry is billed again. (retry.ts reads `retryable`; this module only classifies.)
+ */
+function emptyChoices(body: unknown): ProviderFaultError | undefined {
+  const parsed = emptyChoicesSchema.safeParse(body);
+  if (!parsed.success) return undefined;
+  const usage = parsed.data.usage ? readUsage(parsed.data.usage) : undefined;
+  const billed = usage ? ` (billed ${usage.promptTokens} prompt and ${usage.completionTokens} completion tokens)` : '';
+  return new ProviderFaultError(
+    `provider fault: a 200 with empty 'choices'${billed}, no answer; not retried (the same request is refused the same way and billed again)`,
+    false,
+    false,
+    usage,
+  );
+}
+
 /** Validates what the SDK returned (it passes non-JSON bodies through as strings) and normalises the shape. */
 export function readCompletion(body: unknown): Completion {
   const parsed = completionSchema.safeParse(body);
   if (!parsed.success) {
+    const empty = emptyChoices(body);
+    if (empty) throw empty;
     // vLLM's top-level error shape is read in a 200 only when it says it is one (`object: "error"`)
     const isErrorObject =
       typeof body === 'object' && body !== null && (body as { object?: unknown }).object === 'error';
@@ -184,34 +280,28 @@ export function readCompletion(body: unknown): Completion {
   }
   const [choice] = parsed.data.choices;
   const reason = choice.finish_reason ?? null;
+  const usage = parsed.data.usage;
   if (reason === 'error') {
     const detail = choice.error?.message;
     throw new ProviderFaultError(
       `provider fault: finish_reason 'error'${detail ? `: ${clip(detail)}` : ''} (the generation failed upstream)`,
       true,
+      false,
+      usage ? readUsage(usage) : undefined,
     );
   }
-  const usage = parsed.data.usage;
-  const reasoningTokens = usage?.completion_tokens_details?.reasoning_tokens;
-  const cachedPromptTokens = usage?.prompt_tokens_details?.cached_tokens ?? usage?.prompt_cache_hit_tokens;
   const { text, thinking } = readContent(choice.message.content);
   const provided = choice.message.reasoning_content ?? choice.message.reasoning ?? '';
   const thought = [provided, thinking].filter((t) => t !== '').join('\n');
   const refusal = choice.message.refusal;
+  const finish = mapFinishReason(reason);
   return {
     text,
     ...(thought !== '' ? { reasoning: thought } : {}),
     ...(refusal != null && refusal !== '' ? { refusal } : {}),
-    finishReason: reason !== null && KNOWN_FINISH.includes(reason) ? (reason as FinishReason) : null,
-    usage: usage
-      ? {
-          promptTokens: usage.prompt_tokens,
-          completionTokens: usage.completion_tokens,
-          ...(reasoningTokens != null ? { reasoningTokens } : {}),
-          ...(cachedPromptTokens != null ? { cachedPromptTokens } : {}),
-          ...(usage.cost !== undefined ? { costUsd: usage.cost } : {}),
-        }
-      : null,
+    finishReason: finish.finishReason,
+    ...(finish.raw !== undefined ? { rawFinishReason: finish.raw } : {}),
+    usage: usage ? readUsage(usage) : null,
     ...(parsed.data.model ? { servedModel: parsed.data.model } : {}),
     ...(parsed.data.provider ? { servedProvider: parsed.data.provider } : {}),
   };

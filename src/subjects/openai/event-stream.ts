@@ -143,6 +143,8 @@ export function readEventStream(text: string): Completion {
       if (choice.error) choiceError = choice.error;
     }
   }
+  // a stream that carried usage but no choice was billed for no answer (completion.ts: empty choices)
+  if (!sawChoice && usage !== undefined) return readCompletion({ choices: [], usage });
   if (!sawChoice) throw new MalformedResponseError('event stream without a choice');
   if (!done && finishReason === null) {
     throw new MalformedResponseError('event stream ended before [DONE] and without a finish_reason (cut off)');

@@ -1,13 +1,15 @@
 import { PyRandom } from '../../rng/index.js';
 import type { Prices } from '../../schema/spend.js';
+import type { Usage } from '../../schema/trial.js';
 import type { SpendGate } from '../../spend/ledger.js';
 import { priceFor } from '../../spend/price.js';
+import { addUsage } from '../../spend/usage-sum.js';
 import type { ResponseCache } from '../cache/store.js';
 import { LimiterAbortError, type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter.js';
 import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject.js';
 import { createBudgetStep, type TrialBudget } from './budget-step.js';
 import { createCacheStep } from './cache-step.js';
-import type { Completion } from './completion.js';
+import { type Completion, ProviderFaultError } from './completion.js';
 import { type Env, resolveEndpoint } from './endpoint.js';
 import { DEFAULT_RETRY_MAX_MS, type GateReport, type Pass, sharedGate } from './endpoint-gate.js';
 import { requestHeaders } from './headers.js';
@@ -133,7 +135,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   const clock = options.clock ?? systemRetryClock;
   const limiter =
     options.limiter instanceof RateLimiter ? options.limiter : sharedLimiter(endpoint.identity, options.limiter);
-  const client = createChatClient(endpoint, requestHeaders(options.headers), options.fetch);
+  const client = createChatClient(endpoint, requestHeaders(options.headers), policy.requestTimeoutMs, options.fetch);
   const gate = sharedGate(
     `${endpoint.identity}|${options.model}`,
     {
@@ -173,6 +175,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     signal: AbortSignal | undefined,
     context: AttemptContext,
     account: TrialBudget | undefined,
+    billed: NoAnswerBill,
   ): Promise<AttemptResult<Completion>> {
     if (runStop.stopped !== undefined) return { kind: 'halted', error: runStop.stopped, stopsRun: true };
     const pass = await gate.pass(signal, context.remainingMs, context);
@@ -185,7 +188,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       return gate.report(pass, what);
     };
     try {
-      return await underLease(pass, report, messages, budget, key, signal, context, account);
+      return await underLease(pass, report, messages, budget, key, signal, context, account, billed);
     } finally {
       if (!reported) report({ kind: 'none' });
     }
@@ -200,6 +203,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     signal: AbortSignal | undefined,
     context: AttemptContext,
     account: TrialBudget | undefined,
+    billed: NoAnswerBill,
   ): Promise<AttemptResult<Completion>> {
     const send = async (): Promise<AttemptResult<Completion>> => {
       // the run was stopped while this trial waited for the limiter: send nothing
@@ -214,6 +218,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       if (remaining <= 0) return { kind: 'out-of-time' };
       const sentWith = learnedAdaptation(endpoint.identity, options.model);
       const params = buildParams(options, endpoint.identity, budget, sentWith);
+      const stream = shouldStream(options.stream, budget) || sentWith.streamOnly === true;
       try {
         const completion = await sendChatCompletion(client, {
           model: options.model,
@@ -221,12 +226,15 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
           params,
           signal,
           timeoutMs: Math.min(policy.requestTimeoutMs, remaining),
-          stream: shouldStream(options.stream, budget),
+          stream,
+          ...(sentWith.noStreamOptions ? { noStreamOptions: true } : {}),
           ...(options.trialHeader === false ? {} : { trialKey: key }),
         });
         report({ kind: 'answered' });
         return { kind: 'answered', value: completion };
       } catch (error) {
+        // a response that brought no answer but carried usage was billed: counted, whatever happens next
+        if (error instanceof ProviderFaultError && error.usage) billed.add(error.usage);
         // before the slot is freed, so no trial waiting for the limiter sends another request
         runStop.stopIfFatal(error, signal);
         const failure = classifyFailure(error, signal);
@@ -235,7 +243,9 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
           return { kind: 'failed', error, sent: true, gated };
         }
         report(failure.kind === 'aborted' ? { kind: 'none' } : { kind: 'reachable' });
-        if (learnFromRejection(error, options, endpoint.identity, options.model, sentWith, params)) {
+        const lessons = learnFromRejection(error, options, endpoint.identity, options.model, sentWith, params, stream);
+        if (lessons) {
+          billed.adapted.push(...lessons);
           return { kind: 'resend' };
         }
         return { kind: 'failed', error, sent: true };
@@ -269,8 +279,10 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     key: string,
     startedAt: number,
     account: TrialBudget | undefined,
+    billed: NoAnswerBill,
   ): Promise<RetryOutcome<Completion>> {
-    return retryLoop((context) => attempt(messages, request.maxOutputTokens, key, request.signal, context, account), {
+    const budget = request.maxOutputTokens;
+    return retryLoop((context) => attempt(messages, budget, key, request.signal, context, account, billed), {
       policy,
       rng: lazyRetryRng(key),
       signal: request.signal,
@@ -280,12 +292,19 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     });
   }
 
-  const errorResponse = (error: string, start: number, attempts: number, stopsRun = false): TrialResponse => ({
+  const errorResponse = (
+    error: string,
+    start: number,
+    attempts: number,
+    stopsRun = false,
+    billedNoAnswer?: Usage,
+  ): TrialResponse => ({
     kind: 'error',
     error,
     latencyMs: clock.now() - start,
     attempts,
     ...(stopsRun ? { stopsRun } : {}),
+    ...(billedNoAnswer ? { billedNoAnswer } : {}),
   });
 
   async function answer(request: TrialRequest): Promise<TrialResponse> {
@@ -300,31 +319,59 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         if (request.signal?.aborted) return errorResponse('aborted by the caller', start, 0);
         if (runStop.stopped !== undefined) return errorResponse(runStop.stopped, start, 0, true);
         const account = budgetStep?.trial(messages, request.maxOutputTokens);
+        const billed = new NoAnswerBill();
         let outcome: RetryOutcome<Completion> | undefined;
         try {
-          outcome = await send(messages, request, key, start, account);
+          outcome = await send(messages, request, key, start, account, billed);
         } finally {
           await account?.settle({
             attempts: outcome?.attempts ?? policy.maxAttempts,
             usage: outcome?.ok ? outcome.value.usage : null,
             answered: outcome?.ok ?? false,
+            ...(billed.usage ? { billedNoAnswer: billed.usage } : {}),
           });
         }
+        const noAnswer = billed.usage;
+        const adapted = billed.adapted.length > 0 ? { adapted: [...billed.adapted] } : {};
         if (!outcome.ok && outcome.notSent) {
           return { kind: 'not-sent', reason: outcome.error, latencyMs: clock.now() - start, attempts: 0 };
         }
         if (!outcome.ok) {
-          if (outcome.stopsRun) return errorResponse(outcome.error, start, outcome.attempts, true);
-          return errorResponse(runStop.redact(outcome.error), start, outcome.attempts);
+          if (outcome.stopsRun) return errorResponse(outcome.error, start, outcome.attempts, true, noAnswer);
+          return {
+            ...errorResponse(runStop.redact(outcome.error), start, outcome.attempts, false, noAnswer),
+            ...adapted,
+          };
         }
         const { attempts } = outcome;
-        return { kind: 'answer', ...outcome.value, latencyMs: clock.now() - start, cacheHit: false, attempts };
+        return {
+          kind: 'answer',
+          ...outcome.value,
+          latencyMs: clock.now() - start,
+          cacheHit: false,
+          attempts,
+          ...(noAnswer ? { billedNoAnswer: noAnswer } : {}),
+          ...adapted,
+        };
       },
       start,
     );
   }
 
   return { identity, answer };
+}
+
+/**
+ * What one trial's attempts left besides its answer: the usage its responses carried though they brought no answer
+ * (summed), and what its rejected requests taught the subject (recorded on the trial that learned it).
+ */
+class NoAnswerBill {
+  usage: Usage | undefined;
+  readonly adapted: string[] = [];
+
+  add(usage: Usage): void {
+    this.usage = this.usage === undefined ? usage : (addUsage(this.usage, usage) ?? undefined);
+  }
 }
 
 /** The request parameters a report may show (budget field name, not its per-level value). */

@@ -49,6 +49,30 @@ export function defaultMaxTokensParam(endpointIdentity: string): MaxTokensParam 
 export interface Adaptation {
   maxTokensParam?: MaxTokensParam;
   dropTemperature?: boolean;
+  /** The endpoint answers streamed requests only (its 400 said so): every request is sent with `stream: true`. */
+  streamOnly?: boolean;
+  /** The endpoint rejected `stream_options`: streamed requests are sent without it (usage may then be unknown). */
+  noStreamOptions?: boolean;
+}
+
+/**
+ * Transport lessons from a 400, no configuration needed: an endpoint that answers only streamed requests and says
+ * so ("only support stream mode", "stream must be true", …) is sent every request streamed from then on; one that
+ * rejects `stream_options` is sent streamed requests without it. Undefined when the rejection teaches neither.
+ */
+export function adaptTransport(
+  current: Adaptation,
+  streamed: boolean,
+  rejection: { status: number | undefined; param?: string | null; message: string },
+): Adaptation | undefined {
+  if (rejection.status !== 400) return undefined;
+  const { message } = rejection;
+  if (streamed && !current.noStreamOptions && (rejection.param === 'stream_options' || /stream_options/i.test(message)))
+    return { ...current, noStreamOptions: true };
+  const streamOnly =
+    /only supports? (the )?stream(ing)?( mode)?|only stream(ing)?( mode)? (is )?supported|stream(ing)?( mode)? (is )?required|stream must be (set to )?true|requires? (`|')?stream(`|')?(: ?| to be | = )?true|non-stream(ing)? (mode |requests? )?(is |are )?not supported/i;
+  if (!streamed && !current.streamOnly && streamOnly.test(message)) return { ...current, streamOnly: true };
+  return undefined;
 }
 
 /**
@@ -126,6 +150,16 @@ export function adaptToRejection(
   )
     return { ...current, dropTemperature: true };
   return undefined;
+}
+
+/** What `after` learned beyond `before`, in words for the record (`max_completion_tokens`, `stream only`, …). */
+export function lessonsOf(before: Adaptation, after: Adaptation): string[] {
+  const lessons: string[] = [];
+  if (after.maxTokensParam !== before.maxTokensParam && after.maxTokensParam) lessons.push(after.maxTokensParam);
+  if (after.dropTemperature && !before.dropTemperature) lessons.push('no temperature');
+  if (after.streamOnly && !before.streamOnly) lessons.push('stream only');
+  if (after.noStreamOptions && !before.noStreamOptions) lessons.push('no stream_options');
+  return lessons;
 }
 
 const learned = new Map<string, Adaptation>();

@@ -7,12 +7,15 @@ import { isEventStream, readEventStream } from './event-stream.js';
 import {
   type Adaptation,
   adaptToRejection,
+  adaptTransport,
   type ChatMessage,
   learnedAdaptation,
+  lessonsOf,
   type ParamValue,
   type ProviderOptions,
   rememberAdaptation,
 } from './request-body.js';
+import { createTransport } from './transport.js';
 
 /** Header carrying the trial's cache key, so a server (or a proxy log) can tell repeated trials apart. */
 export const TRIAL_HEADER = 'x-ceilingbench-trial';
@@ -37,10 +40,13 @@ class ChatClient extends OpenAI {
 /**
  * The SDK client of an endpoint. Its own retries are off (`maxRetries: 0`): ours are in retry.ts. The key and
  * the extra headers live in the client only; they are never part of a request record, a key or an error.
+ * `timeoutMs` (the request timeout) sets the transport's connect, headers and body timeouts (transport.ts), so
+ * no default of the HTTP stack cuts a long generation before it does.
  */
 export function createChatClient(
   endpoint: Endpoint,
-  headers?: Record<string, string>,
+  headers: Record<string, string> | undefined,
+  timeoutMs: number,
   fetch?: typeof globalThis.fetch,
 ): OpenAI {
   return new ChatClient({
@@ -48,8 +54,9 @@ export function createChatClient(
     apiKey: endpoint.apiKey,
     defaultQuery: endpoint.defaultQuery,
     ...(headers ? { defaultHeaders: headers } : {}),
-    ...(fetch ? { fetch } : {}),
     maxRetries: 0,
+    // an injected fetch (tests' simulated endpoints) replaces the transport and its timeouts
+    fetch: fetch ?? createTransport(timeoutMs, SDK_TIMEOUT_BACKSTOP_MS),
   });
 }
 
@@ -63,6 +70,8 @@ export interface ChatRequest {
   timeoutMs: number;
   /** Ask for an event stream (`stream: true`, with `stream_options.include_usage` so usage is still reported). */
   stream?: boolean;
+  /** Leave `stream_options` out of a streamed request (an endpoint that rejected it, see `adaptTransport`). */
+  noStreamOptions?: boolean;
   /** Sent as TRIAL_HEADER when given. */
   trialKey?: string;
 }
@@ -96,6 +105,7 @@ export const shouldStream = (mode: StreamMode | undefined, budget: number): bool
 
 /** What a streaming request adds to the body; never part of the cache key (a transport detail). */
 const STREAM_FIELDS = { stream: true, stream_options: { include_usage: true } } as const;
+const STREAM_ONLY_FIELD = { stream: true } as const;
 
 /**
  * Sends one chat-completion request (no retry) and normalises the answer, a JSON body or an event stream
@@ -108,7 +118,7 @@ export async function sendChatCompletion(client: OpenAI, request: ChatRequest): 
     model: request.model,
     messages: request.messages,
     ...request.params,
-    ...(request.stream ? STREAM_FIELDS : {}),
+    ...(request.stream ? (request.noStreamOptions ? STREAM_ONLY_FIELD : STREAM_FIELDS) : {}),
   };
   const timeoutMs = Math.max(1, Math.floor(request.timeoutMs));
   const timeout = new AbortController();
@@ -151,9 +161,11 @@ function readBody(contentType: string | null, text: string): Completion {
 }
 
 /**
- * Learns from a 400 that rejected one of our defaults (o-series and friends, see `adaptToRejection`): returns
- * true when the request should be sent again at once with the adapted body. `sentWith` is the adaptation the
- * failed request was built with; when another trial learned something newer meanwhile, that lesson is kept.
+ * Learns from a 400 that rejected one of our defaults (o-series and friends, see `adaptToRejection`; a stream-only
+ * endpoint or one rejecting `stream_options`, see `adaptTransport`; `streamed`: the failed request was): returns
+ * what was learned, in words (`lessonsOf`), when the request should be sent again at once with the adapted body,
+ * else undefined. `sentWith` is the adaptation the failed request was built with; when another trial learned
+ * something newer meanwhile, that lesson is kept.
  */
 export function learnFromRejection(
   error: unknown,
@@ -162,11 +174,12 @@ export function learnFromRejection(
   model: string,
   sentWith: Adaptation,
   sent: Record<string, ParamValue>,
-): boolean {
-  if (!(error instanceof APIError)) return false;
+  streamed = false,
+): string[] | undefined {
+  if (!(error instanceof APIError)) return undefined;
   const current = learnedAdaptation(endpointIdentity, model);
-  const adapted = adaptToRejection(options, sentWith, sent, error);
-  if (!adapted) return false;
+  const adapted = adaptToRejection(options, sentWith, sent, error) ?? adaptTransport(sentWith, streamed, error);
+  if (!adapted) return undefined;
   if (current === sentWith) rememberAdaptation(endpointIdentity, model, adapted);
-  return true;
+  return lessonsOf(sentWith, adapted);
 }
