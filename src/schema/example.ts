@@ -64,6 +64,11 @@ export const trialExampleSchema = z.object({
   kind: z.string(),
   /** sha256 of the rendered prompt ({system, user}), as the response cache records it (`promptSha256`). */
   promptSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The trial's response-cache key, when its subject caches (API subjects): the entry holding the whole response. */
+  cacheKey: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   finishReason: finishReasonSchema,
   /** The final answer the grader read (reasoning set aside). */
   answer: boundedTextSchema.optional(),

@@ -65,6 +65,7 @@ export function exampleOf(task: AnyTaskPlugin, trial: AnsweredTrial): TrialExamp
     issues,
   };
   if (response === null) return example;
+  if (response.cacheKey !== undefined && /^[0-9a-f]{64}$/.test(response.cacheKey)) example.cacheKey = response.cacheKey;
   const channels = readResponse(response.text, response.reasoning);
   example.answer = boundedText(channels.answer, EXAMPLE_BOUNDS.answer);
   if (channels.sources.length > 0 || channels.unclosed) {

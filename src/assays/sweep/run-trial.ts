@@ -22,7 +22,7 @@ export interface AnsweredTrial {
   instance: TaskInstance;
   prompt: Prompt;
   /** The response's text and reasoning; null when none came (api, budget). */
-  response: { text: string; reasoning?: string } | null;
+  response: { text: string; reasoning?: string; cacheKey?: string } | null;
 }
 
 /** Asks the subject once and grades the answer (see answerTrial); the record alone. */
@@ -73,7 +73,11 @@ async function askAndGrade(
     const outcome = budgetOutcome(task.family, response.reason, instance.answer);
     return { record: { ...base, outcome, finishReason: null, usage: null, cacheHit: false }, response: null };
   }
-  const seen = { text: response.text, ...(response.reasoning !== undefined ? { reasoning: response.reasoning } : {}) };
+  const seen = {
+    text: response.text,
+    ...(response.reasoning !== undefined ? { reasoning: response.reasoning } : {}),
+    ...(response.cacheKey !== undefined ? { cacheKey: response.cacheKey } : {}),
+  };
   const served = {
     ...(response.servedModel !== undefined ? { servedModel: response.servedModel } : {}),
     ...(response.servedProvider !== undefined ? { servedProvider: response.servedProvider } : {}),

@@ -63,7 +63,8 @@ function exampleHtml(cell: CellResult, example: TrialExample): string {
   return (
     `<article class="example${failure ? ' failure' : ''}" data-kind="${e(example.kind)}">\n` +
     `<h4>${e(exampleHeadline(example))}</h4>\n${issues}\n${trace}\n${answer}\n${reasoning}\n` +
-    `<p class="note">prompt sha256 <code>${e(example.promptSha256)}</code></p>\n</article>`
+    `<p class="note">prompt sha256 <code>${e(example.promptSha256)}</code>` +
+    `${example.cacheKey !== undefined ? ` · response cache key <code>${e(example.cacheKey)}</code>` : ''}</p>\n</article>`
   );
 }
 
