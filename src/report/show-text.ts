@@ -22,24 +22,27 @@ const COLUMN = 40;
 const cell = (text: string | null): string => (text === null ? '(none)' : text);
 const pad = (text: string, width: number): string => (text.length >= width ? `${text} ` : text.padEnd(width));
 
-function traceLine(row: TraceRow): Line {
-  if (row.kind === 'elided') return [{ text: `      … ${row.note}`, mark: 'dim' }];
-  if (row.kind === 'answer') {
-    const verdict = row.matches ? 'right answer' : 'wrong answer';
+/** A row of the trace table: a lead (`>` at the divergent step), the step, the two states, and a tag. */
+const row = (lead: string, step: string, model: string | null, canonical: string | null): string =>
+  `${lead}${step.padStart(6)}  ${pad(cell(model), COLUMN)}${pad(cell(canonical), COLUMN)}`;
+
+function traceLine(r: TraceRow): Line {
+  if (r.kind === 'elided') return [{ text: `        … ${r.note}`, mark: 'dim' }];
+  if (r.kind === 'answer') {
     return [
-      {
-        text: `  ${pad('answer', 6)} ${pad(cell(row.model), COLUMN)}${pad(cell(row.canonical), COLUMN)}`,
-        mark: 'strong',
-      },
-      { text: verdict, mark: row.matches ? 'strong' : 'divergent' },
+      { text: row('  ', 'answer', r.model, r.canonical), mark: 'strong' },
+      r.matches ? { text: 'right answer', mark: 'strong' } : { text: 'wrong answer', mark: 'divergent' },
     ];
   }
-  const lead = row.status === 'divergent' ? '> ' : '  ';
-  const text = `${lead}${String(row.step).padStart(6)} ${pad(cell(row.model), COLUMN)}${pad(cell(row.canonical), COLUMN)}`;
-  const issue = row.issue !== undefined ? [{ text: `  (${row.issue})` }] : [];
-  if (row.status === 'divergent') return [{ text: `${text}← first divergent step`, mark: 'divergent' }, ...issue];
-  if (row.status === 'differs') return [{ text: `${text}differs` }, ...issue];
-  return [{ text }, ...issue];
+  const issue = r.issue !== undefined ? [{ text: `  (${r.issue})` }] : [];
+  if (r.status === 'divergent') {
+    return [
+      { text: `${row('> ', String(r.step), r.model, r.canonical)}← first divergent step`, mark: 'divergent' },
+      ...issue,
+    ];
+  }
+  const text = row('  ', String(r.step), r.model, r.canonical);
+  return [{ text: r.status === 'differs' ? `${text}differs` : text.trimEnd() }, ...issue];
 }
 
 const indented = (text: string, by: string): Line[] => text.split('\n').map((l) => [{ text: `${by}${l}` }]);
@@ -53,7 +56,7 @@ function exampleLines(example: TrialExample): Line[] {
   const lines: Line[] = [[{ text: `  ${exampleHeadline(example)}`, mark: 'strong' }]];
   for (const issue of example.issues) lines.push([{ text: `    - ${issue}` }]);
   if (example.trace) {
-    lines.push([{ text: `  ${pad('  step', 8)} ${pad('model', COLUMN)}${pad('canonical', COLUMN)}`, mark: 'dim' }]);
+    lines.push([{ text: row('  ', 'step', 'model', 'canonical').trimEnd(), mark: 'dim' }]);
     lines.push(...traceRows(example.trace).map(traceLine));
   }
   if (example.answer) lines.push(...textBlock('final answer', example.answer));
