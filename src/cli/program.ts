@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { cac } from 'cac';
 import { terminalSafe } from '../report/safe-text.js';
+import type { Mark } from '../report/show-text.js';
 import type { CliIo } from './command.js';
 import { commands } from './commands/index.js';
 import { ERROR_CODES, EXIT, errorCodeOf, UsageError } from './errors.js';
@@ -12,7 +13,11 @@ export type { CliIo };
 const defaultIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  tty: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
 };
+
+/** SGR parameters of the marks a command may highlight (src/report/show-text.ts). */
+const SGR: Readonly<Record<Mark, string>> = { divergent: '1;31', strong: '1', dim: '2' };
 
 /**
  * What a command prints carries data: test and model names, provider errors, graded answers (`grade`), report
@@ -22,6 +27,16 @@ const defaultIo: CliIo = {
 const safeIo = (io: CliIo): CliIo => ({
   stdout: (text) => io.stdout(terminalSafe(text)),
   stderr: (text) => io.stderr(terminalSafe(text)),
+  tty: io.tty === true,
+  stdoutLine: (segments) =>
+    io.stdout(
+      `${segments
+        .map(({ text, mark }) => {
+          const safe = terminalSafe(text);
+          return io.tty === true && mark !== undefined && safe !== '' ? `\u001b[${SGR[mark]}m${safe}\u001b[0m` : safe;
+        })
+        .join('')}\n`,
+    ),
 });
 
 /** Parses argv and runs one command; resolves to the process exit code (never calls process.exit). */

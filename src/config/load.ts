@@ -75,6 +75,19 @@ function envNumber(env: Env, name: string): number | undefined {
   return value;
 }
 
+/** CEILINGBENCH_EXAMPLES: `all`, or a whole number of examples per outcome kind (0 = none). */
+function envExamples(env: Env): number | 'all' | undefined {
+  const raw = env.CEILINGBENCH_EXAMPLES?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'all') return 'all';
+  if (!/^\d+$/.test(raw)) {
+    throw new ConfigError(
+      `CEILINGBENCH_EXAMPLES: '${raw}' is neither 'all' nor a whole number — e.g. CEILINGBENCH_EXAMPLES=3 (0 = none)`,
+    );
+  }
+  return Number(raw);
+}
+
 function envGates(env: Env): unknown {
   const raw = env.CEILINGBENCH_GATES;
   if (raw === undefined || raw.trim() === '') return undefined;
@@ -266,7 +279,7 @@ function uniqueDelimiters(delimiters: readonly ReasoningDelimiter[]): ReasoningD
 /**
  * The effective configuration: defaults < ceilingbench.config.ts (or CEILINGBENCH_CONFIG) < environment.
  * Environment: CEILINGBENCH_SUBJECT or CEILINGBENCH_SUBJECTS (a comma list or a JSON array; see parseSubjectList),
- * _SEED, _TRIALS, _CONCURRENCY, _OUT, _MISSING, _GATES (JSON, merged
+ * _SEED, _TRIALS, _CONCURRENCY, _OUT, _MISSING, _EXAMPLES, _GATES (JSON, merged
  * per project over the file's gates), _MAX_COST, _MAX_TOKENS, _MAX_CALLS (each over the file's `limits`),
  * _REASONING_TAGS (added to the file's `reasoningDelimiters`; see parseReasoningTags).
  */
@@ -303,6 +316,7 @@ export async function loadConfig(
       concurrency: envNumber(env, 'CEILINGBENCH_CONCURRENCY'),
       out: env.CEILINGBENCH_OUT || undefined,
       missing: env.CEILINGBENCH_MISSING || undefined,
+      examples: envExamples(env),
     }).filter(([, v]) => v !== undefined),
   );
   const limitsFromEnv = Object.fromEntries(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_EXAMPLES, exampleLimitSchema } from '../schema/example.js';
 import { GATE_MODES } from '../schema/gate.js';
 import { pricesSchema, spendLimitsSchema } from '../schema/spend.js';
 import { MISSING_RULES } from '../tasks/outcome.js';
@@ -118,6 +119,12 @@ export const configSchema = z
     /** A cell with more than this fraction of API (missing) trials is 'insufficient', never passed. */
     maxMissingFraction: z.number().min(0).max(1).default(0.2),
     gates: gatesSchema.default({}),
+    /**
+     * Example trials each cell keeps with what the model wrote (its answer, reasoning, trace beside the canonical
+     * one), per outcome kind, failing kinds first: a number (0 = none) or 'all'. Shown by index.html and
+     * `ceilingbench show`.
+     */
+    examples: exampleLimitSchema.default(DEFAULT_EXAMPLES),
     /** USD per million tokens, per subject or model (see `priceSchema`); none: reports give tokens only. */
     prices: pricesSchema.default({}),
     /** Hard limits on what one run may spend (CLI --max-cost/--max-tokens/--max-calls override them). */

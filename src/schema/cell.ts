@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { OUTCOME_FAMILIES } from '../tasks/outcome.js';
 import { LEVEL_KINDS } from '../tasks/task.js';
 import { count, estimateStatusSchema, interval, recordKey } from './common.js';
+import { trialExampleSchema } from './example.js';
 import { trialRecordSchema } from './trial.js';
 
 /**
@@ -75,5 +76,11 @@ export const cellResultSchema = z.object({
   cacheHits: count,
   calls: count,
   trials: z.array(trialRecordSchema),
+  /**
+   * A bounded sample of the cell's trials with what the model wrote (src/schema/example.ts): up to `examples` per
+   * outcome kind, failing kinds first, each kind's first trials in trial order. Absent when examples are off, and
+   * in reports written before ceilingbench kept them.
+   */
+  examples: z.array(trialExampleSchema).optional(),
 });
 export type CellResult = z.infer<typeof cellResultSchema>;

@@ -2,6 +2,7 @@ export * from './baseline.js';
 export * from './cell.js';
 export * from './chain-usage.js';
 export * from './common.js';
+export * from './example.js';
 export * from './fit.js';
 export * from './gate.js';
 export * from './leaderboard.js';

@@ -58,6 +58,19 @@ export interface TaskInstance<D = unknown, S = unknown, A = unknown> {
   answer: A;
 }
 
+/**
+ * A response's trace beside the canonical one, state by state, in the keys the grader compares (whitespace-free,
+ * canonical order): what a report shows to say where a trace left the canonical one. Positional, like k*.
+ */
+export interface TraceComparison {
+  /** The response's parsed trace steps, in order; `issue` says why a step could not be read or breaks a rule. */
+  model: ReadonlyArray<{ state: string; issue?: string }>;
+  /** The canonical state after each step. */
+  canonical: readonly string[];
+  /** The parsed final answer (null: none could be read) and the expected one. */
+  answer: { model: string | null; canonical: string };
+}
+
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 /** Knobs of the simulated subject (src/subjects/sim); each task uses the ones it understands. */
@@ -132,6 +145,12 @@ export interface TaskPlugin<I extends TaskInstance = TaskInstance, P = unknown> 
    */
   parse(text: string): ParseResult<P>;
   grade(instance: I, text: string, context?: GradeContext): TrialOutcome;
+  /**
+   * Stepwise families: the response's trace beside the canonical one (see TraceComparison), for the examples a
+   * report shows. It reads the final-answer text only: the caller sets reasoning aside first (readResponse).
+   * Absent: the family has no stepwise trace to compare.
+   */
+  compareTrace?(instance: I, answerText: string): TraceComparison;
   /** A response from a simulated model with known truth, in the task's exact format. */
   simulate(instance: I, rng: PyRandom, knobs: SimKnobs): string;
   /**

@@ -71,7 +71,12 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
             generateOptions: options.generateOptions,
           },
           subject,
-          { concurrency: config.concurrency, maxMissingFraction: config.maxMissingFraction, signal },
+          {
+            concurrency: config.concurrency,
+            maxMissingFraction: config.maxMissingFraction,
+            signal,
+            examples: config.examples,
+          },
         );
         cells.set(level, cell);
         const meta: CeilingbenchMeta = { record: cell, gates: [], subject: subject.identity, seed: config.seed };
@@ -204,7 +209,13 @@ export function describeAblation(taskId: string, options: AblationOptions): void
             seedOffset,
           },
           subject,
-          { concurrency: config.concurrency, maxMissingFraction: config.maxMissingFraction, signal, instances },
+          {
+            concurrency: config.concurrency,
+            maxMissingFraction: config.maxMissingFraction,
+            signal,
+            instances,
+            examples: config.examples,
+          },
         );
         cells.set(variant, cell);
         testTask.meta.ceilingbench = { record: cell, gates: [], subject: subject.identity, seed: config.seed };

@@ -1,4 +1,5 @@
 export * from './ablation.js';
+export * from './examples.js';
 export * from './fit-collapse.js';
 export * from './fit-retention.js';
 export * from './fit-sweep.js';

@@ -1,10 +1,12 @@
 import { UsageError } from '../../errors.js';
 import type { CellResult } from '../../schema/cell.js';
+import { DEFAULT_EXAMPLES, type ExampleLimit } from '../../schema/example.js';
 import type { Subject } from '../../subjects/subject.js';
 import { generateCell } from '../../tasks/instances.js';
 import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from '../../tasks/task.js';
 import { mapLimit } from '../limit.js';
-import { runTrial } from './run-trial.js';
+import { selectExamples } from './examples.js';
+import { answerTrial } from './run-trial.js';
 import { type CellIdentity, summarizeCell } from './summarize-cell.js';
 
 export interface CellSpec {
@@ -27,6 +29,8 @@ export interface CellRunOptions {
   signal?: AbortSignal;
   /** Instances to use instead of generating them (paired ablations share one set). */
   instances?: TaskInstance[];
+  /** Examples kept per outcome kind (src/assays/sweep/examples.ts); default DEFAULT_EXAMPLES, 0 = none. */
+  examples?: ExampleLimit;
 }
 
 /** A cell's settings with their defaults: the task's first profile and first variant, seed offset 0. */
@@ -71,12 +75,17 @@ export async function runCell(spec: CellSpec, subject: Subject, options: CellRun
   const instances =
     options.instances ?? generateCell(task, level, trials, { ...spec.generateOptions, profile, seedOffset });
   const replicate = replicateIndices(task, instances);
-  const records = await mapLimit(
+  const answered = await mapLimit(
     instances,
     options.concurrency,
     (instance, i) =>
-      runTrial(subject, { task, instance, variant, budget, trialIndex: replicate[i], signal: options.signal }),
+      answerTrial(subject, { task, instance, variant, budget, trialIndex: replicate[i], signal: options.signal }),
     options.signal,
   );
-  return summarizeCell({ ...settings, level, maxMissingFraction: options.maxMissingFraction }, records);
+  const limit = options.examples ?? DEFAULT_EXAMPLES;
+  return summarizeCell(
+    { ...settings, level, maxMissingFraction: options.maxMissingFraction },
+    answered.map((a) => a.record),
+    limit === 0 ? undefined : selectExamples(task, answered, limit),
+  );
 }

@@ -2,7 +2,7 @@ import type { ReasoningRecord, TrialRecord } from '../../schema/trial.js';
 import type { Subject } from '../../subjects/subject.js';
 import { gradeResponse, responseChannels } from '../../tasks/final-answer.js';
 import { apiOutcome, budgetOutcome } from '../../tasks/outcome.js';
-import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
+import type { AnyTaskPlugin, Prompt, TaskInstance } from '../../tasks/task.js';
 
 export interface TrialSpec {
   task: AnyTaskPlugin;
@@ -15,16 +15,41 @@ export interface TrialSpec {
   signal?: AbortSignal;
 }
 
+/** What a trial asked and what came back, kept in memory for the cell's examples (src/assays/sweep/examples.ts). */
+export interface AnsweredTrial {
+  record: TrialRecord;
+  instance: TaskInstance;
+  prompt: Prompt;
+  /** The response's text and reasoning; null when none came (api, budget). */
+  response: { text: string; reasoning?: string; cacheKey?: string } | null;
+}
+
+/** Asks the subject once and grades the answer (see answerTrial); the record alone. */
+export async function runTrial(subject: Subject, spec: TrialSpec): Promise<TrialRecord> {
+  return (await answerTrial(subject, spec)).record;
+}
+
 /**
  * Asks the subject once and grades the answer; a transport fault becomes the `api` outcome and a trial the run's
  * spending limit (or Ctrl-C) kept from being sent the `budget` outcome — both missing data, never a failure.
  */
-export async function runTrial(subject: Subject, spec: TrialSpec): Promise<TrialRecord> {
+export async function answerTrial(subject: Subject, spec: TrialSpec): Promise<AnsweredTrial> {
+  const { task, instance } = spec;
+  const prompt = task.render(instance, spec.variant);
+  const { record, response } = await askAndGrade(subject, spec, prompt);
+  return { record, instance, prompt, response };
+}
+
+async function askAndGrade(
+  subject: Subject,
+  spec: TrialSpec,
+  prompt: Prompt,
+): Promise<Pick<AnsweredTrial, 'record' | 'response'>> {
   const { task, instance, variant, budget, trialIndex, signal } = spec;
   const response = await subject.answer({
     taskId: task.id,
     instance,
-    prompt: task.render(instance, variant),
+    prompt,
     trialIndex,
     maxOutputTokens: task.maxOutputTokens(instance.level, budget),
     signal,
@@ -43,12 +68,17 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
   };
   if (response.kind === 'error') {
     const outcome = apiOutcome(task.family, response.error, instance.answer);
-    return { ...base, outcome, finishReason: null, usage: null, cacheHit: false };
+    return { record: { ...base, outcome, finishReason: null, usage: null, cacheHit: false }, response: null };
   }
   if (response.kind === 'not-sent') {
     const outcome = budgetOutcome(task.family, response.reason, instance.answer);
-    return { ...base, outcome, finishReason: null, usage: null, cacheHit: false };
+    return { record: { ...base, outcome, finishReason: null, usage: null, cacheHit: false }, response: null };
   }
+  const seen = {
+    text: response.text,
+    ...(response.reasoning !== undefined ? { reasoning: response.reasoning } : {}),
+    ...(response.cacheKey !== undefined ? { cacheKey: response.cacheKey } : {}),
+  };
   const served = {
     ...(response.servedModel !== undefined ? { servedModel: response.servedModel } : {}),
     ...(response.servedProvider !== undefined ? { servedProvider: response.servedProvider } : {}),
@@ -58,7 +88,7 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
     // the provider's moderation removed the output: the provider's doing, missing data, not the model's answer
     const reason = "provider content filter: finish_reason 'content_filter'";
     const outcome = apiOutcome(task.family, reason, instance.answer);
-    return {
+    const record: TrialRecord = {
       ...base,
       outcome,
       finishReason: 'content_filter',
@@ -66,6 +96,7 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
       cacheHit: response.cacheHit,
       ...served,
     };
+    return { record, response: seen };
   }
   // Grading reads the final answer only; the reasoning is recorded beside it, never graded.
   const graded = gradeResponse(task, instance, response.text, { finishReason: response.finishReason });
@@ -75,7 +106,7 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
       ? { ...graded, issues: [...graded.issues, `refusal: ${response.refusal.slice(0, 200)}`] }
       : graded;
   const reasoning = reasoningRecord(task, response.text, response.reasoning);
-  return {
+  const record: TrialRecord = {
     ...base,
     outcome,
     finishReason: response.finishReason,
@@ -85,6 +116,7 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
     ...served,
     cacheHit: response.cacheHit,
   };
+  return { record, response: seen };
 }
 
 function reasoningRecord(

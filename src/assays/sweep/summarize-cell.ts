@@ -1,4 +1,5 @@
 import type { CellResult } from '../../schema/cell.js';
+import type { TrialExample } from '../../schema/example.js';
 import type { TrialRecord } from '../../schema/trial.js';
 import { type BilledTokens, billedTokens } from '../../spend/price.js';
 import { clopperPearson, summarizeKStar } from '../../stats/index.js';
@@ -41,7 +42,7 @@ export function sumBilled(trials: ReadonlyArray<Pick<TrialRecord, 'usage'>>): Bi
 }
 
 /** Aggregates graded trials into a CellResult. Accuracy excludes API (missing) trials from its denominator. */
-export function summarizeCell(id: CellIdentity, trials: TrialRecord[]): CellResult {
+export function summarizeCell(id: CellIdentity, trials: TrialRecord[], examples?: TrialExample[]): CellResult {
   const outcomes: Record<string, number> = Object.fromEntries(outcomeKinds(id.task.family).map((k) => [k, 0]));
   for (const t of trials) outcomes[t.outcome.kind] = (outcomes[t.outcome.kind] ?? 0) + 1;
   const missing = trials.filter((t) => isMissing(t.outcome)).length;
@@ -87,5 +88,6 @@ export function summarizeCell(id: CellIdentity, trials: TrialRecord[]): CellResu
     cacheHits: trials.filter((t) => t.cacheHit).length,
     calls: trials.reduce((sum, t) => sum + t.attempts, 0),
     trials,
+    ...(examples !== undefined ? { examples } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { registerPlan } from './plan.js';
 import { registerReport } from './report.js';
 import { registerRun } from './run.js';
 import { registerSccReplay } from './scc-replay.js';
+import { registerShow } from './show.js';
 
 export type { RegisterCommand };
 
@@ -19,6 +20,7 @@ export const commands: RegisterCommand[] = [
   registerBaseline,
   registerCompare,
   registerReport,
+  registerShow,
   registerGenerate,
   registerGrade,
   registerFit,

@@ -1,6 +1,7 @@
 import type { Report } from '../../schema/report.js';
 import type { AbsentChart, ChartSpec } from './chart.js';
 import { escapeHtml as e } from './escape.js';
+import { renderExamplesSection } from './sections/examples.js';
 import { leaderboardTables } from './sections/leaderboard.js';
 import { renderSccSecondarySection } from './sections/scc-secondary.js';
 import { PAGE_CSS } from './style.js';
@@ -106,6 +107,19 @@ function sections(report: Report): Section[] {
       title: 'Spend: calls, tokens and cost',
       charts: [],
       tables: report.spend && (report.spend.projects.length || report.spend.limit) ? spendTables(report.spend) : '',
+      absentReason: null,
+    },
+    {
+      // only when cells kept examples (config `examples`, CEILINGBENCH_EXAMPLES); no note otherwise
+      id: 'examples',
+      title: 'Examples: what the model wrote, trace beside the canonical one',
+      charts: [],
+      tables: report.cells.some((c) => (c.examples ?? []).length > 0)
+        ? '<p class="note">Each cell keeps a few trials per outcome kind, failures first. The first step where the ' +
+          "model's state differs from the canonical one is marked (k*'s step); steps before it are the same. Model " +
+          'text is shown as text, cut to a bound.</p>\n' +
+          renderExamplesSection(report)
+        : '',
       absentReason: null,
     },
     {

@@ -23,4 +23,21 @@ figure svg { max-width: 100%; height: auto; display: block; }
 figcaption { color: #444; font-size: 13px; max-width: 900px; margin-top: 4px; }
 details summary { cursor: pointer; margin: 8px 0; }
 .note { color: #555; font-size: 13px; }
+details.cell-examples { border: 1px solid #ddd; border-radius: 4px; padding: 2px 10px; margin: 6px 0; }
+details.cell-examples.failing > summary b { color: #c62828; }
+article.example { border-top: 1px dashed #ddd; padding: 6px 0; }
+article.example h4 { font-size: 13px; margin: 6px 0; }
+article.example.failure h4 { color: #c62828; }
+ul.issues { margin: 2px 0 6px; padding-left: 20px; font-size: 12px; color: #444; }
+table.trace { font-size: 12px; }
+table.trace td { max-width: 480px; overflow-wrap: anywhere; }
+table.trace tr.elided td { color: #666; font-style: italic; }
+table.trace tr.divergent { background: #fdecea; outline: 2px solid #c62828; }
+table.trace tr.differs { background: #fff6f5; }
+table.trace tr.answer { border-top: 2px solid #444; background: #f3f5f8; }
+table.trace tr.answer.differs th { color: #c62828; }
+table.trace .tag { font-weight: 600; color: #c62828; white-space: nowrap; }
+table.trace tr.answer.matches .tag { color: #1a7f37; }
+details.text pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 320px; overflow: auto;
+  background: #f7f7f7; padding: 6px; font-size: 12px; }
 `;

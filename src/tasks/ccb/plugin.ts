@@ -8,6 +8,7 @@ import {
   type SimKnobs,
   stepwiseSim,
   type TaskPlugin,
+  type TraceComparison,
 } from '../task.js';
 import { type CcbReading, type CcbTruth, classify } from './reading.js';
 import {
@@ -65,6 +66,15 @@ function onDepthAxis(values: readonly number[], depth: number): number {
 
 export function makeCcbPlugin<I extends CcbInstance>(domain: CcbDomain<I>): CcbPlugin<I> {
   const truthCache = new WeakMap<I, CcbTruth>();
+  // The normalised truth depends on the instance only; replicated and re-graded instances reuse it.
+  const truthOf = (instance: I): CcbTruth => {
+    let truth = truthCache.get(instance);
+    if (!truth) {
+      truth = domain.truth(instance);
+      truthCache.set(instance, truth);
+    }
+    return truth;
+  };
   return {
     id: domain.id,
     family: 'ccb',
@@ -89,14 +99,18 @@ export function makeCcbPlugin<I extends CcbInstance>(domain: CcbDomain<I>): CcbP
       }
       return { ok: true, value: reading };
     },
-    grade(instance, text, context) {
-      // The normalised truth depends on the instance only; replicated and re-graded instances reuse it.
-      let truth = truthCache.get(instance);
-      if (!truth) {
-        truth = domain.truth(instance);
-        truthCache.set(instance, truth);
-      }
-      return classify(domain.read(text, instance), truth, text, context);
+    grade: (instance, text, context) => classify(domain.read(text, instance), truthOf(instance), text, context),
+    compareTrace(instance, text): TraceComparison {
+      const truth = truthOf(instance);
+      const reading = domain.read(text, instance);
+      return {
+        model: reading.steps.map((step) => {
+          const issue = step.formatIssue ?? step.constraintIssue;
+          return issue === undefined ? { state: step.norm } : { state: step.norm, issue };
+        }),
+        canonical: truth.steps,
+        answer: { model: reading.answer?.norm ?? null, canonical: truth.answer },
+      };
     },
     simulate(instance: I, rng: PyRandom, knobs: SimKnobs): string {
       return domain.simulate(instance, rng, knobs);

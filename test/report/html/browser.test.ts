@@ -1,50 +1,12 @@
-import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { countSvgMarks, writeHtmlReport } from '../../../src/report/html/index.js';
+import { chromium, hasChromium, pngSize } from './chromium.js';
 import { lineColours, markGroups, THREE, threeSubjectReport } from './multi-subject-report.js';
 import { figureOf, fixtureBaselines, fixtureReport } from './support.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const run = promisify(execFile);
-
-/** Headless Chromium with everything that could reach the network or a profile turned off. */
-async function chromium(args: string[], profile: string): Promise<string> {
-  const { stdout } = await run(
-    CHROMIUM,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      `--user-data-dir=${profile}`,
-      ...args,
-    ],
-    { timeout: 90_000, maxBuffer: 64 * 1024 * 1024 },
-  );
-  return stdout;
-}
-
-/** Width and height from a PNG's IHDR chunk. */
-function pngSize(path: string): { width: number; height: number } {
-  const bytes = readFileSync(path);
-  expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
-
-const hasChromium = (ctx: { skip: (note: string) => void }): boolean => {
-  if (existsSync(CHROMIUM)) return true;
-  if (process.env.CI) throw new Error(`${CHROMIUM} not found: the CI image must apt-get install chromium`);
-  ctx.skip(`${CHROMIUM} not installed (apt-get install chromium); browser test skipped`);
-  return false;
-};
 
 describe('index.html in headless Chromium', () => {
   it('of a run with three subjects on d1 and d2 draws one fitted curve per model per domain', async (ctx) => {
