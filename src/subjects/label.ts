@@ -12,6 +12,8 @@ import { sha512 } from '../rng/sha512.js';
  *   sim:retention?p=0.9&seed=7      sim-retention-p0.9-seed7
  *   oracle                          oracle
  *   replay:logs/gpt4.jsonl#gpt-4    replay-gpt4-gpt-4
+ *   module:./subjects/agent.ts      agent
+ *   module:./subjects.ts#router     subjects-router
  *
  * It depends on the spec string only (the query in its written order, not the parsed, defaulted parameters).
  */
@@ -28,6 +30,13 @@ export function subjectLabel(spec: string): string {
     const path = hash < 0 ? rest : rest.slice(0, hash);
     const file = (path.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, '');
     raw = `replay-${file}${hash < 0 ? '' : `-${rest.slice(hash + 1)}`}`;
+  } else if (scheme === 'module') {
+    // the file and export, never the module's code; the subject's own `id` names it in reports (identity.model)
+    const hash = rest.lastIndexOf('#');
+    const path = hash < 0 ? rest : rest.slice(0, hash);
+    const name = hash < 0 ? 'default' : rest.slice(hash + 1);
+    const file = (path.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, '');
+    raw = name === 'default' ? file : `${file}-${name}`;
   } else raw = text;
   return sanitize(raw) || 'subject';
 }
