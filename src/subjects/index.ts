@@ -17,7 +17,7 @@ import { resolveTask as registryResolveTask } from '../tasks/registry.js';
 import { CACHE_MODES, type CacheMode, type CacheReporter, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store.js';
 import type { DefinedSubject } from './function/define.js';
 import { createFunctionSubject } from './function/function-subject.js';
-import { loadModuleSubject, type ModuleImporter } from './function/module-ref.js';
+import { loadConfigSubject, loadModuleSubject, type ModuleImporter } from './function/module-ref.js';
 import type { Env } from './openai/endpoint.js';
 import { openAiOptionsFromEnv } from './openai/env-options.js';
 import { createOpenAiSubject, type OpenAiSubjectOptions } from './openai/openai-subject.js';
@@ -41,7 +41,12 @@ export {
   type SubjectTrial,
 } from './function/define.js';
 export { createFunctionSubject, type FunctionSubjectOptions } from './function/function-subject.js';
-export { loadModuleSubject, type ModuleImporter, nativeModuleImport } from './function/module-ref.js';
+export {
+  loadConfigSubject,
+  loadModuleSubject,
+  type ModuleImporter,
+  nativeModuleImport,
+} from './function/module-ref.js';
 export {
   type AdaptiveBounds,
   AdaptiveConcurrency,
@@ -86,6 +91,8 @@ export interface CreateSubjectOptions {
   root?: string;
   /** How a `module:` subject's module is imported (default native `import()`; Vitest passes its module runner). */
   importModule?: ModuleImporter;
+  /** The configuration file a `function:<id>` subject is listed in (the run's `configFile`). */
+  configFile?: string | null;
 }
 
 function cacheModeFrom(options: CreateSubjectOptions, env: Env): CacheMode {
@@ -119,7 +126,10 @@ export async function createSubject(spec: string, options: CreateSubjectOptions 
         cache: responseCache(options, env),
       });
     case 'function': {
-      const defined = await loadModuleSubject(parsed, specText, options.root ?? process.cwd(), options.importModule);
+      const defined =
+        parsed.source === 'module'
+          ? await loadModuleSubject(parsed, specText, options.root ?? process.cwd(), options.importModule)
+          : await loadConfigSubject(parsed.id, specText, options.configFile, options.importModule);
       return subjectOfFunction(defined, { ...options, specText });
     }
   }

@@ -14,6 +14,7 @@ import { sha512 } from '../rng/sha512.js';
  *   replay:logs/gpt4.jsonl#gpt-4    replay-gpt4-gpt-4
  *   module:./subjects/agent.ts      agent
  *   module:./subjects.ts#router     subjects-router
+ *   function:support-agent          support-agent
  *
  * It depends on the spec string only (the query in its written order, not the parsed, defaulted parameters).
  */
@@ -23,7 +24,7 @@ export function subjectLabel(spec: string): string {
   const scheme = colon < 0 ? text : text.slice(0, colon);
   const rest = colon < 0 ? '' : text.slice(colon + 1);
   let raw: string;
-  if (scheme === 'openai') raw = rest;
+  if (scheme === 'openai' || scheme === 'function') raw = rest;
   else if (scheme === 'sim') raw = `sim-${rest.replace(/[?&]/g, '-').replace(/=/g, '')}`;
   else if (scheme === 'replay') {
     const hash = rest.lastIndexOf('#');

@@ -16,6 +16,7 @@ const FORMS: readonly [form: string, meaning: string][] = [
   ['openai:<model>', 'any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY)'],
   ['replay:<path>[#model]', 'a ceilingbench cache dir or JSONL, or an SCC log (.jsonl)'],
   ['module:<path>[#export]', 'a defineSubject() export of a module (path from the project root)'],
+  ['function:<id>', 'the defineSubject() subject with this id in ceilingbench.config.ts'],
 ];
 const FORM_WIDTH = Math.max(...FORMS.map(([form]) => form.length)) + 2;
 
@@ -57,7 +58,9 @@ export type SubjectSpec =
   | { kind: 'openai'; model: string }
   | { kind: 'replay'; path: string; model?: string }
   /** `module:<path>[#export]`: a `defineSubject` export (default `default`), its path relative to the project root. */
-  | { kind: 'function'; path: string; exportName: string };
+  | { kind: 'function'; source: 'module'; path: string; exportName: string }
+  /** `function:<id>`: the `defineSubject` subject of that id in the configuration file's `subject`/`subjects`. */
+  | { kind: 'function'; source: 'config'; id: string };
 
 const simParamSchemas = {
   default: simDefaultParamsSchema,
@@ -133,7 +136,13 @@ export function parseSubjectSpec(spec: string): SubjectSpec {
       if (!/^[A-Za-z_$][\w$]*$/.test(exportName)) {
         throw new SubjectSpecError(spec, `'${exportName}' after '#' is not an export name`);
       }
-      return { kind: 'function', path, exportName };
+      return { kind: 'function', source: 'module', path, exportName };
+    }
+    case 'function': {
+      if (!/^[A-Za-z0-9._:/@+-]+$/.test(rest)) {
+        throw new SubjectSpecError(spec, 'the id is empty or holds characters other than letters, digits and ._:/@+-');
+      }
+      return { kind: 'function', source: 'config', id: rest };
     }
     default:
       throw new SubjectSpecError(spec, `unknown kind '${scheme}'`);

@@ -116,6 +116,7 @@ export function runContext(own?: DefinedSubject): Promise<RunContext> {
       seed: config.seed,
       cacheDir: config.cacheDir,
       root: config.root,
+      configFile: config.configFile,
       importModule: workerModuleImporter(config.root),
       ...(spend ? { openai: { spend }, spend } : {}),
     });

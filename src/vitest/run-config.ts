@@ -61,6 +61,7 @@ export function runConfigFor(vitest: VitestHost, root: string = vitest.config.ro
           cacheDir: run.cacheDir,
           report: () => undefined,
           root: run.root,
+          configFile: run.configFile,
           importModule: (path) => vitest.import(path),
         });
         await subject.close?.();

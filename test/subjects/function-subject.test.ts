@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
 import { PyRandom } from '../../src/rng/index.js';
 import { localGate, type SpendGate, SpendLedger } from '../../src/spend/ledger.js';
 import { ResponseCache } from '../../src/subjects/cache/store.js';
@@ -12,7 +13,7 @@ import {
   SubjectDefinitionError,
 } from '../../src/subjects/function/define.js';
 import { createFunctionSubject, type FunctionSubjectOptions } from '../../src/subjects/function/function-subject.js';
-import { loadModuleSubject } from '../../src/subjects/function/module-ref.js';
+import { loadConfigSubject, loadModuleSubject } from '../../src/subjects/function/module-ref.js';
 import { createSubject } from '../../src/subjects/index.js';
 import { RateLimiter } from '../../src/subjects/limiter.js';
 import type { TrialRequest, TrialResponse } from '../../src/subjects/subject.js';
@@ -300,5 +301,53 @@ export const notASubject = { id: 'x' };
     await expect(createSubject('module:./pipeline.mjs#notASubject', { root })).rejects.toThrow(
       /is not a subject: export the result of defineSubject/,
     );
+  });
+});
+
+describe('defineSubject subjects in ceilingbench.config.ts', () => {
+  const pipeline = defineSubject({ id: 'support-agent', answer: async () => ({ text: 'from config' }) });
+  const configModule = { default: { subjects: ['sim:default', pipeline] } };
+
+  it('are listed as function:<id>, and each process finds them in the file by that id', async () => {
+    const root = await cacheDir();
+    const configFile = join(root, 'ceilingbench.config.mjs');
+    await writeFile(configFile, 'export default {};');
+    const config = await loadConfig({}, root, async () => configModule);
+    expect(config.subjects).toEqual(['sim:default', 'function:support-agent']);
+
+    const importer = async () => configModule;
+    expect(await loadConfigSubject('support-agent', 'function:support-agent', configFile, importer)).toBe(pipeline);
+    const subject = await createSubject('function:support-agent', {
+      configFile,
+      importModule: importer,
+      cacheMode: 'off',
+    });
+    expect(subject.identity).toMatchObject({
+      spec: 'function:support-agent',
+      kind: 'function',
+      model: 'support-agent',
+    });
+    expect(expectKind(await subject.answer(request()), 'answer').text).toBe('from config');
+  });
+
+  it('an id the file does not list, or no file, is a usage error naming the ids it has', async () => {
+    await expect(
+      createSubject('function:other', {
+        configFile: '/x/ceilingbench.config.ts',
+        importModule: async () => configModule,
+      }),
+    ).rejects.toThrow(/lists no defineSubject\(\) subject with id 'other' \(its ids: 'support-agent'\)/);
+    await expect(createSubject('function:other', { configFile: null })).rejects.toMatchObject({
+      code: 'CB_SUBJECT_SPEC',
+      message: expect.stringMatching(/no configuration file was read/),
+    });
+  });
+
+  it('anything else in subjects is a configuration error', async () => {
+    const root = await cacheDir();
+    await writeFile(join(root, 'ceilingbench.config.mjs'), 'export default {};');
+    await expect(
+      loadConfig({}, root, async () => ({ default: { subjects: [{ id: 'x', answer: async () => ({ text: '' }) }] } })),
+    ).rejects.toThrow(/subjects.0: not a subject spec \(e.g. openai:gpt-4o-mini\) or a defineSubject\(\) subject/);
   });
 });

@@ -53,3 +53,35 @@ export async function loadModuleSubject(
   }
   return value;
 }
+
+/**
+ * The `defineSubject` subject `function:<id>` names: the one of that id in the configuration file's `subject` or
+ * `subjects` (the file is imported again in each process that needs it; its subjects are not data to provide).
+ */
+export async function loadConfigSubject(
+  id: string,
+  spec: string,
+  configFile: string | null | undefined,
+  importModule: ModuleImporter = nativeModuleImport,
+): Promise<DefinedSubject> {
+  if (!configFile) {
+    throw problem(
+      spec,
+      'names a defineSubject() subject of ceilingbench.config.ts, but no configuration file was read',
+    );
+  }
+  let module: { default?: { subject?: unknown; subjects?: unknown } };
+  try {
+    module = (await importModule(configFile)) as typeof module;
+  } catch (error) {
+    throw problem(spec, `${configFile} cannot be loaded: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const config = module?.default ?? {};
+  const listed = [config.subject, ...(Array.isArray(config.subjects) ? config.subjects : [])].filter(isDefinedSubject);
+  const found = listed.find((subject) => subject.id === id);
+  if (!found) {
+    const ids = listed.map((subject) => `'${subject.id}'`).join(', ') || 'none';
+    throw problem(spec, `${configFile} lists no defineSubject() subject with id '${id}' (its ids: ${ids})`);
+  }
+  return found;
+}
