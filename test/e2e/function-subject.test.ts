@@ -139,4 +139,21 @@ describe.concurrent('a subject that is a function, through `ceilingbench run`', 
     expect(server.log).toHaveLength(TOTAL);
     expect(cacheHits(readReport(cached.outDir))).toBe(TOTAL);
   });
+
+  it('listed itself in ceilingbench.config.ts (subjects: [pipeline]): found by its id in every worker, then cached', async () => {
+    const server = await serve();
+    const cacheDir = mkdtempSync(join(tmpdir(), 'cb-fn-cache-'));
+    const env = { CEILINGBENCH_CONFIG: 'config-subject.config.ts' };
+    const first = bench(server, cacheDir, [], env);
+    expect((await first.child.done).code, first.output()).toBe(0);
+    expect(server.log).toHaveLength(TOTAL);
+    const report = readReport(first.outDir);
+    expect(report.subjects.map((s) => [s.spec, s.kind, s.model])).toEqual([
+      ['function:loop-pipeline', 'function', 'loop-pipeline'],
+    ]);
+    expect(kinds(report)).toEqual({ correct: TOTAL });
+    const again = bench(server, cacheDir, [], env);
+    expect((await again.child.done).code, again.output()).toBe(0);
+    expect(server.log).toHaveLength(TOTAL);
+  });
 });
