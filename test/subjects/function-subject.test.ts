@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AuthenticationError } from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { PyRandom } from '../../src/rng/index.js';
@@ -189,6 +190,18 @@ describe('a function subject', () => {
     const error = expectKind(await busy.subject.answer(request()), 'error');
     expect(error.attempts).toBe(3);
     expect(error.error).toMatch(/gave up after 3 attempts/);
+  });
+
+  it("the OpenAI SDK's 401 stops the subject: that trial and every later one fail without a call (CB_PROVIDER_FATAL)", async () => {
+    const { subject, inputs } = counted(async () => {
+      throw new AuthenticationError(401, { message: 'bad key' }, 'bad key', new Headers());
+    });
+    const first = expectKind(await subject.answer(request(0)), 'error');
+    expect(first).toMatchObject({ stopsRun: true, attempts: 1 });
+    expect(first.error).toMatch(/run stopped \(CB_PROVIDER_FATAL\): the endpoint refused the credentials/);
+    const later = expectKind(await subject.answer(request(1)), 'error');
+    expect(later).toMatchObject({ stopsRun: true, attempts: 0 });
+    expect(inputs).toHaveLength(1);
   });
 
   it('a call that never ends times out (its signal aborted) and is retried, then `api`', async () => {
