@@ -18,7 +18,18 @@ export {
 } from './errors.js';
 export * as schema from './schema/index.js';
 export * as stats from './stats/index.js';
-export { createSubject, parseSubjectSpec, subjectFromEnv } from './subjects/index.js';
+export {
+  createSubject,
+  type DefinedSubject,
+  defineSubject,
+  parseSubjectSpec,
+  type SubjectAnswer,
+  type SubjectAnswerInput,
+  type SubjectDefinition,
+  type SubjectMessage,
+  type SubjectTrial,
+  subjectFromEnv,
+} from './subjects/index.js';
 export type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from './subjects/subject.js';
 export type {
   Analysis,

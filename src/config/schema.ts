@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_EXAMPLES, exampleLimitSchema } from '../schema/example.js';
 import { GATE_MODES } from '../schema/gate.js';
 import { pricesSchema, spendLimitsSchema } from '../schema/spend.js';
+import { type DefinedSubject, isDefinedSubject } from '../subjects/function/define.js';
 import { MISSING_RULES } from '../tasks/outcome.js';
 import type { ReasoningDelimiter } from '../tasks/reasoning-channels.js';
 
@@ -97,15 +98,34 @@ export const reasoningDelimiterSchema = z
     path: ['close'],
   }) satisfies z.ZodType<ReasoningDelimiter>;
 
+/**
+ * A subject of the file: a spec string, or a `defineSubject` subject, which cannot cross to the workers: it is named
+ * `function:<id>`, and each process that needs it finds it by that id in this file's `subject`/`subjects`.
+ */
+const subjectEntry = z
+  .custom<string | DefinedSubject>(() => true)
+  .transform((value, ctx) => {
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+    if (isDefinedSubject(value)) return `function:${value.id}`;
+    ctx.addIssue({
+      code: 'custom',
+      message: 'not a subject spec (e.g. openai:gpt-4o-mini) or a defineSubject() subject',
+    });
+    return z.NEVER;
+  });
+
 export const configSchema = z
   .object({
-    /** Who answers: sim:<profile>[?k=v], oracle, openai:<model>, replay:<path>[#model]. */
-    subject: z.string().min(1).default('sim:default'),
+    /**
+     * Who answers: sim:<profile>[?k=v], oracle, openai:<model>, replay:<path>[#model], module:<path>[#export], or a
+     * `defineSubject` subject itself (it becomes `function:<id>`: the workers find it here by its id).
+     */
+    subject: subjectEntry.default('sim:default'),
     /**
      * Several subjects in one run, each answering the same instances (see README: Several subjects). Give either
      * this or `subject`, not both. After loading, `subjects` is always the run's list and `subject` its first.
      */
-    subjects: z.array(z.string().trim().min(1)).min(1).optional(),
+    subjects: z.array(subjectEntry).min(1).optional(),
     /** Run seed: 0 reproduces the released CCB instances; it also seeds the sim subject and bootstraps. */
     seed: z.number().int().nonnegative().default(0),
     /** Trials per cell (the papers: 40). */

@@ -25,13 +25,17 @@ export function subjectNotes(subject: PlanSubject, projects: readonly PlanProjec
         : 'the subject names no model, so';
     notes.push(`tokens are counted with ${tokenizer.encoding}: ${why} the counts approximate its tokenizer`);
   }
-  if (price === null && subject.kind === 'openai') {
+  if (price === null && (subject.kind === 'openai' || subject.kind === 'function')) {
     const key = subject.model ?? subject.spec;
     notes.push(
       `no price for ${subject.spec} in the config's prices: tokens only (e.g. prices: { '${key}': { input: 0.15, output: 0.6 } })`,
     );
   }
-  if (subject.kind !== 'openai') {
+  if (subject.kind === 'function') {
+    notes.push(
+      `${subject.spec} is your own function: these are the tokens of the prompts it is given (not what it sends), every trial counted as not cached`,
+    );
+  } else if (subject.kind !== 'openai') {
     notes.push(
       `${subject.spec} sends no request to a provider: these are the tokens a model would be sent, and nothing is billed`,
     );

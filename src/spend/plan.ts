@@ -123,12 +123,15 @@ async function planOneSubject(
   return { subject, label, projects, totals, notes: subjectNotes(subject, projects, several) };
 }
 
-const billsOf = (part: SubjectPart): SubjectTotals => ({ bills: part.subject.kind === 'openai', totals: part.totals });
+/** Subjects whose trials are sent somewhere that may bill: an endpoint, or the user's own function (src/subjects/function). */
+const sends = (part: SubjectPart): boolean => part.subject.kind === 'openai' || part.subject.kind === 'function';
+
+const billsOf = (part: SubjectPart): SubjectTotals => ({ bills: sends(part), totals: part.totals });
 
 /** What only a run of several subjects needs said: why its total has no cost, what its limits count. */
 function runNotes(parts: readonly SubjectPart[], totals: PlanTotals, config: RunConfig): string[] {
   const notes: string[] = [];
-  const billed = parts.filter((p) => p.subject.kind === 'openai');
+  const billed = parts.filter(sends);
   const unpriced = billed.filter((p) => p.totals.amount.costUsd === null);
   const priced = billed.filter((p) => p.totals.amount.costUsd !== null);
   if (totals.amount.costUsd === null && priced.length > 0) {
@@ -139,10 +142,10 @@ function runNotes(parts: readonly SubjectPart[], totals: PlanTotals, config: Run
       `the run total has no cost: ${unpriced.map((p) => p.subject.spec).join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} no price${sum}`,
     );
   }
-  const free = parts.filter((p) => p.subject.kind !== 'openai');
+  const free = parts.filter((p) => !sends(p));
   if (Object.values(config.limits).some((v) => v !== undefined) && free.length > 0 && free.length < parts.length) {
     notes.push(
-      `the spending limits count the openai: subjects' requests, compared below against their sum (${free.map((p) => p.subject.spec).join(', ')} ${free.length === 1 ? 'sends' : 'send'} none)`,
+      `the spending limits count the requests of the openai: and module: subjects, compared below against their sum (${free.map((p) => p.subject.spec).join(', ')} ${free.length === 1 ? 'sends' : 'send'} none)`,
     );
   }
   return notes;
@@ -150,7 +153,7 @@ function runNotes(parts: readonly SubjectPart[], totals: PlanTotals, config: Run
 
 /** The totals the spending limits are compared against: the subjects that send requests (all, when none does). */
 function limitedTotals(parts: readonly SubjectPart[], totals: PlanTotals): PlanTotals {
-  const billed = parts.filter((p) => p.subject.kind === 'openai');
+  const billed = parts.filter(sends);
   return billed.length === 0 || billed.length === parts.length ? totals : runTotals(billed.map(billsOf));
 }
 

@@ -11,8 +11,13 @@
  * `replay:run.jsonl[#model]` replays; `replay:<dir>[#model]` replays the directory itself.
  */
 import { UsageError } from '../errors.js';
+import type { Prices } from '../schema/spend.js';
+import type { SpendGate } from '../spend/ledger.js';
 import { resolveTask as registryResolveTask } from '../tasks/registry.js';
 import { CACHE_MODES, type CacheMode, type CacheReporter, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store.js';
+import type { DefinedSubject } from './function/define.js';
+import { createFunctionSubject } from './function/function-subject.js';
+import { loadConfigSubject, loadModuleSubject, type ModuleImporter } from './function/module-ref.js';
 import type { Env } from './openai/endpoint.js';
 import { openAiOptionsFromEnv } from './openai/env-options.js';
 import { createOpenAiSubject, type OpenAiSubjectOptions } from './openai/openai-subject.js';
@@ -25,6 +30,23 @@ import type { Subject } from './subject.js';
 export { type CacheEntry, cacheEntrySchema } from './cache/entry.js';
 export { cacheKey, promptSha256 } from './cache/key.js';
 export { CACHE_MODES, type CacheMode, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store.js';
+export {
+  type DefinedSubject,
+  defineSubject,
+  isDefinedSubject,
+  type SubjectAnswer,
+  type SubjectAnswerInput,
+  type SubjectDefinition,
+  type SubjectMessage,
+  type SubjectTrial,
+} from './function/define.js';
+export { createFunctionSubject, type FunctionSubjectOptions } from './function/function-subject.js';
+export {
+  loadConfigSubject,
+  loadModuleSubject,
+  type ModuleImporter,
+  nativeModuleImport,
+} from './function/module-ref.js';
 export {
   type AdaptiveBounds,
   AdaptiveConcurrency,
@@ -63,6 +85,14 @@ export interface CreateSubjectOptions {
   openai?: Omit<OpenAiSubjectOptions, 'model' | 'cache' | 'env' | 'specText'>;
   /** Receives cache and replay warnings (default process.emitWarning). */
   report?: CacheReporter;
+  /** The run's spend ledger for subjects that are functions (`openai:` subjects take theirs from `openai`). */
+  spend?: { gate: SpendGate; prices: Prices };
+  /** The project root a `module:` path is relative to (default the current directory). */
+  root?: string;
+  /** How a `module:` subject's module is imported (default native `import()`; Vitest passes its module runner). */
+  importModule?: ModuleImporter;
+  /** The configuration file a `function:<id>` subject is listed in (the run's `configFile`). */
+  configFile?: string | null;
 }
 
 function cacheModeFrom(options: CreateSubjectOptions, env: Env): CacheMode {
@@ -86,19 +116,51 @@ export async function createSubject(spec: string, options: CreateSubjectOptions 
       return createOracleSubject(resolveTask);
     case 'replay':
       return createReplaySubject(parsed.path, parsed.model, { specText, report: options.report });
-    case 'openai': {
-      const mode = cacheModeFrom(options, env);
-      const dir = options.cacheDir ?? (env.CEILINGBENCH_CACHE_DIR || undefined) ?? DEFAULT_CACHE_DIR;
+    case 'openai':
       return createOpenAiSubject({
         ...openAiOptionsFromEnv(env),
         ...options.openai,
         model: parsed.model,
         env,
         specText,
-        cache: mode === 'off' ? undefined : new ResponseCache(dir, mode, options.report),
+        cache: responseCache(options, env),
       });
+    case 'function': {
+      const defined =
+        parsed.source === 'module'
+          ? await loadModuleSubject(parsed, specText, options.root ?? process.cwd(), options.importModule)
+          : await loadConfigSubject(parsed.id, specText, options.configFile, options.importModule);
+      return subjectOfFunction(defined, { ...options, specText });
     }
   }
+}
+
+/** The response cache a paid subject writes to (CEILINGBENCH_CACHE_DIR / _MODE), none when the mode is `off`. */
+function responseCache(options: CreateSubjectOptions, env: Env): ResponseCache | undefined {
+  const mode = cacheModeFrom(options, env);
+  const dir = options.cacheDir ?? (env.CEILINGBENCH_CACHE_DIR || undefined) ?? DEFAULT_CACHE_DIR;
+  return mode === 'off' ? undefined : new ResponseCache(dir, mode, options.report);
+}
+
+/**
+ * A `defineSubject` subject with the run's cache, spend ledger, limiter and timeouts (the CEILINGBENCH_* variables
+ * an `openai:` subject reads for them). `specText` names it in the report: its `module:` spec, else `function:<id>`.
+ */
+export function subjectOfFunction(
+  defined: DefinedSubject,
+  options: CreateSubjectOptions & { specText?: string } = {},
+): Subject {
+  const env = options.env ?? process.env;
+  const { limiter, requestTimeoutMs, trialTimeoutMs } = openAiOptionsFromEnv(env);
+  const spend = options.spend ?? options.openai?.spend;
+  return createFunctionSubject(defined, {
+    ...(options.specText !== undefined ? { specText: options.specText } : {}),
+    cache: responseCache(options, env),
+    ...(spend ? { spend } : {}),
+    ...(limiter ? { limiter } : {}),
+    ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
+    ...(trialTimeoutMs !== undefined ? { trialTimeoutMs } : {}),
+  });
 }
 
 /** The subject of CEILINGBENCH_SUBJECT, default `sim:default`. */

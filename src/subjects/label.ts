@@ -12,6 +12,9 @@ import { sha512 } from '../rng/sha512.js';
  *   sim:retention?p=0.9&seed=7      sim-retention-p0.9-seed7
  *   oracle                          oracle
  *   replay:logs/gpt4.jsonl#gpt-4    replay-gpt4-gpt-4
+ *   module:./subjects/agent.ts      agent
+ *   module:./subjects.ts#router     subjects-router
+ *   function:support-agent          support-agent
  *
  * It depends on the spec string only (the query in its written order, not the parsed, defaulted parameters).
  */
@@ -21,13 +24,20 @@ export function subjectLabel(spec: string): string {
   const scheme = colon < 0 ? text : text.slice(0, colon);
   const rest = colon < 0 ? '' : text.slice(colon + 1);
   let raw: string;
-  if (scheme === 'openai') raw = rest;
+  if (scheme === 'openai' || scheme === 'function') raw = rest;
   else if (scheme === 'sim') raw = `sim-${rest.replace(/[?&]/g, '-').replace(/=/g, '')}`;
   else if (scheme === 'replay') {
     const hash = rest.lastIndexOf('#');
     const path = hash < 0 ? rest : rest.slice(0, hash);
     const file = (path.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, '');
     raw = `replay-${file}${hash < 0 ? '' : `-${rest.slice(hash + 1)}`}`;
+  } else if (scheme === 'module') {
+    // the file and export, never the module's code; the subject's own `id` names it in reports (identity.model)
+    const hash = rest.lastIndexOf('#');
+    const path = hash < 0 ? rest : rest.slice(0, hash);
+    const name = hash < 0 ? 'default' : rest.slice(hash + 1);
+    const file = (path.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, '');
+    raw = name === 'default' ? file : `${file}-${name}`;
   } else raw = text;
   return sanitize(raw) || 'subject';
 }

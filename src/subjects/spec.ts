@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 
 /**
- * The subject grammar: `sim:<profile>[?k=v&…]`, `oracle`, `openai:<model>`, `replay:<path>[#model]`.
+ * The subject grammar: `sim:<profile>[?k=v&…]`, `oracle`, `openai:<model>`, `replay:<path>[#model]`,
+ * `module:<path>[#export]` (a subject that is a function, src/subjects/function).
  * Parsing is linear (string splitting only) and validated with zod; anything else is a SubjectSpecError,
  * a UsageError with code CB_SUBJECT_SPEC (exit 2).
  */
@@ -14,6 +15,8 @@ const FORMS: readonly [form: string, meaning: string][] = [
   ['oracle', "the task's canonical response (exact)"],
   ['openai:<model>', 'any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY)'],
   ['replay:<path>[#model]', 'a ceilingbench cache dir or JSONL, or an SCC log (.jsonl)'],
+  ['module:<path>[#export]', 'a defineSubject() export of a module (path from the project root)'],
+  ['function:<id>', 'the defineSubject() subject with this id in ceilingbench.config.ts'],
 ];
 const FORM_WIDTH = Math.max(...FORMS.map(([form]) => form.length)) + 2;
 
@@ -53,7 +56,11 @@ export type SubjectSpec =
   | SimSpec
   | { kind: 'oracle' }
   | { kind: 'openai'; model: string }
-  | { kind: 'replay'; path: string; model?: string };
+  | { kind: 'replay'; path: string; model?: string }
+  /** `module:<path>[#export]`: a `defineSubject` export (default `default`), its path relative to the project root. */
+  | { kind: 'function'; source: 'module'; path: string; exportName: string }
+  /** `function:<id>`: the `defineSubject` subject of that id in the configuration file's `subject`/`subjects`. */
+  | { kind: 'function'; source: 'config'; id: string };
 
 const simParamSchemas = {
   default: simDefaultParamsSchema,
@@ -120,6 +127,22 @@ export function parseSubjectSpec(spec: string): SubjectSpec {
       if (path === '') throw new SubjectSpecError(spec, 'the replay path is empty');
       if (model === '') throw new SubjectSpecError(spec, "the model after '#' is empty");
       return model === undefined ? { kind: 'replay', path } : { kind: 'replay', path, model };
+    }
+    case 'module': {
+      const hash = rest.lastIndexOf('#');
+      const path = (hash < 0 ? rest : rest.slice(0, hash)).trim();
+      const exportName = hash < 0 ? 'default' : rest.slice(hash + 1);
+      if (path === '') throw new SubjectSpecError(spec, 'the module path is empty');
+      if (!/^[A-Za-z_$][\w$]*$/.test(exportName)) {
+        throw new SubjectSpecError(spec, `'${exportName}' after '#' is not an export name`);
+      }
+      return { kind: 'function', source: 'module', path, exportName };
+    }
+    case 'function': {
+      if (!/^[A-Za-z0-9._:/@+-]+$/.test(rest)) {
+        throw new SubjectSpecError(spec, 'the id is empty or holds characters other than letters, digits and ._:/@+-');
+      }
+      return { kind: 'function', source: 'config', id: rest };
     }
     default:
       throw new SubjectSpecError(spec, `unknown kind '${scheme}'`);

@@ -2,8 +2,10 @@ import { inject } from 'vitest';
 import { ConfigError } from '../config/errors.js';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { createLedgerClient } from '../spend/ledger-client.js';
-import { createSubject } from '../subjects/index.js';
+import type { DefinedSubject } from '../subjects/function/define.js';
+import { createSubject, subjectOfFunction } from '../subjects/index.js';
 import type { Subject } from '../subjects/subject.js';
+import { workerModuleImporter } from './module-import.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -87,27 +89,66 @@ export function projectSubject(config: RunConfig = runConfig()): ProjectSubject 
 export const subjectLabelOf = (): string | undefined => projectSubject()?.label;
 
 const contexts = new Map<string, Promise<RunContext>>();
+const ownContexts = new WeakMap<DefinedSubject, Promise<RunContext>>();
 
-/** Config and subject, created once per worker and subject spec from the provided configuration. */
-export function runContext(): Promise<RunContext> {
+/** A paid subject asks the run's spend ledger (in the main process) before sending each trial. */
+const spendOf = (config: RunConfig) =>
+  config.spendLedger ? { gate: createLedgerClient(config.spendLedger.url), prices: config.prices } : undefined;
+
+/**
+ * Config and subject, created once per worker and subject spec from the provided configuration; with `own`, the
+ * subject a spec file passed itself (`describeSweep(task, { subject })`) instead of the run's.
+ */
+export function runContext(own?: DefinedSubject): Promise<RunContext> {
   const provided = runConfig();
+  if (own) {
+    let context = ownContexts.get(own);
+    context ??= ownContext(provided, own);
+    ownContexts.set(own, context);
+    return context;
+  }
   const spec = projectSubject(provided)?.spec ?? provided.subject;
   let context = contexts.get(spec);
   context ??= (async () => {
     const config = provided;
-    // a paid subject asks the run's spend ledger (in the main process) before sending each trial
-    const spend = config.spendLedger
-      ? { gate: createLedgerClient(config.spendLedger.url), prices: config.prices }
-      : undefined;
+    const spend = spendOf(config);
     const subject = await createSubject(spec, {
       seed: config.seed,
       cacheDir: config.cacheDir,
-      ...(spend ? { openai: { spend } } : {}),
+      root: config.root,
+      configFile: config.configFile,
+      importModule: workerModuleImporter(config.root),
+      ...(spend ? { openai: { spend }, spend } : {}),
     });
     return { config, subject };
   })();
   contexts.set(spec, context);
   return context;
+}
+
+/**
+ * A spec file's own subject. The main process never saw it, so it started no spend ledger for it: under a spending
+ * limit that would be a limit silently not kept, so it is an error that says how to keep it (name the subject by
+ * its module, where the main process sees it).
+ */
+async function ownContext(config: RunConfig, own: DefinedSubject): Promise<RunContext> {
+  if (projectSubject(config) !== undefined) {
+    throw new ConfigError(
+      `ceilingbench: subject '${own.id}' was passed to the spec in a run of ${config.subjects.length} subjects, so ` +
+        'every subject project would run it again — list it among the subjects instead ' +
+        "(subjects: ['module:<path>#<export>', …]) and call describeSweep without { subject }",
+    );
+  }
+  const limited = Object.values(config.limits).some((v) => v !== undefined);
+  if (limited && !config.spendLedger) {
+    throw new ConfigError(
+      `ceilingbench: subject '${own.id}' was passed to the spec, so the run's spending limit cannot be kept for it — ` +
+        "name it as a run subject instead (--subject module:<path>#<export>, or subjects: ['module:<path>#<export>'] " +
+        'in ceilingbench.config.ts) and call describeSweep without { subject }',
+    );
+  }
+  const spend = spendOf(config);
+  return { config, subject: subjectOfFunction(own, { cacheDir: config.cacheDir, ...(spend ? { spend } : {}) }) };
 }
 
 /** Instance seeds of a run: seed 0 reproduces the released CCB instances; seed s shifts every seed by s·10^6. */

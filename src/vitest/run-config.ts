@@ -21,9 +21,12 @@ const resolved = new WeakMap<object, Map<string, Promise<RunConfig>>>();
 
 const hasLimit = (limits: SpendLimits): boolean => Object.values(limits).some((v) => v !== undefined);
 
+/** Subjects whose trials cost: an endpoint's, or a function's (it calls one, as far as ceilingbench knows). */
+const isPaid = (identity: SubjectIdentity): boolean => identity.kind === 'openai' || identity.kind === 'function';
+
 /** A cost limit with nothing to price the subject's tokens at would stop nothing: a configuration error. */
 function checkCostLimit(run: RunConfig, identity: SubjectIdentity): void {
-  if (run.limits.maxCost === undefined || identity.kind !== 'openai') return;
+  if (run.limits.maxCost === undefined || !isPaid(identity)) return;
   if (priceFor(run.prices, identity) !== null) return;
   throw new ConfigError(
     `a cost limit (--max-cost / CEILINGBENCH_MAX_COST / limits.maxCost = ${run.limits.maxCost}) needs a price for ` +
@@ -53,14 +56,21 @@ export function runConfigFor(vitest: VitestHost, root: string = vitest.config.ro
       // every subject of the run, one after the other: the first bad one is the error
       const identities: SubjectIdentity[] = [];
       for (const spec of run.subjects) {
-        const subject = await createSubject(spec, { seed: run.seed, cacheDir: run.cacheDir, report: () => undefined });
+        const subject = await createSubject(spec, {
+          seed: run.seed,
+          cacheDir: run.cacheDir,
+          report: () => undefined,
+          root: run.root,
+          configFile: run.configFile,
+          importModule: (path) => vitest.import(path),
+        });
         await subject.close?.();
         checkCostLimit(run, subject.identity);
         identities.push(subject.identity);
       }
       // only requests cost money: sim, oracle and replay subjects have nothing to limit or to interrupt
       const interruptible = isInterruptible();
-      const paid = identities.some((identity) => identity.kind === 'openai');
+      const paid = identities.some(isPaid);
       if (!paid || !(hasLimit(run.limits) || interruptible)) return run;
       const service = await startLedgerServer(run.limits);
       vitest.onClose?.(async () => {

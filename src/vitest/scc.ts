@@ -12,6 +12,7 @@ import {
 import type { RunConfig } from '../config/resolve.js';
 import { evaluateGates, gatesFor } from '../gates/index.js';
 import { sccStopText } from '../schema/scc-stop.js';
+import type { DefinedSubject } from '../subjects/function/define.js';
 import type { Subject } from '../subjects/subject.js';
 import { type RunContext, runContext, subjectLabelOf, vitestProjectOf } from './context.js';
 import type { CeilingbenchRecord } from './meta.js';
@@ -23,6 +24,8 @@ interface AssayTestOptions {
   name?: string;
   /** Added to the run seed (default: the authors' base seed of the assay). */
   seed?: number;
+  /** Who answers instead of the run's subject: a `defineSubject` subject (see `SweepOptions.subject`). */
+  subject?: DefinedSubject;
 }
 
 /** `incomplete`: why the spend ledger kept the assay from finishing (its record is written, its test fails). */
@@ -40,7 +43,7 @@ function assayTest(defaultName: string, baseSeed: number, assay: Assay, options:
     options.name === undefined ? undefined : label === undefined ? options.name : `${options.name} · ${label}`;
   const name = ownName ?? defaultName.replace(/^scc /, `${withSubject('scc', label)} `);
   test(name, async ({ task, signal }) => {
-    const context = await runContext();
+    const context = await runContext(options.subject);
     const { config, subject } = context;
     const assayed = await assay(context, signal, (options.seed ?? baseSeed) + config.seed);
     // the record names the Vitest project it ran in (a user's own ladder is not the standard scc project's)

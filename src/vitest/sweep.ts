@@ -8,6 +8,7 @@ import { evaluateGates, gatesFor, VerdictError } from '../gates/index.js';
 import type { CellResult } from '../schema/cell.js';
 import { priceFor } from '../spend/price.js';
 import { tokenCounter } from '../spend/tokenizer.js';
+import type { DefinedSubject } from '../subjects/function/define.js';
 import { generateCell } from '../tasks/instances.js';
 import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task.js';
 import { runConfig, runContext, seedOffsetFor, subjectLabelOf, vitestProjectOf } from './context.js';
@@ -26,6 +27,12 @@ export interface SweepOptions {
   /** The output-budget rule, for a task with several (puzzles: 'fixed', the default, or 'per-level'). */
   budget?: string;
   generateOptions?: GenerateOptions;
+  /**
+   * Who answers this sweep instead of the run's subject: a `defineSubject` subject (your own pipeline). It goes
+   * through the run's response cache and spend accounts; a spending limit needs it named as a run subject instead
+   * (`--subject module:<path>#<export>`), where the main process sees it.
+   */
+  subject?: DefinedSubject;
 }
 
 function cellFailureMessage(cell: CellResult): string {
@@ -57,7 +64,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
   describe(label, () => {
     for (const level of levels) {
       test.concurrent(cellName(task, level, variant, subjectLabel), async ({ task: testTask, signal }) => {
-        const { config, subject } = await runContext();
+        const { config, subject } = await runContext(options.subject);
         const cell = await runCell(
           {
             project: recordProjectOf(testTask, project),
@@ -86,7 +93,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
     }
 
     test(`${label} · fit ${sweepSpan(task, levels)}`, async ({ task: testTask, expect }) => {
-      const { config, subject } = await runContext();
+      const { config, subject } = await runContext(options.subject);
       const done = levels.flatMap((level) => cells.get(level) ?? []);
       expect(done.length, `cells that did not finish: ${levels.filter((l) => !cells.has(l)).join(', ')}`).toBe(
         levels.length,
@@ -120,7 +127,7 @@ function describeAdaptive(
   const levels = options.levels ?? task.levels.values;
   describe(label, () => {
     test(`${label} · adaptive`, async ({ task: testTask, signal }) => {
-      const { config, subject } = await runContext();
+      const { config, subject } = await runContext(options.subject);
       const seedOffset = seedOffsetFor(config.seed);
       const objective = design.objective ?? 'cost';
       // The spend estimate's tokenizer (loaded only when a price bills the prompt, or a task has no length model).
@@ -173,6 +180,8 @@ export interface AblationOptions {
   variants: readonly string[];
   trials?: number;
   profile?: string;
+  /** Who answers instead of the run's subject (see `SweepOptions.subject`). */
+  subject?: DefinedSubject;
 }
 
 /**
@@ -194,7 +203,7 @@ export function describeAblation(taskId: string, options: AblationOptions): void
         task: testTask,
         signal,
       }) => {
-        const { config, subject } = await runContext();
+        const { config, subject } = await runContext(options.subject);
         const trials = options.trials ?? config.trials;
         const seedOffset = seedOffsetFor(config.seed);
         const instances = generateCell(task, options.level, trials, { profile, seedOffset });
@@ -224,7 +233,7 @@ export function describeAblation(taskId: string, options: AblationOptions): void
     }
 
     test(`${head} · McNemar`, async ({ task: testTask, expect }) => {
-      const { config, subject } = await runContext();
+      const { config, subject } = await runContext(options.subject);
       const [baseline, ...rest] = options.variants.map((v) => cells.get(v));
       expect(baseline && rest.every(Boolean), 'every variant cell must finish before the paired test').toBe(true);
       const record = compareVariants(baseline as CellResult, rest as CellResult[], recordProjectOf(testTask, project));

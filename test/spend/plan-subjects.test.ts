@@ -129,9 +129,20 @@ describe('a plan of several subjects', () => {
     expect(plan.totals.amount.calls.expected).toBe(30);
     const notes = plan.notes.join('\n');
     expect(notes).toMatch(/--max-calls 15: even the low end 20 is above it/);
-    expect(notes).toMatch(/count the openai: subjects' requests.*sim:default sends none/);
+    expect(notes).toMatch(/count the requests of the openai: and module: subjects.*sim:default sends none/);
     const within = await buildPlan({ config: { ...config, limits: { maxCalls: 20 } }, env: {}, projects: ['d1'] });
     expect(within.notes.join('\n')).toMatch(/--max-calls 20: the whole range is within it/);
+  });
+
+  it('a module: subject (a function) sends requests: counted against the limits, its tokens those it is given', async () => {
+    const config = await runOf(['module:./pipeline.ts#agent', 'sim:default']);
+    const plan = await buildPlan({ config: { ...config, limits: { maxCalls: 15 } }, env: {}, projects: ['d1'] });
+    expect(plan.subjects.map((s) => s.kind)).toEqual(['function', 'sim']);
+    const notes = plan.notes.join('\n');
+    expect(notes).toMatch(/module:\.\/pipeline\.ts#agent is your own function: these are the tokens of the prompts/);
+    expect(notes).toMatch(/no price for module:\.\/pipeline\.ts#agent/);
+    expect(notes).toMatch(/--max-calls 15: the whole range is within it/);
+    expect(notes).toMatch(/sim:default sends none/);
   });
 
   it('the table: a block per subject, its projects as the run names them, its total, then the run total', async () => {

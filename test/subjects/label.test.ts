@@ -33,6 +33,9 @@ describe('subjectLabel', () => {
     expect(subjectLabel('oracle')).toBe('oracle');
     expect(subjectLabel('replay:logs/gpt4.jsonl#gpt-4')).toBe('replay-gpt4-gpt-4');
     expect(subjectLabel('openai:***')).toBe('subject');
+    expect(subjectLabel('module:./subjects/agent.ts')).toBe('agent');
+    expect(subjectLabel('module:./subjects.ts#router')).toBe('subjects-router');
+    expect(subjectLabel('function:Support-Agent')).toBe('support-agent');
   });
 
   it('is file-name and glob safe: lower-case [a-z0-9._-], no @, no leading ! or -, never empty', () => {

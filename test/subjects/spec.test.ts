@@ -19,6 +19,23 @@ describe('parseSubjectSpec', () => {
       model: 'meta-llama/llama-3.1-8b:free',
     });
     expect(parseSubjectSpec('replay:logs/a.jsonl')).toEqual({ kind: 'replay', path: 'logs/a.jsonl' });
+    expect(parseSubjectSpec('module:./my-subject.ts')).toEqual({
+      kind: 'function',
+      source: 'module',
+      path: './my-subject.ts',
+      exportName: 'default',
+    });
+    expect(parseSubjectSpec('function:support/agent')).toEqual({
+      kind: 'function',
+      source: 'config',
+      id: 'support/agent',
+    });
+    expect(parseSubjectSpec('module:subjects/a#router')).toEqual({
+      kind: 'function',
+      source: 'module',
+      path: 'subjects/a',
+      exportName: 'router',
+    });
     expect(parseSubjectSpec('replay:logs/a.jsonl#gpt-4o')).toEqual({
       kind: 'replay',
       path: 'logs/a.jsonl',
@@ -56,6 +73,12 @@ describe('parseSubjectSpec', () => {
     ['openai:', /model name is empty/],
     ['replay:', /replay path is empty/],
     ['replay:x.jsonl#', /model after '#' is empty/],
+    ['module:', /module path is empty/],
+    ['module:#x', /module path is empty/],
+    ['function:', /the id is empty/],
+    ['function:a b', /holds characters other than/],
+    ['module:./a.ts#', /'' after '#' is not an export name/],
+    ['module:./a.ts#my-export', /'my-export' after '#' is not an export name/],
   ])('rejects %s with the valid forms listed', (spec, problem) => {
     let error: unknown;
     try {
