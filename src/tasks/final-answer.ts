@@ -1,6 +1,6 @@
 import { boundIssues } from './echo.js';
 import type { TrialOutcome } from './outcome.js';
-import { readResponse } from './response.js';
+import { type ResponseChannels, readResponse } from './response.js';
 import type { AnyTaskPlugin, GradeContext, ParseResult } from './task.js';
 
 const UNCLOSED = 'the output ended inside an unclosed reasoning block: no final answer after it';
@@ -16,14 +16,15 @@ export function gradeFinalAnswer(
   instance: Parameters<AnyTaskPlugin['grade']>[0],
   text: string,
   context?: GradeContext,
+  channels: ResponseChannels = readResponse(text),
 ): TrialOutcome {
-  const channels = readResponse(text);
   const outcome: TrialOutcome = plugin.grade(instance, channels.answer, context);
   const issues = boundIssues(channels.unclosed ? [UNCLOSED, ...outcome.issues] : outcome.issues);
   return issues === outcome.issues ? outcome : { ...outcome, issues };
 }
 
-const channelled = new WeakSet<AnyTaskPlugin>();
+/** Each wrapped plugin, mapped to the family's own plugin it wraps. */
+const channelled = new WeakMap<AnyTaskPlugin, AnyTaskPlugin>();
 
 /**
  * The plugin as the registry hands it out: `grade` and `parse` take the whole response and read only its
@@ -36,18 +37,20 @@ export function withResponseChannels(plugin: AnyTaskPlugin): AnyTaskPlugin {
     parse: (text: string): ParseResult<unknown> => plugin.parse(readResponse(text).answer),
     grade: (instance, text, context) => gradeFinalAnswer(plugin, instance, text, context),
   };
-  channelled.add(wrapped);
+  channelled.set(wrapped, plugin);
   return wrapped;
 }
 
-/** Grades a whole response with any plugin, registered or not, setting reasoning aside exactly once. */
+/**
+ * Grades a whole response with any plugin, registered or not, setting reasoning aside exactly once; a caller that
+ * has already read the response's channels (to record its reasoning) passes them, so the text is read once.
+ */
 export function gradeResponse(
   plugin: AnyTaskPlugin,
   instance: Parameters<AnyTaskPlugin['grade']>[0],
   text: string,
   context?: GradeContext,
+  channels: ResponseChannels = readResponse(text),
 ): TrialOutcome {
-  return channelled.has(plugin)
-    ? plugin.grade(instance, text, context)
-    : gradeFinalAnswer(plugin, instance, text, context);
+  return gradeFinalAnswer(channelled.get(plugin) ?? plugin, instance, text, context, channels);
 }

@@ -1,4 +1,5 @@
 import type { PyRandom } from '../rng/index.js';
+import type { LadderDeclaration } from './ladder.js';
 import type { TrialOutcome } from './outcome.js';
 
 /**
@@ -139,6 +140,11 @@ export interface TaskPlugin<I extends TaskInstance = TaskInstance, P = unknown> 
    * spend estimate uses it when present, and the tokenized canonical response otherwise.
    */
   expectedOutputTokens?(level: number): number;
+  /**
+   * The plugin runs on the SCC counting-capacity ladder (src/tasks/ladder.ts): its `generate` honours the
+   * option `count` (an instance with exactly that many items) and it grades into the `count` outcome record.
+   */
+  readonly ladder?: LadderDeclaration;
 }
 
 /** A plugin with its instance and parse types erased, as the registry hands it out. */

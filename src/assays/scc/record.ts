@@ -3,13 +3,13 @@ import type { SccResult } from './schema.js';
 
 /**
  * The report record of an SCC run: its headline capacity beside the full result, and `stopped` (no CC measured)
- * when the spend ledger ended the ladder early.
+ * when the spend ledger ended the ladder early. The record names the task the ladder ran (`result.task`).
  */
-export function sccRecordOf(result: SccResult, task = 'count'): SccRecord {
+export function sccRecordOf(result: SccResult): SccRecord {
   return {
     kind: 'scc',
     project: 'scc',
-    task,
+    task: result.task,
     cc: result.cc,
     ccLower: result.ccLower,
     ccUpper: result.ccUpper,

@@ -2,7 +2,7 @@ import type { ReasoningRecord, TrialRecord } from '../../schema/trial.js';
 import type { Subject } from '../../subjects/subject.js';
 import { gradeResponse } from '../../tasks/final-answer.js';
 import { apiOutcome, budgetOutcome } from '../../tasks/outcome.js';
-import { readResponse } from '../../tasks/response.js';
+import { type ResponseChannels, readResponse } from '../../tasks/response.js';
 import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
 
 export interface TrialSpec {
@@ -65,14 +65,15 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
       ...served,
     };
   }
-  // Grading reads the final answer only; the reasoning is recorded beside it, never graded.
-  const graded = gradeResponse(task, instance, response.text, { finishReason: response.finishReason });
+  // Grading reads the final answer only; the reasoning is recorded beside it, never graded. One read serves both.
+  const channels = readResponse(response.text, response.reasoning);
+  const graded = gradeResponse(task, instance, response.text, { finishReason: response.finishReason }, channels);
   // A refusal is the model's own answer (it declined), graded as such (no answer), and flagged.
   const outcome =
     response.refusal !== undefined
       ? { ...graded, issues: [...graded.issues, `refusal: ${response.refusal.slice(0, 200)}`] }
       : graded;
-  const reasoning = reasoningRecord(response.text, response.reasoning);
+  const reasoning = reasoningRecord(channels);
   return {
     ...base,
     outcome,
@@ -85,8 +86,7 @@ export async function runTrial(subject: Subject, spec: TrialSpec): Promise<Trial
   };
 }
 
-function reasoningRecord(text: string, providerReasoning: string | undefined): ReasoningRecord | null {
-  const channels = readResponse(text, providerReasoning);
+function reasoningRecord(channels: ResponseChannels): ReasoningRecord | null {
   if (channels.sources.length === 0 && !channels.unclosed) return null;
   return { chars: channels.reasoning.length, sources: channels.sources, unclosed: channels.unclosed };
 }
