@@ -43,6 +43,26 @@ export function ladderVariantOf(task: AnyTaskPlugin, variant: string | undefined
 }
 
 /**
+ * The instance of trial `index` at a ladder position. `generate` gets the tier centre as its level and the target
+ * as its `count`; its RNG is the trial's own, so what one trial draws never moves another's instance.
+ */
+export function ladderInstance(
+  task: AnyTaskPlugin,
+  seed: number,
+  position: LadderPosition,
+  center: number,
+  index: number,
+  target: number,
+): TaskInstance {
+  const rng = new PyRandom(`scc:${seed}:${position.evaluationIndex}:${index}`);
+  const generated: TaskInstance = task.generate(rng, center, { seed, count: target });
+  if (generated.answer !== target) {
+    throw new Error(`ladder task '${task.id}': generate({ count: ${target} }) answered ${String(generated.answer)}`);
+  }
+  return { ...generated, data: { ...(generated.data as object), tier: position } };
+}
+
+/**
  * The trials of one ladder run on one task plugin: the plugin generates each trial's instance (exactly `target`
  * items around the tier's centre), renders its prompt in the run's variant and grades the answer (./trial.ts).
  * It counts the calls and keeps, per tier, what the trials aborted in flight had used.
@@ -67,20 +87,6 @@ export class LadderTrials {
     return this.abortedUsage.get(evaluationIndex) ?? [];
   }
 
-  /**
-   * The instance of trial `index` at a ladder position. `generate` gets the tier centre as its level and the
-   * target as its `count`; its RNG is the trial's own, so what one trial draws never moves another's instance.
-   */
-  instance(position: LadderPosition, center: number, index: number, target: number): TaskInstance {
-    const { task, seed } = this.run;
-    const rng = new PyRandom(`scc:${seed}:${position.evaluationIndex}:${index}`);
-    const generated: TaskInstance = task.generate(rng, center, { seed, count: target });
-    if (generated.answer !== target) {
-      throw new Error(`ladder task '${task.id}': generate({ count: ${target} }) answered ${String(generated.answer)}`);
-    }
-    return { ...generated, data: { ...(generated.data as object), tier: position } };
-  }
-
   /** The runner of one tier's trials (or of the preflight, evaluation index −1). */
   at(phase: LadderPosition['phase'], evaluationIndex: number, center: number): TierRunner {
     const position = { phase, evaluationIndex };
@@ -96,7 +102,7 @@ export class LadderTrials {
     signal: AbortSignal,
   ): Promise<SccTrialRecord | null> {
     const { task, variant, subject } = this.run;
-    const instance = this.instance(position, center, index, target);
+    const instance = ladderInstance(task, this.run.seed, position, center, index, target);
     this.calls++;
     const record = await runSccTrial({
       subject,

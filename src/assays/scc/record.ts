@@ -1,5 +1,9 @@
 import type { SccRecord } from '../../schema/report.js';
+import { isTaskId, resolveTask } from '../../tasks/registry.js';
 import type { SccResult } from './schema.js';
+
+/** The standard project of the ladder's task as its plugin declares it (a Vitest test names its own instead). */
+const projectOf = (task: string): string => (isTaskId(task) ? resolveTask(task).project : 'scc');
 
 /**
  * The report record of an SCC run: its headline capacity beside the full result, and `stopped` (no CC measured)
@@ -8,7 +12,7 @@ import type { SccResult } from './schema.js';
 export function sccRecordOf(result: SccResult): SccRecord {
   return {
     kind: 'scc',
-    project: 'scc',
+    project: projectOf(result.task),
     task: result.task,
     cc: result.cc,
     ccLower: result.ccLower,
