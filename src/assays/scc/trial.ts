@@ -1,7 +1,7 @@
 import { SccFatalError } from '../../errors.js';
 import type { ChainUsage } from '../../schema/chain-usage.js';
+import type { SccTrial } from '../../schema/scc.js';
 import type { Subject, TrialRequest } from '../../subjects/subject.js';
-import type { FormatCategory } from '../../tasks/count/audit.js';
 import { resolveTask } from '../../tasks/registry.js';
 import type { AnyTaskPlugin, Prompt, TaskInstance } from '../../tasks/task.js';
 import { applyBudgetRule, type BudgetedResponse } from './budget-rule.js';
@@ -11,27 +11,9 @@ import { applyBudgetRule, type BudgetedResponse } from './budget-rule.js';
  * the output budget while the answer is cut at the budget without any integer, up to the retry ceiling), then
  * score it as the authors do.
  */
-export type TrialStatus = 'completed' | 'incomplete' | 'error';
-
-export interface SccTrialRecord {
-  trialIndex: number;
-  target: number;
-  text: string;
-  status: TrialStatus;
-  detail: string | null;
-  retryCount: number;
-  requestedMaxOutputTokens: number;
-  finalMaxOutputTokens: number;
-  parsed: number | null;
-  relativeError: number | null;
-  exact: boolean;
-  format: FormatCategory;
-  /** Output tokens of the final call as the subject reported them (null when unknown). */
-  tokens: number | null;
-  inputTokens: number | null;
-  /** Every call of the trial (its budget doublings included): what the run's accounts price. */
-  usage: ChainUsage;
-}
+/** A trial as the ladder keeps it: the result schema's trial (src/schema/scc.ts), its usage always recorded. */
+export type SccTrialRecord = Omit<SccTrial, 'usage'> & { usage: ChainUsage };
+export type TrialStatus = SccTrial['status'];
 
 export { SccFatalError };
 

@@ -6,7 +6,7 @@ import {
   dualTaskSchema,
   type MotifAblationResult,
   motifAblationSchema,
-} from '../../../assays/scc-secondary/schema.js';
+} from '../../../schema/scc-secondary.js';
 import type { Report } from '../../../schema/report.js';
 import { sccStopText } from '../../../schema/scc-stop.js';
 import { fixed, percent } from '../../format.js';
