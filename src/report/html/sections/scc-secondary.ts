@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Report } from '../../../schema/report.js';
 import {
   type AgentAssayResult,
   agentAssaySchema,
@@ -7,7 +8,6 @@ import {
   type MotifAblationResult,
   motifAblationSchema,
 } from '../../../schema/scc-secondary.js';
-import type { Report } from '../../../schema/report.js';
 import { sccStopText } from '../../../schema/scc-stop.js';
 import { fixed, percent } from '../../format.js';
 import { escapeHtml as e, htmlTable } from '../escape.js';
