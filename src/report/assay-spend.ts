@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { type ChainUsage, chainUsageSchema } from '../schema/chain-usage.js';
 import type { AssayUsage, SccAssayRecord, SccRecord } from '../schema/report.js';
+import { sccResultSchema, sccTierSchema, sccTrialSchema, stoppedTierSchema } from '../schema/scc.js';
+import { dualTrialSchema, motifRowSchema } from '../schema/scc-secondary.js';
 import type { Billable } from './billable.js';
 
 /**
@@ -33,46 +35,35 @@ const unrecorded = (attempts: number, answered: boolean): Billable => ({
   unrecorded: true,
 });
 
-// ── loose views of the records' results (`result` is unknown in ceilingbench.json) ─────────────────────────
-const usageView = chainUsageSchema.optional();
-const sccTrialView = z.object({
-  inputTokens: z.number().nullable(),
-  tokens: z.number().nullable(),
-  retryCount: z.number().int().nonnegative().optional(),
-  status: z.string().optional(),
-  usage: usageView,
-});
-const sccView = z.object({
-  calls: z.number(),
+// ── the parts of the results' schemas (src/schema/scc.ts, scc-secondary.ts) that hold usage, picked from them;
+// a report reads `result` open (src/schema/assay-results.ts), and what older records lack is optional here
+const sccTrialView = sccTrialSchema
+  .pick({ inputTokens: true, tokens: true, retryCount: true, status: true, usage: true })
+  .partial({ retryCount: true, status: true });
+const sccView = sccResultSchema.pick({ calls: true }).extend({
   /** Absent when the preflight was not needed. */
   preflight: sccTrialView.optional(),
-  tiers: z.array(z.object({ trials: z.array(sccTrialView), abortedUsage: z.array(chainUsageSchema).optional() })),
+  tiers: z.array(sccTierSchema.pick({ abortedUsage: true }).extend({ trials: z.array(sccTrialView) })),
   /** A ladder the spend ledger stopped: the stopped tier's answered trials and what its other calls used. */
   stopped: z
     .union([
       z.object({ at: z.literal('preflight'), usage: chainUsageSchema }),
       z.object({
         at: z.literal('tier'),
-        tier: z.object({
-          trials: z.array(sccTrialView),
-          abortedUsage: z.array(chainUsageSchema),
-          notSentUsage: z.array(chainUsageSchema),
-        }),
+        tier: stoppedTierSchema
+          .pick({ abortedUsage: true, notSentUsage: true })
+          .extend({ trials: z.array(sccTrialView) }),
       }),
     ])
     .optional(),
 });
-const motifView = z.object({
-  rows: z.array(z.object({ calls: z.number(), usage: z.array(chainUsageSchema).optional() })),
-});
+const motifView = z.object({ rows: z.array(motifRowSchema.pick({ calls: true, usage: true })) });
+/** A dual-task or agent trial: the response fields both share. */
 const trialsView = z.object({
   trials: z.array(
-    z.object({
-      inputTokens: z.number().nullable(),
-      outputTokens: z.number().nullable(),
-      answered: z.boolean().optional(),
-      usage: usageView,
-    }),
+    dualTrialSchema
+      .pick({ inputTokens: true, outputTokens: true, answered: true, usage: true })
+      .partial({ answered: true }),
   ),
 });
 

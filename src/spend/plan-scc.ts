@@ -1,10 +1,11 @@
 import { SCC_OUTPUT_TOKENS_CEILING } from '../assays/scc/budget-rule.js';
 import { DEFAULT_SCC_CONFIG } from '../assays/scc/config.js';
 import { LadderSearch, type LadderStep } from '../assays/scc/ladder.js';
+import { ladderInstance } from '../assays/scc/ladder-trials.js';
 import { agentDesign } from '../assays/scc-secondary/agent.js';
 import { DEFAULT_DUAL_COUNTS, dualDesign } from '../assays/scc-secondary/dual-task.js';
 import type { PlanUnit } from '../schema/plan.js';
-import { countPrompt, MOTIFS, type Motif } from '../tasks/count/stimulus.js';
+import { countPrompt, MOTIFS } from '../tasks/count/stimulus.js';
 import { targetRange } from '../tasks/count/targets.js';
 import { agentLadder } from '../tasks/scc-secondary/agent/ladder.js';
 import { agentInstance, agentPlugin } from '../tasks/scc-secondary/agent/plugin.js';
@@ -12,7 +13,7 @@ import { AGENT_CONDITIONS } from '../tasks/scc-secondary/agent/prompts.js';
 import { buildAgentTask } from '../tasks/scc-secondary/agent/task.js';
 import { DUAL_CONDITIONS } from '../tasks/scc-secondary/dual/conditions.js';
 import { dualInstance, dualPlugin } from '../tasks/scc-secondary/dual/plugin.js';
-import type { Prompt, TaskInstance } from '../tasks/task.js';
+import type { AnyTaskPlugin, Prompt, TaskInstance } from '../tasks/task.js';
 import { addTokens, NO_TOKENS, priced, sumTokens, type Tokens } from './plan-amount.js';
 import type { PlanSubject } from './plan-subject.js';
 
@@ -73,12 +74,12 @@ export function ladderPaths(settings = DEFAULT_SCC_CONFIG): LadderStep[][] {
  * tokenizer splits into the same pieces each time, so the count grows by the same step per item: measured once and
  * checked at a far point (exact counting otherwise, for a tokenizer where that does not hold).
  */
-function countingPromptTokens(subject: PlanSubject, motif: Motif): (n: number) => number {
+function countingPromptTokens(subject: PlanSubject, promptAt: (n: number) => Prompt): (n: number) => number {
   const memo = new Map<number, number>();
   const exact = (n: number): number => {
     let tokens = memo.get(n);
     if (tokens === undefined) {
-      tokens = subject.promptTokens(countPrompt(n, motif));
+      tokens = subject.promptTokens(promptAt(n));
       memo.set(n, tokens);
     }
     return tokens;
@@ -89,10 +90,19 @@ function countingPromptTokens(subject: PlanSubject, motif: Motif): (n: number) =
   return (n) => (n <= base || !linear ? exact(n) : exact(base) + (n - base) * step);
 }
 
-/** One counting ladder (its preflight, then its tiers) for a motif. */
-function ladderTokens(subject: PlanSubject, motif: Motif, paths: readonly LadderStep[][]): Tokens {
+/** A ladder task's instance of n items, as a tier centred at n asks it (what its prompt and answer are). */
+const instanceAt = (task: AnyTaskPlugin, n: number) =>
+  ladderInstance(task, 0, { phase: 'expansion', evaluationIndex: 0 }, n, 0, n);
+
+/** One counting ladder (its preflight, then its tiers): prompts of n items, the answer at the preflight. */
+function ladderTokens(
+  subject: PlanSubject,
+  promptAt: (n: number) => Prompt,
+  preflightAnswer: string,
+  paths: readonly LadderStep[][],
+): Tokens {
   const config = DEFAULT_SCC_CONFIG;
-  const tokensAt = countingPromptTokens(subject, motif);
+  const tokensAt = countingPromptTokens(subject, promptAt);
   const chain = budgetChain(config.maxOutputTokens, config.retryMaxOutputTokens);
   const chainOutput = chain.reduce((a, b) => a + b, 0);
   const preflightPrompt = tokensAt(config.preflightLength);
@@ -113,7 +123,7 @@ function ladderTokens(subject: PlanSubject, motif: Motif, paths: readonly Ladder
       high: chain.length * preflightPrompt + perTier * mostPrompt,
     },
     outputTokens: {
-      low: 2 * subject.textTokens(String(config.preflightLength)),
+      low: 2 * subject.textTokens(preflightAnswer),
       expected: null,
       high: chainOutput * (1 + config.samplesPerLength * mostTiers),
     },
@@ -142,10 +152,17 @@ function rangeUnit(
   };
 }
 
-/** `testCountingCapacity()`: the ladder on the default motif. */
-export function planCounting(subject: PlanSubject): PlanUnit {
+/** `testCountingCapacity({ task })`: the ladder on the task's default variant, as its plugin renders it. */
+export function planCounting(subject: PlanSubject, task: AnyTaskPlugin): PlanUnit {
   const paths = ladderPaths();
-  return rangeUnit('scc · counting capacity', 'ladder', ladderTokens(subject, MOTIFS[0], paths), subject, {
+  const variant = task.variants[0];
+  const tokens = ladderTokens(
+    subject,
+    (n) => task.render(instanceAt(task, n), variant),
+    task.canonicalResponse(instanceAt(task, DEFAULT_SCC_CONFIG.preflightLength)),
+    paths,
+  );
+  return rangeUnit(`${task.project} · counting capacity`, 'ladder', tokens, subject, {
     trials: null,
     cached: null,
     note: ladderNote(paths),
@@ -155,7 +172,10 @@ export function planCounting(subject: PlanSubject): PlanUnit {
 /** `testMotifAblation()`: the ladder once per motif of Table S11. */
 export function planMotif(subject: PlanSubject): PlanUnit {
   const paths = ladderPaths();
-  const tokens = sumTokens(MOTIFS.map((motif) => ladderTokens(subject, motif, paths)));
+  const preflightAnswer = String(DEFAULT_SCC_CONFIG.preflightLength);
+  const tokens = sumTokens(
+    MOTIFS.map((motif) => ladderTokens(subject, (n) => countPrompt(n, motif), preflightAnswer, paths)),
+  );
   return rangeUnit('scc · motif ablation', 'ladder', tokens, subject, {
     trials: null,
     cached: null,

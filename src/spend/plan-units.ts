@@ -11,7 +11,8 @@ import { projectOf, standardProjects } from '../vitest/names.js';
 export type PlannedUnit =
   | { kind: 'sweep'; task: AnyTaskPlugin }
   | { kind: 'ablation'; task: AnyTaskPlugin; level: number; variants: readonly string[] }
-  | { kind: 'scc-counting' }
+  /** `testCountingCapacity({ task })`: a counting-capacity ladder on a plugin that declares one. */
+  | { kind: 'ladder'; task: AnyTaskPlugin }
   | { kind: 'scc-motif' }
   | { kind: 'scc-dual' }
   | { kind: 'scc-agent' };
@@ -25,15 +26,18 @@ const DECLARED: Readonly<Record<string, () => PlannedUnit[]>> = {
   d3: () => [
     { kind: 'ablation', task: resolveTask('d3'), level: 15, variants: ['standard', 'verbose', 'A', 'B', 'C'] },
   ],
-  // src/specs/scc/{counting,motif,dual-task,agent}.spec.ts
-  scc: () => [{ kind: 'scc-counting' }, { kind: 'scc-motif' }, { kind: 'scc-dual' }, { kind: 'scc-agent' }],
+  // src/specs/scc/{motif,dual-task,agent}.spec.ts
+  scc: () => [{ kind: 'scc-motif' }, { kind: 'scc-dual' }, { kind: 'scc-agent' }],
 };
 
-/** The units of a standard project, in run order: its sweeps (registry order), then its other declarations. */
+/**
+ * The units of a standard project, in run order: its sweeps, then the ladders its plugins declare planned (the
+ * project's spec runs `testCountingCapacity({ task })`; both in registry order), then its other declarations.
+ */
 export function plannedUnits(project: string): PlannedUnit[] {
   if (!standardProjects().includes(project)) return [];
-  const sweeps: PlannedUnit[] = availableTasks()
-    .filter((task) => projectOf(task) === project && SWEPT.has(task.analysis))
-    .map((task) => ({ kind: 'sweep', task }));
-  return [...sweeps, ...(DECLARED[project]?.() ?? [])];
+  const own = availableTasks().filter((task) => projectOf(task) === project);
+  const sweeps: PlannedUnit[] = own.filter((task) => SWEPT.has(task.analysis)).map((task) => ({ kind: 'sweep', task }));
+  const ladders: PlannedUnit[] = own.filter((task) => task.ladder?.planned).map((task) => ({ kind: 'ladder', task }));
+  return [...sweeps, ...ladders, ...(DECLARED[project]?.() ?? [])];
 }

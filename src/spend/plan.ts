@@ -48,8 +48,8 @@ async function planUnit(unit: PlannedUnit, config: RunConfig, context: SweepCont
         : planSweep(unit.task, context);
     case 'ablation':
       return planAblation(unit.task, unit.level, unit.variants, context);
-    case 'scc-counting':
-      return planCounting(subject);
+    case 'ladder':
+      return planCounting(subject, unit.task);
     case 'scc-motif':
       return planMotif(subject);
     case 'scc-dual':

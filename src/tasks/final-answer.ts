@@ -18,8 +18,8 @@ export function gradeFinalAnswer(
   instance: Parameters<AnyTaskPlugin['grade']>[0],
   text: string,
   context?: GradeContext,
+  channels: ResponseChannels = readResponse(text, null, context?.reasoningDelimiters),
 ): TrialOutcome {
-  const channels = readResponse(text, null, context?.reasoningDelimiters);
   const outcome: TrialOutcome = plugin.grade(instance, plainNotation(channels.answer), context);
   const issues = boundIssues(channels.unclosed ? [UNCLOSED, ...outcome.issues] : outcome.issues);
   return issues === outcome.issues ? outcome : { ...outcome, issues };
@@ -64,14 +64,20 @@ export function responseChannels(
   return readResponse(text, providerReasoning, channelled.get(plugin)?.delimiters ?? []);
 }
 
-/** Grades a whole response with any plugin, registered or not, setting reasoning aside exactly once. */
+/**
+ * Grades a whole response with any plugin, registered or not, setting reasoning aside exactly once (with the
+ * delimiters it was wrapped with and the context's); a caller that has already read the response's channels (to
+ * record its reasoning, responseChannels) passes them, so the text is read once.
+ */
 export function gradeResponse(
   plugin: AnyTaskPlugin,
   instance: Parameters<AnyTaskPlugin['grade']>[0],
   text: string,
   context?: GradeContext,
+  channels?: ResponseChannels,
 ): TrialOutcome {
-  return channelled.has(plugin)
-    ? plugin.grade(instance, text, context)
-    : gradeFinalAnswer(plugin, instance, text, context);
+  const known = channelled.get(plugin);
+  const delimiters = [...(known?.delimiters ?? []), ...(context?.reasoningDelimiters ?? [])];
+  const read = channels ?? readResponse(text, null, delimiters);
+  return gradeFinalAnswer(known?.raw ?? plugin, instance, text, context, read);
 }

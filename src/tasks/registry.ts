@@ -41,6 +41,8 @@ function declarationProblems(plugin: AnyTaskPlugin): string[] {
   }
   if (!plugin.variants?.length || !plugin.profiles?.length)
     problems.push('variants and profiles need one entry each at least');
+  if (plugin.ladder !== undefined && plugin.family !== 'count')
+    problems.push("a plugin that declares a ladder grades into the 'count' outcome record (family 'count')");
   return problems;
 }
 

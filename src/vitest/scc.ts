@@ -1,5 +1,5 @@
 import { test } from 'vitest';
-import { runSccAssay, sccRecordOf } from '../assays/scc/index.js';
+import { ladderTaskOf, runSccAssay, sccRecordOf } from '../assays/scc/index.js';
 import {
   agentRecord,
   dualTaskRecord,
@@ -14,6 +14,7 @@ import { evaluateGates, gatesFor } from '../gates/index.js';
 import { sccStopText } from '../schema/scc-stop.js';
 import type { DefinedSubject } from '../subjects/function/define.js';
 import type { Subject } from '../subjects/subject.js';
+import type { TaskId } from '../tasks/registry.js';
 import { type RunContext, runContext, subjectLabelOf, vitestProjectOf } from './context.js';
 import type { CeilingbenchRecord } from './meta.js';
 import { recordProjectOf, withSubject } from './names.js';
@@ -36,12 +37,17 @@ type Assay = (
 ) => Promise<{ record: CeilingbenchRecord; incomplete?: string }>;
 
 /** One Vitest test that runs an SCC assay on the run's subject and leaves its record (and gates) on meta. */
-function assayTest(defaultName: string, baseSeed: number, assay: Assay, options: AssayTestOptions): void {
+function assayTest(
+  defaultName: { project: string; what: string },
+  baseSeed: number,
+  assay: Assay,
+  options: AssayTestOptions,
+): void {
   // with several subjects the name carries the project's subject: `scc@gpt-4o-mini · counting capacity`
   const label = subjectLabelOf();
   const ownName =
     options.name === undefined ? undefined : label === undefined ? options.name : `${options.name} · ${label}`;
-  const name = ownName ?? defaultName.replace(/^scc /, `${withSubject('scc', label)} `);
+  const name = ownName ?? `${withSubject(defaultName.project, label)} · ${defaultName.what}`;
   test(name, async ({ task, signal }) => {
     const context = await runContext(options.subject);
     const { config, subject } = context;
@@ -49,26 +55,41 @@ function assayTest(defaultName: string, baseSeed: number, assay: Assay, options:
     // the record names the Vitest project it ran in (a user's own ladder is not the standard scc project's)
     const record = { ...assayed.record, project: recordProjectOf(task, assayed.record.project) };
     const incomplete = assayed.incomplete;
-    const gateKey = vitestProjectOf(task, 'scc');
+    const gateKey = vitestProjectOf(task, defaultName.project);
     const gates = record.kind === 'scc' ? evaluateGates(gateKey, record, gatesFor(config.gates, gateKey)) : [];
     // a ladder the spend ledger stopped fails its test once recorded, as a cell with trials not sent does
     recordAndJudge(task, { record, gates, subject: subject.identity, seed: config.seed }, incomplete);
   });
 }
 
+interface LadderTestOptions extends AssayTestOptions {
+  /**
+   * The registered task the ladder runs on: any plugin that declares a `ladder` (src/tasks/ladder.ts; register your
+   * own with registerTask first). Default: SCC counting.
+   */
+  task?: TaskId;
+}
+
 /**
- * The SCC counting-capacity ladder (paper 003) as one test, seeded with 7 + the run seed (the authors'
- * configs use seed 7 for the first model); the project's `minCountingCapacity` gate fails it.
+ * The SCC counting-capacity ladder (paper 003) of a task as one test, seeded with 7 + the run seed (the authors'
+ * configs use seed 7 for the first model); the project's `minCountingCapacity` gate fails it. Named after the
+ * task's project: `scc · counting capacity`.
  */
-export function testCountingCapacity(options: AssayTestOptions = {}): void {
+export function testCountingCapacity(options: LadderTestOptions = {}): void {
+  const task = ladderTaskOf(options.task);
   assayTest(
-    'scc · counting capacity',
+    { project: task.project, what: 'counting capacity' },
     7,
     async ({ config, subject }, signal, seed) => {
-      const result = await runSccAssay(subject, { seed, signal, reasoningDelimiters: config.reasoningDelimiters });
+      const result = await runSccAssay(subject, {
+        seed,
+        signal,
+        task,
+        reasoningDelimiters: config.reasoningDelimiters,
+      });
       return {
         record: sccRecordOf(result),
-        ...(result.stopped ? { incomplete: `count: ${sccStopText(result.stopped)}` } : {}),
+        ...(result.stopped ? { incomplete: `${task.id}: ${sccStopText(result.stopped)}` } : {}),
       };
     },
     options,
@@ -99,7 +120,7 @@ function secondaryAssay<Result, Sizes>(
 /** The three secondary assays as declarations: test name, assay seed, and the sizes scaled by the configured trials. */
 const SECONDARY_ASSAYS = {
   motif: {
-    name: 'scc · motif ablation',
+    name: 'motif ablation',
     seed: 7,
     assay: secondaryAssay(
       runMotifAblation,
@@ -110,7 +131,7 @@ const SECONDARY_ASSAYS = {
     ),
   },
   dual: {
-    name: 'scc · dual-task interference',
+    name: 'dual-task interference',
     seed: 23,
     assay: secondaryAssay(
       runDualTaskAssay,
@@ -120,7 +141,7 @@ const SECONDARY_ASSAYS = {
     ),
   },
   agent: {
-    name: 'scc · agent operation',
+    name: 'agent operation',
     seed: 17,
     assay: secondaryAssay(
       runAgentAssay,
@@ -133,7 +154,7 @@ const SECONDARY_ASSAYS = {
 
 const secondaryTest = (id: keyof typeof SECONDARY_ASSAYS, options: AssayTestOptions): void => {
   const { name, seed, assay } = SECONDARY_ASSAYS[id];
-  assayTest(name, seed, assay, options);
+  assayTest({ project: 'scc', what: name }, seed, assay, options);
 };
 
 /** Stimulus ablation: the SCC ladder for each of the 11 motifs, CC relative to the baseline `a, `. */

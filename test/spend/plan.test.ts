@@ -14,6 +14,7 @@ import { plannedUnits } from '../../src/spend/plan-units.js';
 import { countPromptTokens, countTokens } from '../../src/spend/tokenizer.js';
 import { createSubject } from '../../src/subjects/index.js';
 import { generateCell } from '../../src/tasks/instances.js';
+import { DEFAULT_LADDER_TASK } from '../../src/tasks/ladder.js';
 import { resolveTask } from '../../src/tasks/registry.js';
 import { standardProjects } from '../../src/vitest/names.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
@@ -73,7 +74,8 @@ describe('what the standard projects run', () => {
       describeAblation: record('ablation'),
     }));
     vi.doMock('../../src/vitest/scc.js', () => ({
-      testCountingCapacity: record('scc-counting'),
+      // the ladder's task: the one named, or the default ladder
+      testCountingCapacity: (options?: { task?: string }) => record('ladder')(options?.task ?? DEFAULT_LADDER_TASK),
       testMotifAblation: record('scc-motif'),
       testDualTask: record('scc-dual'),
       testAgentOperation: record('scc-agent'),
@@ -87,7 +89,7 @@ describe('what the standard projects run', () => {
 
     const planned = (name: string) =>
       plannedUnits(name).map((u) => {
-        if (u.kind === 'sweep') return ['sweep', u.task.id];
+        if (u.kind === 'sweep' || u.kind === 'ladder') return [u.kind, u.task.id];
         if (u.kind === 'ablation') return ['ablation', u.task.id, { level: u.level, variants: u.variants }];
         return [u.kind];
       });

@@ -1,10 +1,12 @@
 import { describe, it } from 'vitest';
 import { availableTasks, registerTask, resolveTask } from '../../src/tasks/registry.js';
 import { zigzagTask } from '../fixture-family/zigzag.js';
+import { wordtallyTask } from '../ladder-family/wordtally.js';
 import { assertTaskContract } from '../support/task-contract.js';
 
-// The task contract over every registered plugin — the shipped ones and a family registered from test/.
+// The task contract over every registered plugin — the shipped ones and two families registered from test/.
 registerTask(zigzagTask);
+registerTask(wordtallyTask);
 
 describe('task contract', () => {
   for (const task of availableTasks()) {

@@ -1,6 +1,7 @@
 export * from './analyses.js';
 export * from './config.js';
 export * from './ladder.js';
+export { type LadderPosition, LadderTrials, ladderTaskOf, ladderVariantOf } from './ladder-trials.js';
 export { sccRecordOf } from './record.js';
 export * from './replay.js';
 export * from './run.js';

@@ -1,11 +1,9 @@
 import { PyRandom } from '../../rng/index.js';
-import type { ChainUsage } from '../../schema/chain-usage.js';
 import type { Subject } from '../../subjects/subject.js';
-import { countInstance } from '../../tasks/count/plugin.js';
-import { COUNT_SYSTEM_PROMPT, countPrompt, DEFAULT_MOTIF, resolveMotif } from '../../tasks/count/stimulus.js';
-import { nestedUserPrompt } from '../../tasks/nested/generate.js';
-import { nestedInstance } from '../../tasks/nested/plugin.js';
+import { withResponseChannels } from '../../tasks/final-answer.js';
 import type { ReasoningDelimiter } from '../../tasks/reasoning-channels.js';
+import type { TaskId } from '../../tasks/registry.js';
+import type { AnyTaskPlugin } from '../../tasks/task.js';
 import { findAttractors, formatAuditOf, tokensPerCountAtCc } from './analyses.js';
 import {
   DEFAULT_SCC_CONFIG,
@@ -17,18 +15,13 @@ import {
   sccConfigSchema,
 } from './config.js';
 import { LadderSearch } from './ladder.js';
-import type { SccResult, SccStopped, SccTier, SccTrial } from './schema.js';
+import { LadderTrials, ladderTaskOf, ladderVariantOf, type SccTrialEvent, toTrial } from './ladder-trials.js';
+import type { SccResult, SccStopped, SccTier } from './schema.js';
 import { stoppedCapacity } from './stopped.js';
 import { evaluateTier } from './tier.js';
-import { runSccTrial, type SccTrialRecord, shouldPromote, TrialNotSentError } from './trial.js';
+import { type SccTrialRecord, shouldPromote, TrialNotSentError } from './trial.js';
 
-export type SccTaskId = 'count' | 'nested';
-
-export interface SccTrialEvent extends SccTrial {
-  phase: 'preflight' | 'expansion' | 'refine';
-  evaluationIndex: number;
-  center: number;
-}
+export type { SccTrialEvent } from './ladder-trials.js';
 
 export interface SccAssayOptions {
   /** Seed of the model's CPython RNG (the authors: 7 + the model's position in the run queue). */
@@ -58,31 +51,19 @@ export interface SccAssayOptions {
    * later target.
    */
   drawMode?: DrawMode;
-  task?: SccTaskId;
-  /** Counting motif id (Table S11), count task only. */
+  /**
+   * The task plugin the ladder runs on, or a registered task's id: any plugin that declares a `ladder`
+   * (src/tasks/ladder.ts). Default: SCC counting.
+   */
+  task?: TaskId | AnyTaskPlugin;
+  /** The plugin's prompt variant (default: its first). */
+  variant?: string;
+  /** Counting motif id (Table S11): the count task's variant (`variant` wins). */
   motif?: string;
   config?: Partial<SccConfig>;
   signal?: AbortSignal;
   onTrial?: (trial: SccTrialEvent) => void;
 }
-
-const toTrial = (record: SccTrialRecord): SccTrial => ({
-  trialIndex: record.trialIndex,
-  target: record.target,
-  parsed: record.parsed,
-  relativeError: record.relativeError,
-  exact: record.exact,
-  format: record.format,
-  tokens: record.tokens,
-  inputTokens: record.inputTokens,
-  status: record.status,
-  detail: record.detail,
-  retryCount: record.retryCount,
-  requestedMaxOutputTokens: record.requestedMaxOutputTokens,
-  finalMaxOutputTokens: record.finalMaxOutputTokens,
-  text: record.text,
-  usage: record.usage,
-});
 
 /**
  * Runs the SCC assay end to end: the ladder with its preflight at 8 (before the first tier, or only after it
@@ -95,8 +76,10 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
     ...options.config,
     ...(options.maxLength !== undefined ? { maxLength: options.maxLength } : {}),
   });
-  const task: SccTaskId = options.task ?? 'count';
-  const motif = task === 'count' ? resolveMotif(options.motif) : DEFAULT_MOTIF;
+  // the registered plugin, reading the run's own reasoning delimiters too
+  const plugin = withResponseChannels(ladderTaskOf(options.task), options.reasoningDelimiters ?? []);
+  const task = plugin.id;
+  const variant = ladderVariantOf(plugin, options.variant ?? options.motif);
   const drawMode = options.drawMode ?? 'upfront';
   // Lazy draws follow the trials that start, so only the old one-at-a-time runner reproduces them.
   const schedule = drawMode === 'lazy' ? 'sequential' : (options.schedule ?? 'pool');
@@ -111,48 +94,22 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
     throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
   if (!Number.isSafeInteger(options.seed)) throw new RangeError(`seed must be a safe integer, got ${options.seed}`);
 
-  let calls = 0;
-  /** Per tier (evaluation index), what its aborted trials used. */
-  const abortedUsage = new Map<number, ChainUsage[]>();
-  const trialAt =
-    (phase: SccTrialEvent['phase'], evaluationIndex: number, center: number) =>
-    async (index: number, target: number, budget: number, signal: AbortSignal) => {
-      const tier = { phase, evaluationIndex };
-      const instance =
-        task === 'count'
-          ? { ...countInstance(target, center, options.seed), data: { n: target, center, tier } }
-          : { ...nestedInstance(target, center, options.seed), data: { n: target, center, tier } };
-      const prompt =
-        task === 'count' ? countPrompt(target, motif) : { system: COUNT_SYSTEM_PROMPT, user: nestedUserPrompt(target) };
-      calls++;
-      const record = await runSccTrial({
-        subject,
-        taskId: task,
-        instance,
-        prompt,
-        motif,
-        trialIndex: index,
-        budget,
-        retryMaxOutputTokens: config.retryMaxOutputTokens,
-        signal,
-        onAborted: (usage) => abortedUsage.set(evaluationIndex, [...(abortedUsage.get(evaluationIndex) ?? []), usage]),
-        reasoningDelimiters: options.reasoningDelimiters,
-      });
-      if (record) options.onTrial?.({ ...toTrial(record), phase, evaluationIndex, center });
-      return record;
-    };
-
+  const trials = new LadderTrials({
+    task: plugin,
+    variant,
+    subject,
+    seed: options.seed,
+    retryMaxOutputTokens: config.retryMaxOutputTokens,
+    onTrial: options.onTrial,
+  });
   const outerSignal = options.signal ?? new AbortController().signal;
   // Always at the configured budget, wherever it runs: the authors ask it before any budget was learned.
   const runPreflight = async (): Promise<SccTrialRecord | TrialNotSentError> => {
     let record: SccTrialRecord | null;
     try {
-      record = await trialAt('preflight', -1, config.preflightLength)(
-        0,
-        config.preflightLength,
-        config.maxOutputTokens,
-        outerSignal,
-      );
+      record = await trials
+        .at('preflight', -1, config.preflightLength)
+        .run(0, config.preflightLength, config.maxOutputTokens, outerSignal);
     } catch (error) {
       if (error instanceof TrialNotSentError) return error;
       throw error;
@@ -189,7 +146,7 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
       ...verdict,
       ...(preflight ? { preflight } : {}),
       tiers,
-      calls,
+      calls: trials.calls,
       callsSaved,
       tokensSaved,
       tokensSpent: allTrials.reduce((sum, t) => sum + (t.tokens ?? 0), 0),
@@ -256,21 +213,18 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
   const tiers: SccTier[] = [];
   for (let step = search.next(); step; step = search.next()) {
     const evaluationIndex = tiers.length;
-    const run = await evaluateTier(
-      { run: trialAt(step.phase, evaluationIndex, step.center) },
-      {
-        step,
-        config,
-        rng,
-        drawMode,
-        schedule,
-        launchOrder,
-        concurrency,
-        earlyDecision,
-        budget,
-        signal: options.signal,
-      },
-    );
+    const run = await evaluateTier(trials.at(step.phase, evaluationIndex, step.center), {
+      step,
+      config,
+      rng,
+      drawMode,
+      schedule,
+      launchOrder,
+      concurrency,
+      earlyDecision,
+      budget,
+      signal: options.signal,
+    });
     budget = Math.max(budget, run.budget);
     // where the tier stands on the ladder: the head of its record, stopped or judged
     const placed = {
@@ -286,7 +240,7 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
         ...placed,
         issued: run.issued,
         trials: run.records.map(toTrial),
-        abortedUsage: abortedUsage.get(evaluationIndex) ?? [],
+        abortedUsage: trials.abortedAt(evaluationIndex),
         notSentUsage: run.notSent,
       };
       const stopped: SccStopped = { by: 'budget', reason: run.reason, tiers: tiers.length, at: 'tier', tier };
@@ -310,7 +264,7 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
       decidedEarly: run.decidedEarly,
       abortRuleStopped: run.abortRuleStopped,
       trials: run.records.map(toTrial),
-      abortedUsage: abortedUsage.get(evaluationIndex) ?? [],
+      abortedUsage: trials.abortedAt(evaluationIndex),
     });
   }
   const outcome = search.result();

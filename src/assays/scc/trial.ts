@@ -1,13 +1,9 @@
 import { SccFatalError } from '../../errors.js';
 import type { ChainUsage } from '../../schema/chain-usage.js';
+import type { SccTrial } from '../../schema/scc.js';
 import type { Subject, TrialRequest } from '../../subjects/subject.js';
-import { auditResponse, type FormatCategory } from '../../tasks/count/audit.js';
-import { scanLastInteger, scoreCount } from '../../tasks/count/parse.js';
-import type { CountInstance } from '../../tasks/count/plugin.js';
-import type { Motif } from '../../tasks/count/stimulus.js';
-import type { ReasoningDelimiter } from '../../tasks/reasoning-channels.js';
-import { readResponse } from '../../tasks/response.js';
-import type { Prompt } from '../../tasks/task.js';
+import { resolveTask } from '../../tasks/registry.js';
+import type { AnyTaskPlugin, Prompt, TaskInstance } from '../../tasks/task.js';
 import { applyBudgetRule, type BudgetedResponse } from './budget-rule.js';
 
 /**
@@ -15,27 +11,9 @@ import { applyBudgetRule, type BudgetedResponse } from './budget-rule.js';
  * the output budget while the answer is cut at the budget without any integer, up to the retry ceiling), then
  * score it as the authors do.
  */
-export type TrialStatus = 'completed' | 'incomplete' | 'error';
-
-export interface SccTrialRecord {
-  trialIndex: number;
-  target: number;
-  text: string;
-  status: TrialStatus;
-  detail: string | null;
-  retryCount: number;
-  requestedMaxOutputTokens: number;
-  finalMaxOutputTokens: number;
-  parsed: number | null;
-  relativeError: number | null;
-  exact: boolean;
-  format: FormatCategory;
-  /** Output tokens of the final call as the subject reported them (null when unknown). */
-  tokens: number | null;
-  inputTokens: number | null;
-  /** Every call of the trial (its budget doublings included): what the run's accounts price. */
-  usage: ChainUsage;
-}
+/** A trial as the ladder keeps it: the result schema's trial (src/schema/scc.ts), its usage always recorded. */
+export type SccTrialRecord = Omit<SccTrial, 'usage'> & { usage: ChainUsage };
+export type TrialStatus = SccTrial['status'];
 
 export { SccFatalError };
 
@@ -63,9 +41,15 @@ export class TrialNotSentError extends Error {
 export interface TrialSpec {
   subject: Subject;
   taskId: string;
-  instance: CountInstance;
+  /**
+   * The ladder plugin as the registry hands it out (grading the final answer only: src/tasks/final-answer.ts);
+   * default: the registered plugin `taskId`.
+   */
+  task?: AnyTaskPlugin;
+  instance: TaskInstance;
   prompt: Prompt;
-  motif?: Motif;
+  /** The prompt variant the instance was rendered with (default: the plugin's first), for the format audit. */
+  variant?: string;
   trialIndex: number;
   budget: number;
   retryMaxOutputTokens: number;
@@ -73,32 +57,47 @@ export interface TrialSpec {
   /** Told what a trial aborted through `signal` had used (its record is dropped, its calls were made). */
   onAborted?: (usage: ChainUsage) => void;
   /** The user's reasoning delimiters, set aside with the built-in ones before the count is read. */
-  reasoningDelimiters?: readonly ReasoningDelimiter[];
 }
 
 /**
- * The count is read from the final answer only: reasoning blocks (`<think>…</think>`) are set aside first, so a
- * number in a draft never counts, and an output cut off inside an unclosed block has no answer.
+ * The registered ladder plugin of a trial. Its `parse` and `grade` read the final answer only: reasoning blocks
+ * (`<think>…</think>`) are set aside first, so a number in a draft never counts, and an output cut off inside an
+ * unclosed block has no answer.
  */
-const scanAnswer = (text: string, spec: TrialSpec) =>
-  scanLastInteger(readResponse(text, null, spec.reasoningDelimiters).answer);
+function ladderPlugin(spec: TrialSpec): AnyTaskPlugin & Required<Pick<AnyTaskPlugin, 'ladder'>> {
+  const task = spec.task ?? resolveTask(spec.taskId);
+  if (task.ladder === undefined) throw new Error(`task '${task.id}' declares no ladder (src/tasks/ladder.ts)`);
+  return task as AnyTaskPlugin & Required<Pick<AnyTaskPlugin, 'ladder'>>;
+}
+
+/** The plugin's grade of an answer, as the ladder records it; `unscorable`: read by the plugin, yet not scored. */
+function scoreOf(task: AnyTaskPlugin, spec: TrialSpec, text: string, finishReason: 'length' | null) {
+  const outcome = task.grade(spec.instance, text, { finishReason });
+  if (outcome.family !== 'count')
+    throw new Error(`ladder task '${task.id}' graded into '${outcome.family}', not 'count'`);
+  const scored = outcome.kind === 'exact' || outcome.kind === 'inexact' ? outcome : null;
+  // the plugin reads an answer it cannot score: counting's squared error overflows (the authors' OverflowError)
+  const unscorable = scored === null && task.parse(text).ok;
+  return { scored, unscorable };
+}
 
 function finish(
   spec: TrialSpec,
   fields: Omit<SccTrialRecord, 'trialIndex' | 'target' | 'parsed' | 'relativeError' | 'exact' | 'format'>,
   finishReason: 'length' | null,
 ): SccTrialRecord {
-  const target = spec.instance.answer;
+  const task = ladderPlugin(spec);
+  const target = spec.instance.answer as number;
   let { status, detail } = fields;
   // Error trials are unparsed whatever their text holds (the authors store parsed = None for them).
-  const scan = status === 'error' ? null : scanAnswer(fields.text, spec);
-  const score = scoreCount(scan?.kind === 'integer' ? scan.value : null, target);
-  if (score.kind === 'overflow') {
+  const score = status === 'error' ? null : scoreOf(task, spec, fields.text, finishReason);
+  if (score?.unscorable) {
     status = 'error';
     detail = 'OverflowError';
   }
-  const format = auditResponse(fields.text, { finishReason, transportError: status === 'error', motif: spec.motif });
-  const scored = score.kind === 'scored' ? score : null;
+  const variant = spec.variant ?? task.variants[0];
+  const format = task.ladder.audit(fields.text, { finishReason, transportError: status === 'error', variant });
+  const scored = score?.scored ?? null;
   return {
     ...fields,
     status,
@@ -107,7 +106,7 @@ function finish(
     target,
     parsed: scored ? scored.parsed : null,
     relativeError: scored ? scored.relativeError : null,
-    exact: scored ? scored.exact : false,
+    exact: scored?.kind === 'exact',
     format,
   };
 }
@@ -126,10 +125,9 @@ export function runSccTrial(spec: TrialSpec): Promise<SccTrialRecord | null> {
     maxOutputTokens: spec.budget,
     signal: spec.signal,
   };
-  const rule = {
-    hasAnswer: (text: string) => scanAnswer(text, spec).kind === 'integer',
-    ceiling: spec.retryMaxOutputTokens,
-  };
+  const task = ladderPlugin(spec);
+  // a cut-off answer with nothing the plugin reads has no answer yet: the rule doubles the budget
+  const rule = { hasAnswer: (text: string) => task.parse(text).ok, ceiling: spec.retryMaxOutputTokens };
   return applyBudgetRule(
     spec.subject,
     request,

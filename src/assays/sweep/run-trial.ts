@@ -2,6 +2,7 @@ import type { ReasoningRecord, TrialRecord } from '../../schema/trial.js';
 import type { Subject } from '../../subjects/subject.js';
 import { gradeResponse, responseChannels } from '../../tasks/final-answer.js';
 import { apiOutcome, budgetOutcome } from '../../tasks/outcome.js';
+import type { ResponseChannels } from '../../tasks/response.js';
 import type { AnyTaskPlugin, Prompt, TaskInstance } from '../../tasks/task.js';
 
 export interface TrialSpec {
@@ -98,14 +99,15 @@ async function askAndGrade(
     };
     return { record, response: seen };
   }
-  // Grading reads the final answer only; the reasoning is recorded beside it, never graded.
-  const graded = gradeResponse(task, instance, response.text, { finishReason: response.finishReason });
+  // Grading reads the final answer only; the reasoning is recorded beside it, never graded. One read serves both.
+  const channels = responseChannels(task, response.text, response.reasoning);
+  const graded = gradeResponse(task, instance, response.text, { finishReason: response.finishReason }, channels);
   // A refusal is the model's own answer (it declined), graded as such (no answer), and flagged.
   const outcome =
     response.refusal !== undefined
       ? { ...graded, issues: [...graded.issues, `refusal: ${response.refusal.slice(0, 200)}`] }
       : graded;
-  const reasoning = reasoningRecord(task, response.text, response.reasoning);
+  const reasoning = reasoningRecord(channels);
   const record: TrialRecord = {
     ...base,
     outcome,
@@ -119,12 +121,7 @@ async function askAndGrade(
   return { record, response: seen };
 }
 
-function reasoningRecord(
-  task: AnyTaskPlugin,
-  text: string,
-  providerReasoning: string | undefined,
-): ReasoningRecord | null {
-  const channels = responseChannels(task, text, providerReasoning);
+function reasoningRecord(channels: ResponseChannels): ReasoningRecord | null {
   if (channels.sources.length === 0 && !channels.unclosed) return null;
   return { chars: channels.reasoning.length, sources: channels.sources, unclosed: channels.unclosed };
 }

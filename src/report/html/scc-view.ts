@@ -1,38 +1,23 @@
 import { z } from 'zod';
 import type { Report } from '../../schema/report.js';
+import { sccResultSchema, sccTierSchema, sccTrialSchema } from '../../schema/scc.js';
 
 /**
- * The part of the SCC assay result (src/assays/scc/schema.ts: sccResultSchema) that the report draws.
- * Kept loose and local on purpose: the record's `result` is `unknown` in ceilingbench.json, and a report
- * from an older or newer assay must still render the rest of the page.
+ * The part of the SCC result (src/schema/scc.ts: sccResultSchema) that the report draws, picked from it. A
+ * report reads the record's `result` open (src/schema/assay-results.ts), so a report from an older or newer
+ * assay still renders the rest of the page; the fields older records may lack are optional here.
  */
-const trialView = z.object({
-  target: z.number(),
-  parsed: z.number().nullable(),
-  exact: z.boolean().optional(),
-});
+const trialView = sccTrialSchema.pick({ target: true, parsed: true, exact: true }).partial({ exact: true });
 
-const tierView = z.object({
-  evaluationIndex: z.number().int().nonnegative(),
-  phase: z.string(),
-  center: z.number().positive(),
-  sampleLow: z.number().optional(),
-  sampleHigh: z.number().optional(),
-  passed: z.boolean(),
-  trials: z.array(trialView),
-});
+const tierView = sccTierSchema
+  .pick({ evaluationIndex: true, phase: true, center: true, sampleLow: true, sampleHigh: true, passed: true })
+  .partial({ sampleLow: true, sampleHigh: true })
+  .extend({ trials: z.array(trialView) });
 
-const attractorView = z.object({ value: z.number(), count: z.number(), share: z.number() });
-
-export const sccResultView = z.object({
-  cc: z.number(),
-  ccLower: z.number().optional(),
-  ccUpper: z.number().nullable().optional(),
-  skipped: z.boolean().optional(),
-  preflight: trialView.optional(),
-  tiers: z.array(tierView),
-  attractors: z.array(attractorView).optional(),
-});
+export const sccResultView = sccResultSchema
+  .pick({ cc: true, ccLower: true, ccUpper: true, skipped: true, attractors: true })
+  .partial({ ccLower: true, ccUpper: true, skipped: true, attractors: true })
+  .extend({ preflight: trialView.optional(), tiers: z.array(tierView) });
 export type SccResultView = z.infer<typeof sccResultView>;
 export type SccRecord = Report['scc'][number];
 

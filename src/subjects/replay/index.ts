@@ -4,6 +4,7 @@ import { CACHE_FORMAT } from '../cache/entry.js';
 import type { CacheReporter } from '../cache/store.js';
 import type { Subject } from '../subject.js';
 import { createOwnReplaySubject } from './own-format.js';
+import { createSccLogReplaySubject } from './scc-log.js';
 
 export type ReplayFormat = 'cache-dir' | 'cache-jsonl' | 'scc-log';
 
@@ -38,13 +39,6 @@ export async function detectReplayFormat(path: string): Promise<ReplayFormat> {
   throw new UsageError(`replay: '${path}' is neither a ceilingbench cache (${CACHE_FORMAT}) nor an SCC log`);
 }
 
-interface SccLogModule {
-  createSccLogReplaySubject(path: string, model?: string): Promise<Subject>;
-}
-
-/** Held in a variable so that typechecking does not depend on the SCC replay module (another area). */
-const SCC_LOG_MODULE = './scc-log';
-
 /** `replay:<path>[#model]`: our own cache dir or JSONL, or an SCC log via src/subjects/replay/scc-log.ts. */
 export async function createReplaySubject(
   path: string,
@@ -53,8 +47,7 @@ export async function createReplaySubject(
 ): Promise<Subject> {
   const format = await detectReplayFormat(path);
   if (format === 'scc-log') {
-    const module = (await import(/* @vite-ignore */ SCC_LOG_MODULE)) as SccLogModule;
-    return module.createSccLogReplaySubject(path, model);
+    return createSccLogReplaySubject(path, model);
   }
   return createOwnReplaySubject(path, { model, isDirectory: format === 'cache-dir', ...options });
 }

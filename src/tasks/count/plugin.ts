@@ -1,5 +1,6 @@
 import type { PyRandom } from '../../rng/index.js';
 import { countingSim, type GenerateOptions, type ParseResult, type TaskInstance, type TaskPlugin } from '../task.js';
+import { auditResponse } from './audit.js';
 import { gradeCount } from './grade.js';
 import { parseLastInteger } from './parse.js';
 import { simulateCount } from './simulate.js';
@@ -55,4 +56,10 @@ export const countPlugin: TaskPlugin<CountInstance, bigint> = {
   grade: (instance, text, context) => gradeCount(instance.answer, text, context),
   simulate: (instance, rng, knobs) => simulateCount(instance.data.n, rng, knobs, DEFAULT_MOTIF),
   maxOutputTokens: () => COUNT_MAX_OUTPUT_TOKENS,
+  // the shipped scc spec runs it (testCountingCapacity); the audit reads the motif the variant names
+  ladder: {
+    planned: true,
+    audit: (text, { finishReason, transportError, variant }) =>
+      auditResponse(text, { finishReason, transportError, motif: resolveMotif(variant) }),
+  },
 };

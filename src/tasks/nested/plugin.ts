@@ -1,4 +1,5 @@
 import type { PyRandom } from '../../rng/index.js';
+import { auditResponse } from '../count/audit.js';
 import { gradeCount } from '../count/grade.js';
 import { parseLastInteger } from '../count/parse.js';
 import { COUNT_MAX_OUTPUT_TOKENS, COUNT_SIM_CAPACITY, type CountInstance } from '../count/plugin.js';
@@ -49,4 +50,9 @@ export const nestedPlugin: TaskPlugin<CountInstance, bigint> = {
   grade: (instance, text, context) => gradeCount(instance.answer, text, context),
   simulate: (instance, rng, knobs) => simulateNested(instance.data.n, rng, knobs.capacity),
   maxOutputTokens: () => COUNT_MAX_OUTPUT_TOKENS,
+  // a ladder a user asks for (no shipped spec runs it); the audit knows the default motif only, as the authors'
+  ladder: {
+    planned: false,
+    audit: (text, { finishReason, transportError }) => auditResponse(text, { finishReason, transportError }),
+  },
 };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Report } from '../../../schema/report.js';
 import {
   type AgentAssayResult,
   agentAssaySchema,
@@ -6,8 +7,7 @@ import {
   dualTaskSchema,
   type MotifAblationResult,
   motifAblationSchema,
-} from '../../../assays/scc-secondary/schema.js';
-import type { Report } from '../../../schema/report.js';
+} from '../../../schema/scc-secondary.js';
 import { sccStopText } from '../../../schema/scc-stop.js';
 import { fixed, percent } from '../../format.js';
 import { escapeHtml as e, htmlTable } from '../escape.js';

@@ -1,0 +1,13 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import { ceilingbench } from '../../src/vitest/plugin.js';
+
+// A consumer's configuration for the ladder family: no standard project, one spec folder named 'wordtally'.
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  // Vite's cache outside the checkout: a test run writes nothing into the repository
+  cacheDir: join(tmpdir(), 'ceilingbench-ladder-family-vite'),
+  plugins: [ceilingbench({ projects: false, specs: { dir: 'specs', name: 'wordtally' } })],
+});
