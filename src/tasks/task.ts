@@ -36,6 +36,14 @@ export interface GradeContext {
    * built-in ones of src/tasks/reasoning-channels.ts before the family grades.
    */
   reasoningDelimiters?: readonly ReasoningDelimiter[];
+  /**
+   * Which answer is read. 'final' (the default): the model's final answer only — an answer followed by more
+   * reasoning at the token limit, retracted or hedged is no answer (src/tasks/finality.ts, docs/outputs.md).
+   * 'authors': the paper's own parser as its released code ran it, for a reproduction that must match the
+   * published scores (the SCC ladder: the last integer of the text outside reasoning blocks). Reasoning blocks
+   * are set aside under both.
+   */
+  reading?: 'final' | 'authors';
 }
 
 /** Family-specific generation options; `profile` is CCB's official | paper. */

@@ -72,7 +72,8 @@ function ladderPlugin(spec: TrialSpec): AnyTaskPlugin & Required<Pick<AnyTaskPlu
 
 /** The plugin's grade of an answer, as the ladder records it; `unscorable`: read by the plugin, yet not scored. */
 function scoreOf(task: AnyTaskPlugin, spec: TrialSpec, text: string, finishReason: 'length' | null) {
-  const outcome = task.grade(spec.instance, text, { finishReason });
+  // the authors' parser (the last integer of the final-answer text), so a replay matches the published scores
+  const outcome = task.grade(spec.instance, text, { finishReason, reading: 'authors' });
   if (outcome.family !== 'count')
     throw new Error(`ladder task '${task.id}' graded into '${outcome.family}', not 'count'`);
   const scored = outcome.kind === 'exact' || outcome.kind === 'inexact' ? outcome : null;

@@ -1,3 +1,4 @@
+import type { Finality } from '../finality.js';
 import type { CountOutcome } from '../outcome.js';
 import type { GradeContext } from '../task.js';
 import { auditResponse } from './audit.js';
@@ -5,12 +6,15 @@ import { countFinality } from './final-answer.js';
 import { parseLastInteger, scoreCount } from './parse.js';
 import type { Motif } from './stimulus.js';
 
+const FINAL: Finality = { kind: 'final' };
+
 /** Grades a counting response: exact | inexact | unparsed, with the relative error and the audit category. */
 export function gradeCount(expected: number, text: string, context: GradeContext = {}, motif?: Motif): CountOutcome {
   const format = auditResponse(text, { finishReason: context.finishReason, motif });
   const base = { family: 'count' as const, expected, format, kStar: -1, tfbc: false };
-  // The last integer counts only when nothing after it could have changed it (src/tasks/finality.ts).
-  const finality = countFinality(text, context.finishReason);
+  // The last integer counts only when nothing after it could have changed it (src/tasks/finality.ts); a
+  // reproduction of the authors' scores reads it as their parser did.
+  const finality = context.reading === 'authors' ? FINAL : countFinality(text, context.finishReason);
   if (finality.kind !== 'final') {
     return { ...base, kind: 'unparsed', parsed: null, relativeError: null, issues: [finality.issue] };
   }
