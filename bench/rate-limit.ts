@@ -9,7 +9,10 @@
  * limiter the limit it held (mean of 10 samples a second).
  *
  *   npx tsx bench/rate-limit.ts [--seconds 30] [--rate 40] [--burst 8] [--median 200] [--sigma 0.25]
- *                               [--limits adaptive,1,4,16,64] [--quick]
+ *                               [--limits adaptive,1,4,16,64] [--cap 8] [--quick]
+ *
+ * `--cap n`: the server has no bucket but a hidden concurrency cap of n requests being answered (a request beyond
+ * it is answered 429 at once, with no wait asked); the reference rate is then n ÷ the mean latency.
  *
  * The limit that fits the bucket is rate × mean latency in flight (≈ 8.2 at the defaults): fixed 1 and 4 stay
  * below it by construction, 16 and 64 overshoot it.
@@ -36,11 +39,15 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '18' },
     callers: { type: 'string', default: '256' },
     limits: { type: 'string', default: 'adaptive,1,4,16,64' },
+    cap: { type: 'string', default: '0' },
     quick: { type: 'boolean', default: false },
   },
 });
 const SECONDS = values.quick ? 5 : Number(values.seconds);
-const RATE = Number(values.rate);
+const CAP = Number(values.cap);
+/** The reference rate: the bucket's, or what the concurrency cap lets through at the mean latency. */
+const RATE =
+  CAP > 0 ? (CAP * 1000) / cappedLognormalMean(Number(values.median), Number(values.sigma)) : Number(values.rate);
 const BURST = Number(values.burst);
 const MEDIAN = Number(values.median);
 const SIGMA = Number(values.sigma);
@@ -62,7 +69,12 @@ interface Counts {
 async function startServer(): Promise<{ baseURL: string; child: ChildProcess; lines: Interface }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'bench/rate-limit-server.ts', ...[RATE, BURST, MEDIAN, SIGMA, SEED].map(String)],
+    [
+      '--import',
+      'tsx',
+      'bench/rate-limit-server.ts',
+      ...[CAP > 0 ? 0 : RATE, BURST, MEDIAN, SIGMA, SEED, CAP].map(String),
+    ],
     { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -123,7 +135,7 @@ async function measure(limit: Limit): Promise<void> {
   const wallS = (performance.now() - start) / 1000;
   const counts = await stopServer(child, lines);
   const rate = answered / SECONDS;
-  const name = limit.kind === 'adaptive' ? 'adaptive (AIMD, 4 → 1–64)' : `fixed ${limit.concurrency}`;
+  const name = limit.kind === 'adaptive' ? 'adaptive (4 → 1–64)' : `fixed ${limit.concurrency}`;
   const held =
     limit.kind === 'adaptive'
       ? `${(samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length)).toFixed(1)} (last ${limiter.concurrency})`
@@ -142,11 +154,15 @@ const LIMITS: Limit[] = (values.limits ?? '')
   .map((text) => (text === 'adaptive' ? { kind: 'adaptive' } : { kind: 'fixed', concurrency: Number(text) }));
 for (const limit of LIMITS) await measure(limit);
 
+const hidden =
+  CAP > 0
+    ? `a hidden concurrency cap of ${CAP} requests being answered (429 at once beyond it, no wait asked), i.e. ${RATE.toFixed(1)} requests/s at the mean latency`
+    : `a hidden token bucket: ${RATE} requests/s, burst ${BURST}`;
 console.log(
-  `Loopback server behind a hidden token bucket: ${RATE} requests/s, burst ${BURST}; admitted requests take a lognormal latency, median ${MEDIAN} ms, σ = ${SIGMA} (mean ${MEAN_LATENCY.toFixed(1)} ms), so ${FITTING.toFixed(1)} requests in flight fit the bucket. ${CALLERS} concurrent callers for ${SECONDS} s per row; default retry policy (6 attempts; the reset header is the wait).\n`,
+  `Loopback server behind ${hidden}; admitted requests take a lognormal latency, median ${MEDIAN} ms, σ = ${SIGMA} (mean ${MEAN_LATENCY.toFixed(1)} ms), so ${FITTING.toFixed(1)} requests in flight fit the limit. ${CALLERS} concurrent callers for ${SECONDS} s per row; default retry policy.\n`,
 );
 console.log(
-  '| limiter | window s | answers | answers/s | answers/s ÷ bucket rate | requests | answered 429 | 429 share | trials out of attempts (api) | limit held (mean) | load avg (1 min) at start |',
+  '| limiter | window s | answers | answers/s | answers/s ÷ limit rate | requests | answered 429 | 429 share | trials out of attempts (api) | limit held (mean) | load avg (1 min) at start |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);

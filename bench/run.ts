@@ -1,7 +1,7 @@
 /**
  * `npm run bench:perf` = `tsx bench/run.ts`: every measurement in BENCHMARKS.md, printed as markdown.
  *
- *   tsx bench/run.ts [--only micro,linearity,throughput,ratelimit,adaptive,e2e,tokenizer] [--quick]
+ *   tsx bench/run.ts [--only micro,linearity,throughput,ratelimit,limitsim,adaptive,e2e,tokenizer] [--quick]
  *
  * micro       tinybench: per-task generate and render+parse+grade at the deepest level, the p_d fit with a
  *             2,000-resample bootstrap, the SCC ladder on the replay subject, subject spec parsing
@@ -10,6 +10,8 @@
  * throughput  scripts/perf/throughput.ts: trials/s at concurrency 4, 16, 64 against a loopback server
  * ratelimit   bench/rate-limit.ts: the adaptive concurrency limit and fixed 1, 4, 16, 64 against a loopback server
  *             behind a hidden token bucket (answers/s ÷ the bucket's rate, share of requests answered 429)
+ * limitsim    bench/limit-sim.ts: the same limiters on a virtual clock against a hidden token bucket and a hidden
+ *             concurrency cap (load-independent)
  * adaptive    bench/adaptive-suite.ts: grid, call-optimal and cost-aware adaptive designs and the bound with p known, in
  *             priced tokens on D1, D2, D3 (cost ratio, CI width, coverage; 200 replications per p)
  * e2e         scripts/perf/e2e.ts: wall time of `ceilingbench run --project d1,d2,d3 --subject sim:default`
@@ -31,7 +33,7 @@ import { addSubjectBenches } from './subject-suite.js';
 import { addTaskBenches } from './task-suite.js';
 import { runTokenizer } from './tokenizer-suite.js';
 
-const PARTS = ['micro', 'linearity', 'throughput', 'ratelimit', 'adaptive', 'e2e', 'tokenizer'] as const;
+const PARTS = ['micro', 'linearity', 'throughput', 'ratelimit', 'limitsim', 'adaptive', 'e2e', 'tokenizer'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -105,6 +107,7 @@ const run: Record<Part, () => Promise<void> | void> = {
   linearity: () => runLinearity(values.quick ?? false),
   throughput: () => script('throughput.ts', values.quick ? ['--quick'] : []),
   ratelimit: () => script('rate-limit.ts', values.quick ? ['--quick'] : [], 'bench'),
+  limitsim: () => script('limit-sim.ts', values.quick ? ['--seconds', '30', '--seeds', '2'] : [], 'bench'),
   adaptive: () =>
     script(
       'adaptive-suite.ts',

@@ -4,8 +4,8 @@ import { LimiterAbortError } from '../errors.js';
  * A process-wide limiter of concurrency, requests per minute and tokens per minute, shared by every subject
  * that talks to the same endpoint (see `sharedLimiter`). FIFO: a request never overtakes an earlier one.
  * Token budgets are charged with an estimate at acquire time and corrected to the reported usage on
- * release. The concurrency is a fixed limit when configured, else adaptive (`AdaptiveConcurrency`: AIMD on
- * the rate-limit answers the requests report on release). Across processes (Vitest workers) each process has
+ * release. The concurrency is a fixed limit when configured, else adaptive (`AdaptiveConcurrency`: additive
+ * increase below a remembered ceiling, on the rate-limit answers the requests report on release). Across processes (Vitest workers) each process has
  * its own limiter: divide the provider's limits by the number of workers, or lower maxWorkers.
  */
 
@@ -49,12 +49,17 @@ export interface AdaptiveBounds {
 export const DEFAULT_ADAPTIVE_BOUNDS: Required<AdaptiveBounds> = { initial: 4, min: 1, max: 64 };
 
 /**
- * An adaptive concurrency limit, AIMD as TCP's congestion avoidance: start modest (4 in flight); after a
- * window of successes (as many as the current limit, i.e. about one round trip at that limit) allow one more;
- * on a rate-limit answer (a 429) halve, never below `min`; never above `max`. One congestion event halves
- * once: requests started before the last halving (an older epoch) saw the old limit, so their 429s and
- * successes say nothing about the new one and are not counted. Pure and deterministic: the limit is a function
- * of the sequence of (epoch, outcome) reports, with no clock.
+ * An adaptive concurrency limit: additive increase, gentle decrease, and a remembered ceiling. Start modest
+ * (4 in flight); after a window of successes (as many as the current limit, about one round trip at that limit)
+ * allow one more. On a rate-limit answer (a 429) remember the limit that drew it as the ceiling and step down to
+ * ⌊0.9 × limit⌋ (at least one less), never below `min`; never above `max`. Below the ceiling the limit grows
+ * window by window; reaching the ceiling again takes `PROBE_WINDOWS` windows of successes, so a limit that has
+ * found the endpoint's capacity spends most of its time just under it and probes above it rarely (halving, TCP's
+ * AIMD, held 0.88–0.90 of a hidden token bucket's rate: BENCHMARKS.md). A 429 one step under the ceiling keeps the
+ * ceiling; lower down, the ceiling follows the limit (the capacity fell); once the limit passes the ceiling without a
+ * 429, the ceiling is forgotten (the capacity grew). One congestion event steps down once: requests started before the last step (an
+ * older epoch) saw the old limit, so their 429s and successes say nothing about the new one and are not counted.
+ * Pure and deterministic: the limit is a function of the sequence of (epoch, outcome) reports, with no clock.
  */
 export class AdaptiveConcurrency {
   readonly min: number;
@@ -62,6 +67,8 @@ export class AdaptiveConcurrency {
   #limit: number;
   #epoch = 0;
   #successes = 0;
+  /** The limit at the last congestion event, while the limit has not passed it since. */
+  #ceiling: number | undefined = undefined;
 
   constructor(bounds: AdaptiveBounds = {}) {
     const b = { ...DEFAULT_ADAPTIVE_BOUNDS, ...bounds };
@@ -76,25 +83,48 @@ export class AdaptiveConcurrency {
     return this.#limit;
   }
 
-  /** The epoch a request starting now belongs to: it changes at every halving. */
+  /** The epoch a request starting now belongs to: it changes at every step down. */
   get epoch(): number {
     return this.#epoch;
+  }
+
+  /** The limit that drew the last 429, while the limit has not passed it since (undefined: none known). */
+  get ceiling(): number | undefined {
+    return this.#ceiling;
+  }
+
+  /** Successes needed before the next step up: one window, or `PROBE_WINDOWS` to reach the ceiling again. */
+  get #window(): number {
+    const probing = this.#ceiling !== undefined && this.#limit + 1 >= this.#ceiling;
+    return this.#limit * (probing ? PROBE_WINDOWS : 1);
   }
 
   /** A request that started in `epoch` finished with `outcome`. */
   report(epoch: number, outcome: LeaseOutcome): void {
     if (epoch !== this.#epoch || outcome === 'other') return;
     if (outcome === 'rate-limited') {
-      this.#limit = Math.max(this.min, Math.floor(this.#limit / 2));
+      // a 429 just under the ceiling is noise about the same capacity (a token bucket's arrivals bunch): the ceiling
+      // stays, so the limit climbs back in one window; any lower, the capacity fell and the ceiling follows it
+      if (this.#ceiling === undefined || this.#limit + 1 !== this.#ceiling) this.#ceiling = this.#limit;
+      this.#limit = stepDown(this.#limit, this.min);
       this.#successes = 0;
       this.#epoch++;
       return;
     }
-    if (++this.#successes >= this.#limit) {
+    if (++this.#successes >= this.#window) {
       this.#successes = 0;
       this.#limit = Math.min(this.max, this.#limit + 1);
+      if (this.#ceiling !== undefined && this.#limit > this.#ceiling) this.#ceiling = undefined;
     }
   }
+}
+
+/** Windows of successes before the limit reaches the last ceiling again (a probe above the known capacity). */
+export const PROBE_WINDOWS = 12;
+
+/** The limit after a congestion event: ⌊0.9 × limit⌋, at least one less, never below `min`. */
+export function stepDown(limit: number, min: number): number {
+  return Math.max(min, Math.min(limit - 1, Math.floor(limit * 0.9)));
 }
 
 interface Waiter {

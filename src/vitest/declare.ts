@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { runnerImport } from 'vite';
-import type { TestProjectConfiguration, TestProjectInlineConfiguration } from 'vitest/config';
+import type { Plugin, TestProjectConfiguration, TestProjectInlineConfiguration } from 'vitest/config';
 import { ConfigError } from '../config/errors.js';
 import { loadSubjects, nativeImport } from '../config/load.js';
 import { subjectLabels } from '../subjects/label.js';
@@ -49,15 +49,18 @@ export const DECLARED_KEY = 'ceilingbench:declared' as const;
 /**
  * One project per (project, subject) when a run has several subjects: `<project>@<label>`, providing its subject
  * to its workers; with one subject the project keeps its own name and provides none (the run's subject).
+ * `own`: the plugin that provides the run's configuration to a project that does not extend the root configuration
+ * (a standard project: see `declareProjects`); without it the project extends the root configuration.
  */
 function benchmarkProject(
   name: string,
   dir: string,
   options: CeilingbenchPluginOptions,
   subject: ProjectSubject | undefined,
+  own?: Plugin,
 ): TestProjectInlineConfiguration {
   return {
-    extends: true,
+    ...(own ? { plugins: [own] } : { extends: true }),
     test: {
       name: subject ? `${name}@${subject.label}` : name,
       dir,
@@ -125,11 +128,19 @@ export function inlineProjectNames(projects: readonly TestProjectConfiguration[]
  * The benchmark projects for a ceilingbench root: the standard projects the options name, the user's spec folder,
  * one per subject of the run; each provides the mark and the whole declaration (`other`: the configuration's own
  * inline projects).
+ *
+ * `standalone`: a plugin that provides the run's configuration; the standard projects then carry it instead of
+ * extending the root configuration. Their spec files are the package's own and need nothing of the user's
+ * configuration, and `extends: true` made Vitest load the configuration file again for every project (twice, each
+ * time through Vite's module runner): in a repository whose vitest.config.ts imports the plugin from TypeScript
+ * sources, that was the whole plugin's module graph transformed twice per project, half of a run's start-up
+ * (BENCHMARKS.md, "Start-up"). The user's spec folder still extends the root configuration (its aliases and plugins).
  */
 export async function declareProjects(
   root: string,
   options: CeilingbenchPluginOptions,
   other: string[],
+  standalone?: Plugin,
 ): Promise<TestProjectInlineConfiguration[]> {
   const subjects = await projectSubjects(root);
   const names = options.projects === false ? [] : (options.projects ?? standardProjects());
@@ -141,7 +152,7 @@ export async function declareProjects(
     );
   }
   const projects = names.flatMap((name) =>
-    subjects.map((subject) => benchmarkProject(name, resolve(SPECS_DIR, name), options, subject)),
+    subjects.map((subject) => benchmarkProject(name, resolve(SPECS_DIR, name), options, subject, standalone)),
   );
   projects.push(...userProjects(root, options, subjects));
   // every benchmark project knows them all (each project loads its own copy of the plugin)

@@ -13,6 +13,19 @@ export type { CeilingbenchPluginOptions };
 export { isBenchmarkProject, PROGRESS_REPORTER_FILE, REPORTER_FILE, SETUP_FILE };
 
 /**
+ * What the plugin does for a standard benchmark project, which does not extend the root configuration
+ * (src/vitest/declare.ts): provide the run's configuration.
+ */
+function standardProjectPlugin(): Plugin {
+  return {
+    name: 'ceilingbench:project',
+    async configureVitest(context) {
+      await provideRunConfig(context.vitest, context.project);
+    },
+  };
+}
+
+/**
  * The Vitest plugin: adds the standard benchmark projects (the papers' grids, shipped with the package),
  * a project for the user's own spec folder, the matcher setup file and the reporter; resolves the
  * ceilingbench configuration once per run in the main process, against Vitest's root, and provides it to
@@ -43,7 +56,7 @@ export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
             : (options.specs ?? DEFAULT_SPECS);
       const own = ownTestsProject(userConfig, root, options.tests, specsDir);
       const other = [...inlineProjectNames(userConfig.test?.projects), ...inlineProjectNames(own)];
-      const projects = [...own, ...(await declareProjects(root, options, other))];
+      const projects = [...own, ...(await declareProjects(root, options, other, standardProjectPlugin()))];
       const reporters = reportersToAdd(userConfig.test?.reporters);
       return { test: { projects, reporters } };
     },

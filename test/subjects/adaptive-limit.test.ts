@@ -52,16 +52,18 @@ describe('the adaptive limit driven by the openai subject', () => {
     expect(limiter.concurrency).toBe(7);
   });
 
-  it('halves on a 429 (or a 429 code in a 200 body); a 500 or a rejected request is neutral', async () => {
+  it('steps down on a 429 (or a 429 code in a 200 body); a 500 or a rejected request is neutral', async () => {
     const limiter = new RateLimiter({ adaptive: { initial: 8 } });
-    // 429 then the answer: halved to 4, then one success of the new window
+    // 429 then the answer: stepped down to 7 (ceiling 8), then one success of the new window
     expect(await sequentially(limiter, '429-once', 1)).toMatchObject([{ kind: 'answer', attempts: 2 }]);
-    expect(limiter.concurrency).toBe(4);
+    expect(limiter.concurrency).toBe(7);
+    // a 429 one under the ceiling (noise about the same capacity): 7 → 6, the ceiling stays 8
     expect(await sequentially(limiter, '429-in-body-once', 1, 10)).toMatchObject([{ kind: 'answer', attempts: 2 }]);
-    expect(limiter.concurrency).toBe(2);
-    // a 500 then the answer: only the answer counts (1 success) — 2 successes complete the window of 2
+    expect(limiter.concurrency).toBe(6);
+    // a 500 then the answer: only the answer counts — two answers of the window of 6 that takes it back to 7
     await sequentially(limiter, '500-once', 1, 20);
-    expect(limiter.concurrency).toBe(3);
+    expect(limiter.concurrency).toBe(6);
+    expect(limiter.adaptive?.ceiling).toBe(8);
   });
 
   it('a quota 429 (insufficient_quota) stops the run and is not a rate signal', async () => {

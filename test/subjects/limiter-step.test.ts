@@ -115,6 +115,6 @@ describe('the limiter step', () => {
     await withLease(limiter, 1, async () => 'no outcome given');
     expect(limiter.concurrency).toBe(5);
     await withLease(limiter, 1, async () => '429', { outcome: () => 'rate-limited' });
-    expect(limiter.concurrency).toBe(2);
+    expect(limiter.concurrency).toBe(4);
   });
 });

@@ -6,8 +6,10 @@ import {
   type LeaseOutcome,
   LimiterAbortError,
   type LimiterClock,
+  PROBE_WINDOWS,
   RateLimiter,
   sharedLimiter,
+  stepDown,
 } from '../../src/subjects/limiter.js';
 
 /** A manual clock: timers fire only when the test advances time. */
@@ -157,7 +159,7 @@ function run(limit: AdaptiveConcurrency, outcomes: LeaseOutcome[]): number[] {
   });
 }
 
-describe('adaptive concurrency (AIMD)', () => {
+describe('adaptive concurrency', () => {
   it('starts at 4 and adds one slot per window of successes (as many as the limit)', () => {
     const limit = new AdaptiveConcurrency();
     expect(limit.limit).toBe(4);
@@ -167,24 +169,45 @@ describe('adaptive concurrency (AIMD)', () => {
     expect(trajectory.at(-1)).toBe(7);
   });
 
-  it('halves on a rate-limit answer, never below 1, and counts a new window from there', () => {
-    const limit = new AdaptiveConcurrency({ initial: 9 });
-    expect(run(limit, ['rate-limited', 'rate-limited', 'rate-limited', 'rate-limited', 'rate-limited'])).toEqual([
-      4, 2, 1, 1, 1,
-    ]);
-    expect(run(limit, ['success', 'success'])).toEqual([2, 2]); // a window of 1, then one of 2 begins
-    expect(run(limit, ['other', 'success', 'other'])).toEqual([2, 3, 3]); // 'other' is neutral
+  it('steps down to ⌊0.9 × limit⌋ (at least one less) on a rate-limit answer, never below 1', () => {
+    const limit = new AdaptiveConcurrency({ initial: 20 });
+    expect(run(limit, ['rate-limited'])).toEqual([18]);
+    expect(limit.ceiling).toBe(20);
+    const small = new AdaptiveConcurrency({ initial: 5 });
+    expect(run(small, Array(6).fill('rate-limited'))).toEqual([4, 3, 2, 1, 1, 1]);
+    expect(run(small, ['other', 'success', 'other'])).toEqual([1, 1, 1]); // 'other' is neutral
   });
 
-  it('halves once per congestion event: 429s and successes of requests started before the halving are ignored', () => {
+  it('climbs a window at a time below the ceiling, and takes PROBE_WINDOWS windows to reach it again', () => {
+    const limit = new AdaptiveConcurrency({ initial: 10 });
+    run(limit, ['rate-limited']); // ceiling 10, limit 9
+    run(limit, ['rate-limited']); // a 429 one under the ceiling: noise about the same capacity; ceiling stays 10
+    expect([limit.limit, limit.ceiling]).toEqual([8, 10]);
+    expect(run(limit, Array(8).fill('success')).at(-1)).toBe(9); // one window of 8 below the ceiling
+    const probe = run(limit, Array(9 * PROBE_WINDOWS).fill('success'));
+    expect(probe.slice(0, -1).every((l) => l === 9)).toBe(true);
+    expect(probe.at(-1)).toBe(10);
+    // at the ceiling again: passing it needs the slow window too, and forgets it once passed
+    expect(run(limit, Array(10 * PROBE_WINDOWS).fill('success')).at(-1)).toBe(11);
+    expect(limit.ceiling).toBeUndefined();
+    expect(run(limit, Array(11).fill('success')).at(-1)).toBe(12);
+  });
+
+  it('follows a capacity that fell: a 429 below the ceiling (not one under it) lowers the ceiling', () => {
+    const limit = new AdaptiveConcurrency({ initial: 10 });
+    run(limit, ['rate-limited', 'rate-limited', 'rate-limited']); // 10 → 9 → 8 → 7
+    expect([limit.limit, limit.ceiling]).toEqual([7, 8]);
+  });
+
+  it('steps down once per congestion event: 429s and successes of requests started before the step are ignored', () => {
     const limit = new AdaptiveConcurrency({ initial: 16 });
     const before = limit.epoch; // 16 requests in flight, all started in this epoch
     limit.report(before, 'rate-limited');
-    expect(limit.limit).toBe(8);
+    expect(limit.limit).toBe(14);
     for (let i = 0; i < 15; i++) limit.report(before, i % 2 === 0 ? 'rate-limited' : 'success');
-    expect(limit.limit).toBe(8);
+    expect(limit.limit).toBe(14);
     limit.report(limit.epoch, 'rate-limited'); // a request sent under the new limit: a new event
-    expect(limit.limit).toBe(4);
+    expect(limit.limit).toBe(12);
   });
 
   it('never exceeds its upper bound', () => {
@@ -193,7 +216,7 @@ describe('adaptive concurrency (AIMD)', () => {
     expect(limit.limit).toBe(64);
   });
 
-  it('for any sequence of outcomes: within [min, max], each step +1, halved or unchanged, and deterministic', () => {
+  it('for any sequence of outcomes: within [min, max], each step +1, stepped down or unchanged, and deterministic', () => {
     const outcome = fc.constantFrom<LeaseOutcome>('success', 'rate-limited', 'other');
     fc.assert(
       fc.property(
@@ -208,7 +231,7 @@ describe('adaptive concurrency (AIMD)', () => {
               const after = limit.limit;
               expect(after).toBeGreaterThanOrEqual(min);
               expect(after).toBeLessThanOrEqual(max);
-              expect([before, before + 1, Math.max(min, Math.floor(before / 2))]).toContain(after);
+              expect([before, before + 1, stepDown(before, min)]).toContain(after);
               return after;
             });
           expect(trace(new AdaptiveConcurrency({ min, max }))).toEqual(trace(new AdaptiveConcurrency({ min, max })));
@@ -240,25 +263,25 @@ describe('RateLimiter with an adaptive limit', () => {
     await flush();
     expect(fifth).toBe(true);
     expect(limiter.concurrency).toBe(5);
-    // five in flight under the new epoch; one 429 halves to 2, and the others' later 429s do not halve again
+    // five in flight under the new epoch; one 429 steps down to 4, and the others' later 429s do not step again
     const more = await Promise.all(Array.from({ length: 4 }, () => limiter.acquire(0)));
     (await pending).release(undefined, 'rate-limited');
-    expect(limiter.concurrency).toBe(2);
+    expect(limiter.concurrency).toBe(4);
     for (const lease of more) lease.release(undefined, 'rate-limited');
-    expect(limiter.concurrency).toBe(2);
+    expect(limiter.concurrency).toBe(4);
     expect(limiter.active).toBe(0);
-    // the next two run at once, a third waits for a slot
-    const next = await Promise.all([limiter.acquire(0), limiter.acquire(0)]);
-    let third = false;
+    // the next four run at once, a queued waits for a slot
+    const next = await Promise.all(Array.from({ length: 4 }, () => limiter.acquire(0)));
+    let queued = false;
     limiter.acquire(0).then((lease) => {
-      third = true;
+      queued = true;
       lease.release();
     });
     await flush();
-    expect(third).toBe(false);
+    expect(queued).toBe(false);
     for (const lease of next) lease.release();
     await flush();
-    expect(third).toBe(true);
+    expect(queued).toBe(true);
   });
 
   it('a configured concurrency is a fixed limit: outcomes change nothing', async () => {

@@ -90,6 +90,11 @@ export interface LoopbackOptions {
    * Deterministic given the arrival times; `now` (ms) defaults to performance.now.
    */
   rateLimit?: { perSecond: number; burst: number; now?: () => number };
+  /**
+   * A hidden concurrency cap (checked after `rateLimit`): a request that arrives while this many are being answered
+   * is answered 429 at once, with no reset header (as providers' per-key concurrency limits do).
+   */
+  maxInFlight?: number;
 }
 
 export type LoggedOutcome = 'answered' | 'length' | Fault['kind'] | 'bad-request' | 'rate-limited';
@@ -241,6 +246,7 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
   const sockets = new Set<Socket>();
   const latencyRng = options.latency ? new PyRandom(options.latency.seed) : undefined;
   let serial = 0;
+  let answering = 0;
   const bucket = options.rateLimit
     ? { tokens: options.rateLimit.burst, at: (options.rateLimit.now ?? (() => performance.now()))() }
     : undefined;
@@ -315,6 +321,18 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
       );
       return;
     }
+    if (options.maxInFlight !== undefined && answering >= options.maxInFlight) {
+      entry.outcome = 'rate-limited';
+      res.writeHead(429, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: { message: 'Too many concurrent requests', type: 'requests', code: 'rate_limit_exceeded' },
+        }),
+      );
+      return;
+    }
+    answering++;
+    res.once('close', () => answering--);
     const fault = options.fault?.(request, { attempt, serial });
     if (fault) {
       entry.outcome = fault.kind;

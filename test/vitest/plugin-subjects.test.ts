@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ceilingbench } from '../../src/vitest/plugin.js';
 
@@ -59,5 +62,26 @@ describe('the plugin declares one project per (project, subject)', () => {
     expect(withProjects.map((p) => p.test.name)).toEqual(['d2']);
     const named = ceilingbench({ projects: ['d2'], tests: 'unit' }).config as typeof hook;
     expect((await named({ root: '/nonexistent-cb-root' })).test.projects[0]?.test.name).toBe('unit');
+  });
+
+  it("standard projects carry the plugin instead of extending the root configuration; the user's spec folder extends it", async () => {
+    // extends: true made Vitest load the configuration file again for every project (BENCHMARKS.md, "Start-up")
+    vi.stubEnv('CEILINGBENCH_SUBJECT', 'oracle');
+    const root = mkdtempSync(join(os.tmpdir(), 'cb-plugin-'));
+    try {
+      mkdirSync(join(root, 'benchmarks'));
+      const hook = ceilingbench({ projects: ['d1'], tests: false }).config as (config: object) => Promise<{
+        test: { projects: Array<{ extends?: boolean; plugins?: Array<{ name: string }>; test: { name: string } }> };
+      }>;
+      const projects = (await hook({ root })).test.projects;
+      expect(projects.map((p) => [p.test.name, p.extends, p.plugins?.map((x) => x.name)])).toEqual([
+        ['d1', undefined, ['ceilingbench:project']],
+        ['benchmarks', true, undefined],
+      ]);
+      const own = projects[0]?.plugins?.[0] as { configureVitest?: unknown };
+      expect(typeof own.configureVitest).toBe('function');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

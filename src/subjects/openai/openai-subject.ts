@@ -260,7 +260,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
           const usage = result.kind === 'answered' ? result.value.usage : null;
           return usage ? usage.promptTokens + usage.completionTokens : undefined;
         },
-        // an adaptive limit grows with answers and halves on a 429; everything else says nothing about the rate
+        // an adaptive limit grows with answers and steps down on a 429; everything else says nothing about the rate
         outcome: (result) =>
           result.kind === 'answered'
             ? 'success'

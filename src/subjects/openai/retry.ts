@@ -149,7 +149,7 @@ function notFound(error: APIError, reason: string): Failure {
 
 /**
  * A request refused for its rate (a 429, or a 429 code in a 200 body), as opposed to no quota at all: the signal
- * an adaptive concurrency limit halves on.
+ * an adaptive concurrency limit steps down on.
  */
 export function isRateLimited(error: unknown): boolean {
   if (error instanceof APIError) return error.status === 429 && !isQuotaExhausted(error);
