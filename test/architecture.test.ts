@@ -161,6 +161,11 @@ describe('architecture: the import graph of src/', () => {
     expect(found, 'assays/report → vitest or cli').toEqual([]);
   });
 
+  it('src/report imports nothing from src/assays: a report is a projection of records, not of orchestration', () => {
+    const found = violations(['report'], (_i, _from, to) => to === 'assays');
+    expect(found, 'report → assays').toEqual([]);
+  });
+
   it('src/gates is pure and below the Vitest glue and the report: no Node API, no vitest, report, cli, assays or subjects', () => {
     const above = ['vitest', 'report', 'cli', 'assays', 'subjects', 'spend'];
     const found = violations(

@@ -1,10 +1,9 @@
-import { sumBilled } from '../assays/sweep/summarize-cell.js';
 import type { CellResult } from '../schema/cell.js';
 import type { AssayUsage, SccAssayRecord, SccRecord, Spend, SpendTotals } from '../schema/report.js';
 import type { Price, Prices, SpendAmount, SpendLimitReport } from '../schema/spend.js';
 import type { SubjectIdentity } from '../schema/subject.js';
 import type { TrialRecord } from '../schema/trial.js';
-import { billedTokens, costOf, priceFor } from '../spend/price.js';
+import { billedTokens, costOf, priceFor, sumBilled } from '../spend/price.js';
 import { isMissing } from '../tasks/outcome.js';
 import { assaySpentOf } from './assay-spend.js';
 import type { Billable } from './billable.js';

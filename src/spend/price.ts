@@ -1,5 +1,5 @@
 import type { Price, Prices } from '../schema/spend.js';
-import type { Usage } from '../schema/trial.js';
+import type { TrialRecord, Usage } from '../schema/trial.js';
 
 const PER_MILLION = 1_000_000;
 
@@ -47,4 +47,18 @@ export function costOf(tokens: BilledTokens, price: Price): number {
       reasoning * (price.reasoning ?? price.output)) /
     PER_MILLION
   );
+}
+
+/** The billed tokens of the trials that reported usage (billedTokens). */
+export function sumBilled(trials: ReadonlyArray<Pick<TrialRecord, 'usage'>>): BilledTokens {
+  const sum: BilledTokens = { prompt: 0, cachedPrompt: 0, completion: 0, reasoning: 0 };
+  for (const t of trials) {
+    if (t.usage === null) continue;
+    const b = billedTokens(t.usage);
+    sum.prompt += b.prompt;
+    sum.cachedPrompt += b.cachedPrompt;
+    sum.completion += b.completion;
+    sum.reasoning += b.reasoning;
+  }
+  return sum;
 }

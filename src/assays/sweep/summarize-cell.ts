@@ -1,7 +1,7 @@
 import type { CellResult } from '../../schema/cell.js';
 import type { TrialExample } from '../../schema/example.js';
 import type { TrialRecord } from '../../schema/trial.js';
-import { type BilledTokens, billedTokens } from '../../spend/price.js';
+import { sumBilled } from '../../spend/price.js';
 import { clopperPearson, summarizeKStar } from '../../stats/index.js';
 import { isMissing, isSuccess, outcomeKinds } from '../../tasks/outcome.js';
 import type { AnyTaskPlugin } from '../../tasks/task.js';
@@ -26,20 +26,6 @@ export const kStarPopulation = (trials: readonly TrialRecord[]): number[] =>
   trials
     .filter((t) => ['reasoning', 'constraint', 'fail'].includes(t.outcome.kind) && t.outcome.kStar > 0)
     .map((t) => t.outcome.kStar);
-
-/** The billed tokens of the trials that reported usage (src/spend/price.ts: billedTokens). */
-export function sumBilled(trials: ReadonlyArray<Pick<TrialRecord, 'usage'>>): BilledTokens {
-  const sum: BilledTokens = { prompt: 0, cachedPrompt: 0, completion: 0, reasoning: 0 };
-  for (const t of trials) {
-    if (t.usage === null) continue;
-    const b = billedTokens(t.usage);
-    sum.prompt += b.prompt;
-    sum.cachedPrompt += b.cachedPrompt;
-    sum.completion += b.completion;
-    sum.reasoning += b.reasoning;
-  }
-  return sum;
-}
 
 /** Aggregates graded trials into a CellResult. Accuracy excludes API (missing) trials from its denominator. */
 export function summarizeCell(id: CellIdentity, trials: TrialRecord[], examples?: TrialExample[]): CellResult {
