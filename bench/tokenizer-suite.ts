@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 import { resolveRunConfig } from '../src/config/resolve.js';
-import { buildPlan } from '../src/spend/plan.js';
+import { buildPlan } from '../src/plan/build.js';
 import { countPromptTokens, countTokens } from '../src/spend/tokenizer.js';
 import { estimateTokens } from '../src/subjects/usage-estimate.js';
 import { countPrompt } from '../src/tasks/count/stimulus.js';
