@@ -1,5 +1,5 @@
-import type { Report } from '../schema/report.js';
-import { byKey } from './order.js';
+import type { Report } from '../../schema/report.js';
+import { byKey } from '../order.js';
 
 /**
  * Attribution of a merge's records: which subject answered each record, and which run (subject, run seed) it
