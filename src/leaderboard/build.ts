@@ -11,7 +11,7 @@
  *   comparison is unpaired and says why (`pairing.reason`). Missing data under the record's rule (api, budget;
  *   format and truncation under 'paper': src/tasks/outcome.ts countedSuccess) drops a pair; never a failure.
  * - Tests: Δp_d by paired bootstrap (instance pairs resampled within each depth, jointly, both p_d refitted) or,
- *   unpaired, the parametric bootstrap of src/compare/retention-difference.ts; two-sided bootstrap p with the
+ *   unpaired, the parametric bootstrap of src/stats/retention-difference.ts; two-sided bootstrap p with the
  *   Monte Carlo +1 (p ≥ 2/(B + 1)). Puzzles: exact McNemar on all paired trials of the puzzle's levels pooled
  *   (Fisher exact on the pooled counts when unpaired) — one test per pair, on accuracy, not λ*. Cells: McNemar
  *   or Fisher per cell. SCC: the ladder's bounds, no p-value.
