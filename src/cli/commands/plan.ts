@@ -82,6 +82,7 @@ async function checkProjects(
   root: string,
   ownProjects: readonly string[],
 ): Promise<string[]> {
+  // the one module, not the face: matching names needs none of the planner's tasks and assays
   const { matchProject, matchProjectNames } = await import('../../plan/projects.js');
   const known = [...standardProjects(), ...ownProjects];
   // the file Vitest would read: the first of its names, in its lookup order
@@ -137,8 +138,7 @@ export async function printPlan(flags: PlanFlags, io: CliIo): Promise<number> {
         ]
       : [];
   // loaded on use: the tasks, assays and tokenizer the plan reads are no cost to the CLI's other commands
-  const { buildPlan } = await import('../../plan/build.js');
-  const { formatPlanTable } = await import('../../plan/table.js');
+  const { buildPlan, formatPlanTable } = await import('../../plan/index.js');
   const plan = await buildPlan({ config, env, projects, ownProjects, notes });
   io.stdout(flags.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlanTable(plan));
   return 0;
