@@ -177,7 +177,7 @@ function reportArgs(jsons: readonly unknown[] | undefined): string[] {
 
 /**
  * `ceilingbench report [ceilingbench.json]`: the self-contained HTML report with its charts. With several files or
- * a folder: the runs merged into one report with their leaderboard (src/report/merge.ts states the rules).
+ * a folder: the runs merged into one report with their leaderboard (src/report/merge/reports.ts states the rules).
  */
 export const registerReport: RegisterCommand = (cli, io) => {
   cli

@@ -3,7 +3,7 @@ import { byKey } from '../order.js';
 
 /**
  * Attribution of a merge's records: which subject answered each record, and which run (subject, run seed) it
- * belongs to. The rules are src/report/merge.ts's.
+ * belongs to. The rules are src/report/merge/reports.ts's.
  */
 
 export interface MergeInput {
