@@ -33,9 +33,10 @@ import {
   trialCostModel,
 } from '../src/assays/adaptive/index.js';
 import { PyRandom } from '../src/rng/index.js';
-import { countPromptTokens, countTokens } from '../src/spend/tokenizer.js';
+import { countTokens } from '../src/spend/tokenizer.js';
 import { bootstrapRetentionCI, profileLikelihoodCI } from '../src/stats/index.js';
 import { createSubject } from '../src/subjects/index.js';
+import { countPromptTokens } from '../src/subjects/openai/prompt-tokens.js';
 import { resolveTask } from '../src/tasks/registry.js';
 import type { AnyTaskPlugin } from '../src/tasks/task.js';
 

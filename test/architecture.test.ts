@@ -8,12 +8,17 @@ import { describe, expect, it } from 'vitest';
  * The layering of src/, checked on the import specifiers of every module (type-only imports included: a type
  * import from a higher layer is the same dependency as a value import, and the same cycle).
  *
- *   rng < tasks < stats, schema   pure layers: no Node API, nothing above them
- *   subjects                      uses the pure layers; never assays, vitest, report or cli
- *   assays, report                never the Vitest glue or the CLI
- *   vitest, cli                   the glue on top
+ *   rng < tasks < stats, schema          pure layers: no Node API, nothing above them
+ *   < spend, leaderboard                 the ledger, prices and tokenizer (subjects use them); the leaderboard (pure)
+ *   < subjects                           transports, sim, oracle, replay; cache, limiter, retry
+ *   < config                             the configuration (its schema names the function subject)
+ *   < gates, assays                      gate decisions (read the config and the leaderboard); orchestration
+ *   < compare, report, plan              baseline comparison (uses gates); projections of records; the planner
+ *   < vitest < cli                       the glue on top
  *
- * src/config and src/compare are not ranked here (today they import only the pure layers and src/errors.ts).
+ * A layer imports its own layer and layers of a lower rank only (side-by-side layers not each other), so the
+ * layers form a DAG; src/errors.ts (imports nothing) may be imported by all. Every folder under src/ is ranked, so
+ * a new one must be placed here before it is used.
  *
  * stats and schema sit side by side above tasks: neither imports the other (stats are numbers over counts, schema
  * the records that cross a process or file boundary). Today stats imports rng only and schema tasks only.
@@ -84,6 +89,24 @@ const isNodeBuiltin = (specifier: string): boolean =>
 /** Pure layers by rank: a pure module may import its own layer and pure layers of a lower rank only. */
 const PURE_RANK: Readonly<Record<string, number>> = { rng: 0, tasks: 1, stats: 2, schema: 2 };
 
+/** Every layer by rank (the table in the header): a layer may import its own and layers of a lower rank only. */
+const RANK: Readonly<Record<string, number>> = {
+  ...PURE_RANK,
+  spend: 3,
+  leaderboard: 3,
+  subjects: 4,
+  config: 5,
+  gates: 6,
+  assays: 6,
+  compare: 7,
+  report: 7,
+  plan: 7,
+  vitest: 8,
+  cli: 9,
+};
+/** The top-level modules and folders outside the ranks: the leaf error module, the package entry, the spec files. */
+const UNRANKED = ['errors', 'index', 'specs'];
+
 /**
  * src/errors.ts: the one error module; it imports nothing, so every layer, the pure ones included, may import it.
  * src/specs/**: the benchmark spec files shipped to users (dist/specs). They are Vitest spec files and import
@@ -147,6 +170,40 @@ describe('architecture: the import graph of src/', () => {
 
   it('src/errors.ts imports nothing', () => {
     expect(IMPORTS.filter((i) => LEAF_MODULES.includes(i.from)).map(show)).toEqual([]);
+  });
+
+  it('every folder and top-level module of src/ is ranked (or is errors.ts, the package entry or specs/)', () => {
+    const layers = [...new Set(FILES.map(layerOf))];
+    expect(layers.filter((l) => !(l in RANK) && !UNRANKED.includes(l))).toEqual([]);
+    expect(
+      Object.keys(RANK).filter((l) => !layers.includes(l)),
+      'ranked layers that do not exist',
+    ).toEqual([]);
+  });
+
+  it('the layers form a DAG: each imports its own layer and layers of a lower rank only', () => {
+    const found = violations(Object.keys(RANK), (i, from, to) => {
+      if (i.target === null || to === null || to === from || LEAF_MODULES.includes(i.target)) return false;
+      return !(to in RANK) || RANK[to] >= RANK[from];
+    });
+    expect(found, 'import of a layer that is not below (see the table in the header)').toEqual([]);
+  });
+
+  it('src/spend and src/plan import nothing from the Vitest glue: names they share live in src/tasks/project-names.ts', () => {
+    const found = violations(['spend', 'plan'], (i, _from, to) => to === 'vitest' || i.specifier === 'vitest');
+    expect(found, 'spend/plan → vitest').toEqual([]);
+  });
+
+  it('src/spend stays below the subjects, and only the CLI imports the planner', () => {
+    expect(
+      violations(['spend'], (_i, _from, to) => to === 'subjects' || to === 'plan'),
+      'spend → subjects/plan',
+    ).toEqual([]);
+    const planUsers = IMPORTS.filter((i) => i.target?.startsWith('src/plan/') && layerOf(i.from) !== 'plan');
+    expect(planUsers.length).toBeGreaterThan(0); // the CLI's `plan` command does
+    expect(planUsers.filter((i) => layerOf(i.from) !== 'cli').map(show), 'planner users other than the CLI').toEqual(
+      [],
+    );
   });
 
   it('src/subjects imports nothing from assays, vitest, report or cli', () => {

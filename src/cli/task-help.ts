@@ -1,6 +1,6 @@
+import { standardProjects } from '../tasks/project-names.js';
 import { availableTasks } from '../tasks/registry.js';
 import type { LevelAxis } from '../tasks/task.js';
-import { standardProjects } from '../vitest/names.js';
 
 // Help texts that name tasks or projects read them from the registered plugins, so they never go stale.
 

@@ -1,5 +1,6 @@
 import type { Baseline } from '../schema/baseline.js';
 import { fisherExact, fitRetention } from '../stats/index.js';
+import { retentionDifference } from '../stats/retention-difference.js';
 import { formatLevels, levelsOf, restrictCounts, sameLevels, within, without } from './levels.js';
 import {
   absence,
@@ -11,7 +12,6 @@ import {
   refFields,
   sideName,
 } from './records.js';
-import { retentionDifference } from './retention-difference.js';
 import type { MetricComparison, NotCompared, Tolerances } from './schema.js';
 
 export interface Outcome {

@@ -1,8 +1,8 @@
 import type { Baseline } from '../schema/baseline.js';
 import { sccStopText } from '../schema/scc-stop.js';
+import { holmAdjust } from '../stats/holm.js';
 import { fisherExact } from '../stats/index.js';
 import { compareFit, type FitContext, type Outcome } from './compare-fit.js';
-import { holmAdjust } from './holm.js';
 import { formatLevels } from './levels.js';
 import {
   absence,

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { nearestNames } from '../gates/index.js';
 import type { ReasoningDelimiter } from '../tasks/reasoning-channels.js';
 import { DEVELOPMENT_ENV_NAMES, ENV_NAMES, ENV_PREFIX } from './env-names.js';
 import { ConfigError, formatZodError } from './errors.js';
+import { nearestNames } from './nearest-names.js';
 import { type CeilingbenchConfig, configSchema, gatesSchema, reasoningDelimiterSchema } from './schema.js';
 
 /** Looked for in this order in the root; CEILINGBENCH_CONFIG names another file. */

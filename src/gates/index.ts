@@ -4,7 +4,7 @@
 export * from './checks.js';
 export { crossSubjectGates, type GatedEntry } from './cross-subject.js';
 export { decideRunGates, type RunGatesInput } from './decide.js';
-export { gateKeyCovers, gatesFor, nearestNames, unknownGateKeys } from './keys.js';
+export { gateKeyCovers, gatesFor, unknownGateKeys } from './keys.js';
 export { configuredGatesOf, normalizeNotWorseThan, normalizeThreshold, type Threshold } from './normalize.js';
 export { evaluateGates, type GateRecord, gateLine, THRESHOLD_GATES } from './threshold.js';
 export { type GateScope, unevaluatedGates } from './unevaluated.js';

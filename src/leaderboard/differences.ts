@@ -1,4 +1,3 @@
-import { retentionDifferenceDraws } from '../compare/retention-difference.js';
 import { PyRandom } from '../rng/index.js';
 import type { CellResult } from '../schema/cell.js';
 import type { RetentionFit } from '../schema/fit.js';
@@ -13,6 +12,7 @@ import {
   sampleBinomial,
 } from '../stats/index.js';
 import { maximizeConcaveRetention } from '../stats/retention.js';
+import { retentionDifferenceDraws } from '../stats/retention-difference.js';
 import type { MissingRule } from '../tasks/outcome.js';
 import { countedTally, type LevelTrials } from './input.js';
 import { type PairTable, pairCounts, pairSweeps, type SweepPairing } from './pairing.js';

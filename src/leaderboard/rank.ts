@@ -1,5 +1,5 @@
-import { holmAdjust } from '../compare/holm.js';
 import type { Comparison, Relation } from '../schema/leaderboard.js';
+import { holmAdjust } from '../stats/holm.js';
 
 /** A subject's standing fields, filled once the project's tests are adjusted. */
 export interface Standing {

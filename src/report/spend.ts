@@ -142,7 +142,7 @@ const addNullable = (a: number | null, b: number | null): number | null => (a ==
 
 type AssayEntry = Omit<AssayUsage, 'records'>;
 
-/** Two assay usages summed: a report sums its records (one each), a merge sums whole runs' (merge-spend.ts). */
+/** Two assay usages summed: a report sums its records (one each), a merge sums whole runs' (merge/spend.ts). */
 export function addAssayUsage(x: AssayUsage, y: AssayUsage): AssayUsage {
   const unrecordedTrials = (x.unrecordedTrials ?? 0) + (y.unrecordedTrials ?? 0);
   return {

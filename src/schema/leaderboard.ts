@@ -20,7 +20,7 @@ export type Pairing = z.infer<typeof pairingSchema>;
 export const COMPARISON_METHODS = [
   /** Δp_d: instance pairs resampled within each depth, both p_d refitted (paired). */
   'paired-bootstrap',
-  /** Δp_d: each side's counts redrawn from its own fitted p̂^N (unpaired; src/compare/retention-difference.ts). */
+  /** Δp_d: each side's counts redrawn from its own fitted p̂^N (unpaired; src/stats/retention-difference.ts). */
   'parametric-bootstrap',
   /** Exact McNemar on the discordant pairs (paired). */
   'mcnemar-exact',

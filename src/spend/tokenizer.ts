@@ -1,6 +1,4 @@
 import { createRequire } from 'node:module';
-import { buildMessages, type ChatMessage, type SystemRole } from '../subjects/openai/request-body.js';
-import type { Prompt } from '../tasks/task.js';
 
 /**
  * Token counts for spend estimates, with OpenAI's own byte-pair encodings (gpt-tokenizer, pure JavaScript). Actual
@@ -73,24 +71,16 @@ export function countTokens(text: string, model?: string | null): number {
 export const TOKENS_PER_MESSAGE = 3;
 export const TOKENS_REPLY_PRIMING = 3;
 
-export function countChatTokens(messages: readonly ChatMessage[], model?: string | null): number {
+/** A chat message as the tokenizer reads it (the openai subject's messages are of this shape). */
+export interface CountedMessage {
+  role: string;
+  content: string;
+}
+
+export function countChatTokens(messages: readonly CountedMessage[], model?: string | null): number {
   let total = TOKENS_REPLY_PRIMING;
   for (const message of messages) {
     total += TOKENS_PER_MESSAGE + countTokens(message.role, model) + countTokens(message.content, model);
   }
   return total;
 }
-
-/** Prompt tokens of a task's prompt, sent as the openai subject sends it (system and user messages). */
-export function countPromptTokens(prompt: Prompt, model?: string | null, systemRole?: SystemRole): number {
-  return countChatTokens(buildMessages(prompt, systemRole), model);
-}
-
-/**
- * Prompt and text counts for one model, in the shape of the adaptive design's `TokenCounter`
- * (src/assays/adaptive/cost.ts), so its cost model can count with the model's encoding instead of chars/4.
- */
-export const tokenCounter = (model?: string | null, systemRole?: SystemRole) => ({
-  prompt: (prompt: Prompt): number => countPromptTokens(prompt, model, systemRole),
-  text: (text: string): number => countTokens(text, model),
-});

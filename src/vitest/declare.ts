@@ -5,10 +5,10 @@ import type { Plugin, TestProjectConfiguration, TestProjectInlineConfiguration }
 import { ConfigError } from '../config/errors.js';
 import { loadSubjects, nativeImport } from '../config/load.js';
 import { subjectLabels } from '../subjects/label.js';
+import { standardProjects } from '../tasks/project-names.js';
 import { BENCHMARK_MARK } from './benchmark-mark.js';
 import { type ProjectSubject, SUBJECT_KEY } from './context.js';
 import { SETUP_FILE, SPECS_DIR } from './files.js';
-import { standardProjects } from './names.js';
 
 export interface CeilingbenchPluginOptions {
   /** Standard projects to add (default: all of d1, d2, d3, puzzles, scc); `false` adds none. */

@@ -10,9 +10,9 @@ export type { RunConfig } from '../config/resolve.js';
 // The threshold checks behind the matchers and the gates, all of them public.
 export * from '../gates/checks.js';
 export { evaluateGates } from '../gates/index.js';
+export { cellName, standardProjects } from '../tasks/project-names.js';
 export { type RunContext, runConfig, runContext } from './context.js';
 export { ceilingbenchMatchers, installMatchers } from './matchers.js';
 export type { CeilingbenchMeta, CeilingbenchRecord, SccAssayMetaRecord, SccMetaRecord } from './meta.js';
-export { cellName, standardProjects } from './names.js';
 export { testAgentOperation, testCountingCapacity, testDualTask, testMotifAblation } from './scc.js';
 export { type AblationOptions, describeAblation, describeSweep, type SweepOptions } from './sweep.js';

@@ -14,10 +14,11 @@ import { evaluateGates, gatesFor } from '../gates/index.js';
 import { sccStopText } from '../schema/scc-stop.js';
 import type { DefinedSubject } from '../subjects/function/define.js';
 import type { Subject } from '../subjects/subject.js';
+import { withSubject } from '../tasks/project-names.js';
 import type { TaskId } from '../tasks/registry.js';
 import { type RunContext, runContext, subjectLabelOf, vitestProjectOf } from './context.js';
 import type { CeilingbenchRecord } from './meta.js';
-import { recordProjectOf, withSubject } from './names.js';
+import { recordProjectOf } from './names.js';
 import { recordAndJudge } from './verdict.js';
 
 interface AssayTestOptions {

@@ -7,13 +7,14 @@ import type { SweepDesign } from '../config/design.js';
 import { evaluateGates, gatesFor, VerdictError } from '../gates/index.js';
 import type { CellResult } from '../schema/cell.js';
 import { priceFor } from '../spend/price.js';
-import { tokenCounter } from '../spend/tokenizer.js';
 import type { DefinedSubject } from '../subjects/function/define.js';
+import { tokenCounter } from '../subjects/openai/prompt-tokens.js';
 import { generateCell } from '../tasks/instances.js';
+import { cellName, projectOf, sweepSpan, withSubject } from '../tasks/project-names.js';
 import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task.js';
 import { runConfig, runContext, seedOffsetFor, subjectLabelOf, vitestProjectOf } from './context.js';
 import type { CeilingbenchMeta } from './meta.js';
-import { cellName, projectOf, recordProjectOf, sweepSpan, withSubject } from './names.js';
+import { recordProjectOf } from './names.js';
 import { runTask } from './run-task.js';
 import { recordAndJudge } from './verdict.js';
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
+import { matchProjectNames } from '../../src/plan/projects.js';
 import { planSchema } from '../../src/schema/plan.js';
-import { matchProjectNames } from '../../src/spend/plan-projects.js';
 import { simReport } from '../report/merge-support.js';
 
 // A user's small stops on the way: a mistyped --project of `plan`, `report` with no argument.

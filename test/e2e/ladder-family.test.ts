@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runSccAssay } from '../../src/assays/scc/run.js';
 import { resolveRunConfig } from '../../src/config/resolve.js';
 import { registerTask } from '../../src/index.js';
-import { buildPlan } from '../../src/spend/plan.js';
+import { buildPlan } from '../../src/plan/build.js';
 import { createSubject } from '../../src/subjects/index.js';
 import { wordtallyTask } from '../ladder-family/wordtally.js';
 import { ROOT, runVitest } from '../support/run-vitest.js';

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { nearestNames } from '../../src/config/nearest-names.js';
 import type { ProjectGates } from '../../src/config/schema.js';
 import {
   configuredGatesOf,
   decideRunGates,
   gateKeyCovers,
   hardFailures,
-  nearestNames,
   unknownGateKeys,
 } from '../../src/gates/index.js';
 import type { GateResult } from '../../src/schema/gate.js';

@@ -7,7 +7,7 @@ import { buildReport } from '../../src/report/build.js';
 import { assemblePage } from '../../src/report/html/page.js';
 import { renderJunit } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
-import { mergeSpend } from '../../src/report/merge-spend.js';
+import { mergeSpend } from '../../src/report/merge/spend.js';
 import type { ChainUsage } from '../../src/schema/chain-usage.js';
 import { type Report, reportSchema, type SpendTotals } from '../../src/schema/report.js';
 import type { Usage } from '../../src/schema/trial.js';

@@ -5,13 +5,12 @@ import { describe, expect, it } from 'vitest';
 import type { TokenCounter } from '../../src/assays/adaptive/cost.js';
 import {
   countChatTokens,
-  countPromptTokens,
   countTokens,
   encodingFor,
   TOKENS_PER_MESSAGE,
   TOKENS_REPLY_PRIMING,
-  tokenCounter,
 } from '../../src/spend/tokenizer.js';
+import { countPromptTokens, tokenCounter } from '../../src/subjects/openai/prompt-tokens.js';
 import { buildMessages } from '../../src/subjects/openai/request-body.js';
 import { ROOT } from '../support/run-vitest.js';
 

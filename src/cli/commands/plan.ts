@@ -2,8 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { nativeImport } from '../../config/load.js';
 import { resolveRunConfig } from '../../config/resolve.js';
+import { standardProjects } from '../../tasks/project-names.js';
 import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
-import { standardProjects } from '../../vitest/names.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { type RunEnvFlags, runFlagsEnv } from '../run-flags.js';
@@ -82,7 +82,8 @@ async function checkProjects(
   root: string,
   ownProjects: readonly string[],
 ): Promise<string[]> {
-  const { matchProject, matchProjectNames } = await import('../../spend/plan-projects.js');
+  // the one module, not the face: matching names needs none of the planner's tasks and assays
+  const { matchProject, matchProjectNames } = await import('../../plan/projects.js');
   const known = [...standardProjects(), ...ownProjects];
   // the file Vitest would read: the first of its names, in its lookup order
   const configFile = VITEST_CONFIG_FILES.find((name) => existsSync(resolve(root, name)));
@@ -137,8 +138,7 @@ export async function printPlan(flags: PlanFlags, io: CliIo): Promise<number> {
         ]
       : [];
   // loaded on use: the tasks, assays and tokenizer the plan reads are no cost to the CLI's other commands
-  const { buildPlan } = await import('../../spend/plan.js');
-  const { formatPlanTable } = await import('../../spend/plan-table.js');
+  const { buildPlan, formatPlanTable } = await import('../../plan/index.js');
   const plan = await buildPlan({ config, env, projects, ownProjects, notes });
   io.stdout(flags.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlanTable(plan));
   return 0;

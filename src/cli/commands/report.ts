@@ -121,7 +121,7 @@ async function mergeAction(args: readonly string[], flags: ReportFlags, io: CliI
   const inputs = paths.map((path) => ({ name: relativeName(path), report: readReportFile(path) }));
   const resamples = numberFlag('resamples', flags.resamples, (x) => Number.isInteger(x) && x >= 1);
   const alpha = numberFlag('alpha', flags.alpha, (x) => x > 0 && x < 1);
-  const { mergeReports, mergedTestEntries } = await import('../../report/merge.js');
+  const { mergeReports, mergedTestEntries } = await import('../../report/merge/index.js');
   const { writeReportSet } = await import('../../report/write.js');
   let merged: ReturnType<typeof mergeReports>;
   try {
@@ -177,7 +177,7 @@ function reportArgs(jsons: readonly unknown[] | undefined): string[] {
 
 /**
  * `ceilingbench report [ceilingbench.json]`: the self-contained HTML report with its charts. With several files or
- * a folder: the runs merged into one report with their leaderboard (src/report/merge.ts states the rules).
+ * a folder: the runs merged into one report with their leaderboard (src/report/merge/reports.ts states the rules).
  */
 export const registerReport: RegisterCommand = (cli, io) => {
   cli

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { nearestNames } from '../../gates/index.js';
+import { nearestNames } from '../../config/nearest-names.js';
 import { isFailureKind } from '../../report/example-view.js';
 import { cellLines, type Line } from '../../report/show-text.js';
 import type { CellResult } from '../../schema/cell.js';

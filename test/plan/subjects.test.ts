@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type RunConfig, resolveRunConfig } from '../../src/config/resolve.js';
+import { runTotals } from '../../src/plan/amount.js';
+import { buildPlan } from '../../src/plan/build.js';
+import { selectProjects } from '../../src/plan/projects.js';
+import { formatPlanTable } from '../../src/plan/table.js';
 import { type Plan, type PlanAmount, type PlanTotals, planSchema } from '../../src/schema/plan.js';
-import { buildPlan } from '../../src/spend/plan.js';
-import { runTotals } from '../../src/spend/plan-amount.js';
-import { selectProjects } from '../../src/spend/plan-projects.js';
-import { formatPlanTable } from '../../src/spend/plan-table.js';
 import { subjectLabels } from '../../src/subjects/label.js';
 
 const PRICE = { input: 0.15, cachedInput: 0.075, output: 0.6 };

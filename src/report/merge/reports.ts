@@ -1,13 +1,13 @@
-import { buildLeaderboard, type LeaderboardOptions, type LeaderboardSubject } from '../leaderboard/index.js';
-import type { Leaderboard } from '../schema/leaderboard.js';
-import type { Report } from '../schema/report.js';
-import type { SubjectIdentity } from '../schema/subject.js';
-import { reportSummary, type TestEntry } from './build.js';
-import { type AnyRecord, groupRecords, type MergeInput } from './merge-attribution.js';
-import { pairRuns, type RunPairing } from './merge-pairing.js';
-import { mergedGates, mergedRecords, mergedTests } from './merge-records.js';
-import { mergeSpend } from './merge-spend.js';
-import { byKey } from './order.js';
+import { buildLeaderboard, type LeaderboardOptions, type LeaderboardSubject } from '../../leaderboard/index.js';
+import type { Leaderboard } from '../../schema/leaderboard.js';
+import type { Report } from '../../schema/report.js';
+import type { SubjectIdentity } from '../../schema/subject.js';
+import { reportSummary, type TestEntry } from '../build.js';
+import { byKey } from '../order.js';
+import { type AnyRecord, groupRecords, type MergeInput } from './attribution.js';
+import { pairRuns, type RunPairing } from './pairing.js';
+import { mergedGates, mergedRecords, mergedTests } from './records.js';
+import { mergeSpend } from './spend.js';
 
 /**
  * Merging separate runs (`ceilingbench report a.json b.json …`): one report and one leaderboard from runs made
@@ -31,9 +31,6 @@ import { byKey } from './order.js';
  *   runs' common seed (0 when they differ) — as one run with several subjects builds it, so the same records
  *   merged give the same leaderboard.
  */
-
-export type { MergeInput } from './merge-attribution.js';
-export { pairRuns, type RunPairing } from './merge-pairing.js';
 
 export interface MergeOptions extends LeaderboardOptions {
   /** The merging tool's version (report.tool.version). */

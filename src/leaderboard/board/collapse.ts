@@ -1,13 +1,13 @@
-import type { CellResult } from '../schema/cell.js';
-import type { CollapseFit } from '../schema/fit.js';
-import type { CollapseEntry } from '../schema/leaderboard.js';
-import { clopperPearson } from '../stats/index.js';
-import type { MissingRule } from '../tasks/outcome.js';
-import { type BoardDraft, type BoardSettings, standingOf } from './board-draft.js';
-import { testedBoard } from './board-tested.js';
-import { type AccuracySide, compareAccuracy } from './differences.js';
-import { type LabelledSubject, levelsOf, sweepKey } from './input.js';
-import type { Rankable } from './rank.js';
+import type { CellResult } from '../../schema/cell.js';
+import type { CollapseFit } from '../../schema/fit.js';
+import type { CollapseEntry } from '../../schema/leaderboard.js';
+import { clopperPearson } from '../../stats/index.js';
+import type { MissingRule } from '../../tasks/outcome.js';
+import { type AccuracySide, compareAccuracy } from '../differences.js';
+import { type LabelledSubject, levelsOf, sweepKey } from '../input.js';
+import type { Rankable } from '../rank.js';
+import { type BoardDraft, type BoardSettings, standingOf } from './draft.js';
+import { testedBoard } from './tested.js';
 
 type Side = AccuracySide & Rankable & { subject: LabelledSubject; cells: CellResult[]; fit: CollapseFit };
 

@@ -1,6 +1,8 @@
 import type { RunConfig } from '../config/resolve.js';
 import { UsageError } from '../errors.js';
 import type { Price } from '../schema/spend.js';
+import { priceFor } from '../spend/price.js';
+import { countChatTokens, countTokens, type EncodingChoice, encodingFor } from '../spend/tokenizer.js';
 import { CACHE_MODES, type CacheMode, ResponseCache } from '../subjects/cache/store.js';
 import { createCacheStep } from '../subjects/openai/cache-step.js';
 import { DEFAULT_OPENAI_BASE_URL, type Env, sanitizeEndpoint } from '../subjects/openai/endpoint.js';
@@ -9,8 +11,6 @@ import { buildMessages, buildParams, type SystemRole } from '../subjects/openai/
 import { parseSubjectSpec, type SubjectSpec } from '../subjects/spec.js';
 import type { TrialRequest } from '../subjects/subject.js';
 import type { Prompt } from '../tasks/task.js';
-import { priceFor } from './price.js';
-import { countChatTokens, countTokens, type EncodingChoice, encodingFor } from './tokenizer.js';
 
 /**
  * The subject as the plan sees it: how its prompts are tokenized, what it costs, and which trials its response cache

@@ -1,17 +1,10 @@
-import type { CellResult } from '../schema/cell.js';
-import type { Board, CellRow, Comparison, Relation } from '../schema/leaderboard.js';
-import type { MissingRule } from '../tasks/outcome.js';
-import { cellRows } from './board-cells.js';
-import {
-  applyRanks,
-  type BoardDraft,
-  type BoardSettings,
-  pairsInOrder,
-  rankRangeNote,
-  unadjusted,
-} from './board-draft.js';
-import type { RawComparison } from './differences.js';
-import { adjacentRelations, orderByHeadline, type Rankable, type Standing } from './rank.js';
+import type { CellResult } from '../../schema/cell.js';
+import type { Board, CellRow, Comparison, Relation } from '../../schema/leaderboard.js';
+import type { MissingRule } from '../../tasks/outcome.js';
+import type { RawComparison } from '../differences.js';
+import { adjacentRelations, orderByHeadline, type Rankable, type Standing } from '../rank.js';
+import { cellRows } from './cells.js';
+import { applyRanks, type BoardDraft, type BoardSettings, pairsInOrder, rankRangeNote, unadjusted } from './draft.js';
 
 /**
  * The skeleton of a board whose subjects are tested pairwise with a p-value (retention, collapse): its sides

@@ -1,5 +1,5 @@
-import type { CellResult } from '../schema/cell.js';
-import type { MergeInput } from './merge-attribution.js';
+import type { CellResult } from '../../schema/cell.js';
+import type { MergeInput } from './attribution.js';
 
 /** Whether two inputs used the same instances, and the line that says so. */
 export interface RunPairing {

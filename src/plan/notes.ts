@@ -1,9 +1,9 @@
 import { SCC_OUTPUT_TOKENS_CEILING } from '../assays/scc/budget-rule.js';
 import type { PlanAmount, PlanProject, PlanRange } from '../schema/plan.js';
 import type { SpendLimits } from '../schema/spend.js';
-import { addRange } from './plan-amount.js';
-import type { PlanSubject } from './plan-subject.js';
-import { usd } from './plan-table.js';
+import { addRange } from './amount.js';
+import type { PlanSubject } from './subject.js';
+import { usd } from './table.js';
 
 /** The plan's last note of its own: where the output token counts come from (the same for every subject). */
 export const EXPECTED_OUTPUT_NOTE =

@@ -1,6 +1,6 @@
 import type { PlanAmount, PlanRange, PlanTotals } from '../schema/plan.js';
 import type { Price } from '../schema/spend.js';
-import { costOf } from './price.js';
+import { costOf } from '../spend/price.js';
 
 /** Requests and tokens of some trials, before pricing. */
 export interface Tokens {

@@ -1,5 +1,8 @@
 import { PyRandom } from '../rng/index.js';
-import { type DepthCount, fitRetention, quantileLinear, sampleBinomial } from '../stats/index.js';
+import { sampleBinomial } from './binomial.js';
+import type { DepthCount } from './depth-counts.js';
+import { quantileLinear } from './quantile.js';
+import { fitRetention } from './retention.js';
 
 /**
  * The parametric bootstrap behind retentionDifference, from a given RNG: candidate − baseline, and the B

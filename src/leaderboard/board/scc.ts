@@ -1,9 +1,9 @@
-import type { Comparison, SccBoard, SccEntry } from '../schema/leaderboard.js';
-import type { SccRecord } from '../schema/report.js';
-import { sccStopText } from '../schema/scc-stop.js';
-import { applyRanks, type BoardDraft, pairsInOrder, rankRangeNote, standingOf } from './board-draft.js';
-import type { LabelledSubject } from './input.js';
-import { adjacentRelations, orderByHeadline } from './rank.js';
+import type { Comparison, SccBoard, SccEntry } from '../../schema/leaderboard.js';
+import type { SccRecord } from '../../schema/report.js';
+import { sccStopText } from '../../schema/scc-stop.js';
+import type { LabelledSubject } from '../input.js';
+import { adjacentRelations, orderByHeadline } from '../rank.js';
+import { applyRanks, type BoardDraft, pairsInOrder, rankRangeNote, standingOf } from './draft.js';
 
 const bounds = (s: { ccLower: number; ccUpper: number | null }) => `${s.ccLower}–${s.ccUpper ?? '∞'}`;
 

@@ -1,7 +1,7 @@
-import type { Board, Comparison } from '../schema/leaderboard.js';
-import type { ComparisonSettings, RawComparison } from './differences.js';
-import type { LabelledSubject } from './input.js';
-import { rankStandings, type Standing } from './rank.js';
+import type { Board, Comparison } from '../../schema/leaderboard.js';
+import type { ComparisonSettings, RawComparison } from '../differences.js';
+import type { LabelledSubject } from '../input.js';
+import { rankStandings, type Standing } from '../rank.js';
 
 /** A board before the project's Holm adjustment: its comparisons are final objects whose p is adjusted in place. */
 export interface BoardDraft {

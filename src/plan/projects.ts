@@ -1,6 +1,6 @@
+import { nearestNames } from '../config/nearest-names.js';
 import { UsageError } from '../errors.js';
-import { nearestNames } from '../gates/index.js';
-import { withSubject } from '../vitest/names.js';
+import { withSubject } from '../tasks/project-names.js';
 
 /** A project of one subject: what it runs (`base`, e.g. `d2`) and its name in the run (`d2@<label>`, or `d2`). */
 export interface SelectedProject {

@@ -3,10 +3,10 @@ import { designCost } from '../assays/adaptive/information.js';
 import { replicateIndices } from '../assays/sweep/run-cell.js';
 import type { PlanCell, PlanUnit } from '../schema/plan.js';
 import { generateCell } from '../tasks/instances.js';
+import { cellName, sweepSpan } from '../tasks/project-names.js';
 import type { AnyTaskPlugin, TaskInstance } from '../tasks/task.js';
-import { cellName, sweepSpan } from '../vitest/names.js';
-import { addTokens, fixed, NO_TOKENS, priced, sumAmounts, sumTokens, type Tokens } from './plan-amount.js';
-import type { PlanSubject } from './plan-subject.js';
+import { addTokens, fixed, NO_TOKENS, priced, sumAmounts, sumTokens, type Tokens } from './amount.js';
+import type { PlanSubject } from './subject.js';
 
 /** What the grid, ablation and adaptive units share: the run's trials, instance seeds and subject. */
 export interface SweepContext {

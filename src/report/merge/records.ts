@@ -1,6 +1,6 @@
-import type { Report } from '../schema/report.js';
-import type { AnyRecord, Group, RecordArrays } from './merge-attribution.js';
-import { byKey } from './order.js';
+import type { Report } from '../../schema/report.js';
+import { byKey } from '../order.js';
+import type { AnyRecord, Group, RecordArrays } from './attribution.js';
 
 /**
  * The records, gates and tests of merged runs united in report order: by project (an SCC assay: by assay), task

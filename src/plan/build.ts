@@ -10,15 +10,15 @@ import {
 } from '../schema/plan.js';
 import { subjectLabels } from '../subjects/label.js';
 import type { Env } from '../subjects/openai/endpoint.js';
-import { standardProjects } from '../vitest/names.js';
-import { runTotals, type SubjectTotals, sumAmounts, sumCounts } from './plan-amount.js';
-import { EXPECTED_OUTPUT_NOTE, limitNotes, subjectNotes } from './plan-notes.js';
-import { type SelectedProject, selectProjects } from './plan-projects.js';
-import { planAgent, planCounting, planDual, planMotif } from './plan-scc.js';
-import { type PlanSubject, planSubject } from './plan-subject.js';
-import { planAblation, planAdaptive, planSweep, type SweepContext } from './plan-sweep.js';
-import { usd } from './plan-table.js';
-import { type PlannedUnit, plannedUnits } from './plan-units.js';
+import { standardProjects } from '../tasks/project-names.js';
+import { runTotals, type SubjectTotals, sumAmounts, sumCounts } from './amount.js';
+import { EXPECTED_OUTPUT_NOTE, limitNotes, subjectNotes } from './notes.js';
+import { type SelectedProject, selectProjects } from './projects.js';
+import { planAgent, planCounting, planDual, planMotif } from './scc.js';
+import { type PlanSubject, planSubject } from './subject.js';
+import { planAblation, planAdaptive, planSweep, type SweepContext } from './sweep.js';
+import { usd } from './table.js';
+import { type PlannedUnit, plannedUnits } from './units.js';
 
 export interface PlanOptions {
   /** The run's resolved configuration (subjects, trials, seed, design, prices, cache directory). */

@@ -1,12 +1,12 @@
+import { projectOf, standardProjects } from '../tasks/project-names.js';
 import { availableTasks, resolveTask } from '../tasks/registry.js';
 import type { AnyTaskPlugin } from '../tasks/task.js';
-import { projectOf, standardProjects } from '../vitest/names.js';
 
 /**
  * What a standard project runs, as the plan counts it. The sweeps come from the registry: every registered task of
  * the project whose analysis is a sweep (retention: d1, d2, d3; collapse: the puzzles) runs `describeSweep(id)`
  * over its levels. What the shipped spec files declare besides a sweep is named here, once
- * (test/spend/plan.test.ts loads every shipped spec file and checks that it declares exactly these units).
+ * (test/plan/plan.test.ts loads every shipped spec file and checks that it declares exactly these units).
  */
 export type PlannedUnit =
   | { kind: 'sweep'; task: AnyTaskPlugin }

@@ -1,10 +1,10 @@
-import type { CellResult } from '../schema/cell.js';
-import type { CellRow, Comparison } from '../schema/leaderboard.js';
-import { clopperPearson } from '../stats/index.js';
-import type { MissingRule } from '../tasks/outcome.js';
-import { pairsInOrder, unadjusted } from './board-draft.js';
-import { compareAccuracy } from './differences.js';
-import { countedTally, levelsOf, sweepKey } from './input.js';
+import type { CellResult } from '../../schema/cell.js';
+import type { CellRow, Comparison } from '../../schema/leaderboard.js';
+import { clopperPearson } from '../../stats/index.js';
+import type { MissingRule } from '../../tasks/outcome.js';
+import { compareAccuracy } from '../differences.js';
+import { countedTally, levelsOf, sweepKey } from '../input.js';
+import { pairsInOrder, unadjusted } from './draft.js';
 
 /** Cells side by side: a row per (sweep, level) any member ran, with pairwise tests in board order. */
 export function cellRows(

@@ -14,8 +14,8 @@ import { buildAgentTask } from '../tasks/scc-secondary/agent/task.js';
 import { DUAL_CONDITIONS } from '../tasks/scc-secondary/dual/conditions.js';
 import { dualInstance, dualPlugin } from '../tasks/scc-secondary/dual/plugin.js';
 import type { AnyTaskPlugin, Prompt, TaskInstance } from '../tasks/task.js';
-import { addTokens, NO_TOKENS, priced, sumTokens, type Tokens } from './plan-amount.js';
-import type { PlanSubject } from './plan-subject.js';
+import { addTokens, NO_TOKENS, priced, sumTokens, type Tokens } from './amount.js';
+import type { PlanSubject } from './subject.js';
 
 /**
  * The SCC project's assays. Their requests follow the answers: every request may double its output budget up to

@@ -1,11 +1,11 @@
-import type { CellResult } from '../schema/cell.js';
-import type { RetentionFit } from '../schema/fit.js';
-import type { RetentionEntry } from '../schema/leaderboard.js';
-import { type BoardDraft, type BoardSettings, standingOf } from './board-draft.js';
-import { testedBoard } from './board-tested.js';
-import { compareRetention, type RetentionSide } from './differences.js';
-import { type LabelledSubject, type LevelTrials, levelsOf, sweepKey } from './input.js';
-import type { Rankable } from './rank.js';
+import type { CellResult } from '../../schema/cell.js';
+import type { RetentionFit } from '../../schema/fit.js';
+import type { RetentionEntry } from '../../schema/leaderboard.js';
+import { compareRetention, type RetentionSide } from '../differences.js';
+import { type LabelledSubject, type LevelTrials, levelsOf, sweepKey } from '../input.js';
+import type { Rankable } from '../rank.js';
+import { type BoardDraft, type BoardSettings, standingOf } from './draft.js';
+import { testedBoard } from './tested.js';
 
 type Side = RetentionSide & Rankable & { subject: LabelledSubject; cells: CellResult[] };
 

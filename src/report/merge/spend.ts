@@ -1,6 +1,6 @@
-import type { Spend, SpendTotals } from '../schema/report.js';
-import { byKey } from './order.js';
-import { addAssayUsage as addAssays, addSpend } from './spend.js';
+import type { Spend, SpendTotals } from '../../schema/report.js';
+import { byKey } from '../order.js';
+import { addAssayUsage as addAssays, addSpend } from '../spend.js';
 
 /**
  * The spend of merged runs: summed per subject and project, cells and assay rows listed as the runs list them.

@@ -1,0 +1,128 @@
+import type { RetentionFit } from '../schema/fit.js';
+import type { NotWorseResult } from '../schema/leaderboard.js';
+import { quantileLinear } from '../stats/index.js';
+import { type RetentionSide, retentionDraws } from './differences.js';
+import { type LabelledSubject, type LeaderboardSubject, labelSubjects, levelsOf, sweepKey } from './input.js';
+import { pairCounts } from './pairing.js';
+import { settingsOf } from './settings.js';
+
+/** A difference to four decimals with a true minus sign. */
+const signed = (x: number): string => (x < 0 ? `−${(-x).toFixed(4)}` : x.toFixed(4));
+
+export interface NotWorseOptions {
+  /** The CCB project (record.project) whose p_d is compared. */
+  project: string;
+  /** Narrow to one sweep when the project holds several (task, variant). */
+  task?: string;
+  variant?: string;
+  resamples?: number;
+  seed?: number;
+}
+
+function retentionSide(subject: LabelledSubject, fit: RetentionFit): RetentionSide {
+  const cells = subject.cells.filter(
+    (c) => c.project === fit.project && c.task === fit.task && c.variant === fit.variant && c.profile === fit.profile,
+  );
+  return {
+    label: subject.label,
+    seed: subject.seed,
+    fit,
+    levels: cells.length > 0 ? levelsOf(cells, sweepKey(cells[0])) : [],
+  };
+}
+
+/**
+ * Non-inferiority of `candidate` against `baseline` on a CCB project, for a gate. With Δ = p_d(candidate) −
+ * p_d(baseline) and U the one-sided (1 − α) upper confidence bound of Δ — the (1 − α) percentile (numpy's linear
+ * rule) of the B bootstrap differences, paired when the trials pair (instance pairs resampled within each depth),
+ * else the parametric bootstrap of each fit — the verdict is:
+ * - 'fail' iff U < −margin: the data show, one-sided at level α, that the candidate is worse by more than margin;
+ * - 'insufficient' when there is nothing to test: a fit absent, ambiguous or of status 'insufficient', or no
+ *   instance pair both subjects count. It never passes;
+ * - 'pass' otherwise (the burden of proof is on "worse": a wide interval that reaches above −margin passes, and
+ *   `upper` says how far the data reach).
+ * The bootstrap stream is the leaderboard's for the same pair and seed, so the gate and the board agree.
+ */
+export function notWorseThan(
+  candidate: LeaderboardSubject,
+  baseline: LeaderboardSubject,
+  margin: number,
+  alpha = 0.05,
+  options: NotWorseOptions,
+): NotWorseResult {
+  if (!(margin >= 0) || !Number.isFinite(margin)) throw new RangeError(`margin=${margin} must be a finite number ≥ 0`);
+  const settings = settingsOf({ alpha, resamples: options.resamples, seed: options.seed });
+  const [cand, base] = labelSubjects([candidate, baseline]);
+  const result = (fields: Partial<NotWorseResult> & Pick<NotWorseResult, 'verdict' | 'message'>): NotWorseResult => ({
+    project: options.project,
+    task: null,
+    candidate: cand.label,
+    baseline: base.label,
+    margin,
+    alpha,
+    method: null,
+    pairing: null,
+    difference: null,
+    upper: null,
+    ...fields,
+  });
+  const fitsOf = (s: LabelledSubject) =>
+    s.fits.filter(
+      (f) =>
+        f.project === options.project &&
+        (options.task === undefined || f.task === options.task) &&
+        (options.variant === undefined || f.variant === options.variant),
+    );
+  const candFits = fitsOf(cand);
+  if (candFits.length !== 1) {
+    const which =
+      candFits.length === 0
+        ? 'has no retention fit'
+        : `has ${candFits.length} retention fits (${candFits.map((f) => `${f.task} ${f.variant}`).join(', ')}); name the task and variant`;
+    return result({ verdict: 'insufficient', message: `${cand.label} ${which} in project '${options.project}'` });
+  }
+  const cf = candFits[0];
+  const bf = fitsOf(base).find((f) => f.task === cf.task && f.variant === cf.variant && f.profile === cf.profile);
+  if (!bf) {
+    return result({
+      verdict: 'insufficient',
+      task: cf.task,
+      message: `${base.label} has no retention fit for ${cf.task} (${cf.variant}, ${cf.profile}) in project '${options.project}'`,
+    });
+  }
+  const sides = [retentionSide(cand, cf), retentionSide(base, bf)];
+  const candidateFirst = cand.label < base.label;
+  const [first, second] = candidateFirst ? sides : [sides[1], sides[0]];
+  const draws = retentionDraws(first, second, cf.missing, settings);
+  const pairing: NotWorseResult['pairing'] = draws.pairing.paired
+    ? { paired: true, ...pairCounts(draws.pairing.tables) }
+    : { paired: false, reason: draws.pairing.reason };
+  if ('insufficient' in draws) {
+    return result({
+      verdict: 'insufficient',
+      task: cf.task,
+      pairing,
+      message: `not decided: ${draws.insufficient}`,
+    });
+  }
+  const sign = candidateFirst ? 1 : -1;
+  const difference = sign * draws.difference;
+  const upper = quantileLinear(
+    draws.draws.map((d) => sign * d),
+    1 - alpha,
+  );
+  const fail = upper < -margin;
+  const level = Number((100 * (1 - alpha)).toPrecision(6));
+  const how = pairing.paired ? draws.method : `${draws.method}, unpaired: ${pairing.reason}`;
+  return result({
+    verdict: fail ? 'fail' : 'pass',
+    task: cf.task,
+    method: draws.method,
+    pairing,
+    difference,
+    upper,
+    message: fail
+      ? `${cand.label} is worse than ${base.label} on ${cf.task}: Δp_d = ${signed(difference)}, one-sided ${level}% upper bound ${signed(upper)} < −${margin} (${how})`
+      : `${cand.label} is not shown worse than ${base.label} by more than ${margin} on ${cf.task}: Δp_d = ${signed(difference)}, one-sided ${level}% upper bound ${signed(upper)} ≥ −${margin} (${how})`,
+  });
+}
