@@ -5,7 +5,7 @@ import { ladderInstance, ladderTaskOf } from '../assays/scc/ladder-trials.js';
 import { agentDesign } from '../assays/scc-secondary/agent.js';
 import { DEFAULT_DUAL_COUNTS, dualDesign } from '../assays/scc-secondary/dual-task.js';
 import type { PlanUnit } from '../schema/plan.js';
-import { targetRange } from '../tasks/count/targets.js';
+import { targetRange } from '../tasks/ladder-targets.js';
 import { agentLadder } from '../tasks/scc-secondary/agent/ladder.js';
 import { agentInstance, agentPlugin } from '../tasks/scc-secondary/agent/plugin.js';
 import { AGENT_CONDITIONS } from '../tasks/scc-secondary/agent/prompts.js';

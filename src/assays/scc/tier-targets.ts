@@ -1,5 +1,5 @@
 import type { PyRandom } from '../../rng/index.js';
-import { drawTarget, targetRange } from '../../tasks/count/targets.js';
+import { drawTarget, targetRange } from '../../tasks/ladder-targets.js';
 import type { DrawMode, LaunchOrder } from './config.js';
 
 /**
