@@ -1,12 +1,11 @@
 import { SCC_OUTPUT_TOKENS_CEILING } from '../assays/scc/budget-rule.js';
 import { DEFAULT_SCC_CONFIG } from '../assays/scc/config.js';
 import { LadderSearch, type LadderStep } from '../assays/scc/ladder.js';
-import { ladderInstance } from '../assays/scc/ladder-trials.js';
+import { ladderInstance, ladderTaskOf } from '../assays/scc/ladder-trials.js';
 import { agentDesign } from '../assays/scc-secondary/agent.js';
 import { DEFAULT_DUAL_COUNTS, dualDesign } from '../assays/scc-secondary/dual-task.js';
 import type { PlanUnit } from '../schema/plan.js';
-import { countPrompt, MOTIFS } from '../tasks/count/stimulus.js';
-import { targetRange } from '../tasks/count/targets.js';
+import { targetRange } from '../tasks/ladder-targets.js';
 import { agentLadder } from '../tasks/scc-secondary/agent/ladder.js';
 import { agentInstance, agentPlugin } from '../tasks/scc-secondary/agent/plugin.js';
 import { AGENT_CONDITIONS } from '../tasks/scc-secondary/agent/prompts.js';
@@ -169,17 +168,20 @@ export function planCounting(subject: PlanSubject, task: AnyTaskPlugin): PlanUni
   });
 }
 
-/** `testMotifAblation()`: the ladder once per motif of Table S11. */
+/** `testMotifAblation()`: the default ladder once per variant (count: the motifs of Table S11), as its plugin renders it. */
 export function planMotif(subject: PlanSubject): PlanUnit {
+  const task = ladderTaskOf();
   const paths = ladderPaths();
-  const preflightAnswer = String(DEFAULT_SCC_CONFIG.preflightLength);
+  const preflightAnswer = task.canonicalResponse(instanceAt(task, DEFAULT_SCC_CONFIG.preflightLength));
   const tokens = sumTokens(
-    MOTIFS.map((motif) => ladderTokens(subject, (n) => countPrompt(n, motif), preflightAnswer, paths)),
+    task.variants.map((variant) =>
+      ladderTokens(subject, (n) => task.render(instanceAt(task, n), variant), preflightAnswer, paths),
+    ),
   );
   return rangeUnit('scc · motif ablation', 'ladder', tokens, subject, {
     trials: null,
     cached: null,
-    note: `${MOTIFS.length} ladders, one per motif; each: ${ladderNote(paths)}`,
+    note: `${task.variants.length} ladders, one per motif; each: ${ladderNote(paths)}`,
   });
 }
 
@@ -228,7 +230,7 @@ export function planDual(subject: PlanSubject, runSeed: number, trials: number):
   const requests = dualDesign(seed, DEFAULT_DUAL_COUNTS, samples, DUAL_CONDITIONS).map((data) => {
     const instance = dualInstance(data, seed);
     return {
-      taskId: 'dual',
+      taskId: dualPlugin.id,
       instance,
       prompt: dualPlugin.render(instance),
       budget: dualPlugin.maxOutputTokens(data.count),
@@ -255,7 +257,7 @@ export function planAgent(subject: PlanSubject, runSeed: number, trials: number)
   const requests = design.map((spec) => {
     const instance = agentInstance(spec.condition, spec.task, spec.markers, seed);
     return {
-      taskId: 'agent',
+      taskId: agentPlugin.id,
       instance,
       prompt: agentPlugin.render(instance),
       budget: agentPlugin.maxOutputTokens(spec.markers),

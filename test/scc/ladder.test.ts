@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isPrecise, LadderSearch, refinementMidpoint, roundHalfEven } from '../../src/assays/scc/ladder.js';
-import { targetRange } from '../../src/tasks/count/targets.js';
+import { targetRange } from '../../src/tasks/ladder-targets.js';
 
 interface LadderCase {
   config: { initial_length: number; max_length: number; step_fraction: number };

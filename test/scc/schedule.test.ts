@@ -104,7 +104,7 @@ describe('SCC schedule: largest targets first, the preflight only after a failed
         {
           run: async (index, target) => {
             launched.push({ index, target });
-            return null;
+            return { kind: 'aborted', usage: null };
           },
         },
         {
@@ -173,7 +173,7 @@ describe('SCC schedule: largest targets first, the preflight only after a failed
     expect(lazy).toMatchObject({ launchOrder: 'index', schedule: 'sequential', earlyDecision: false });
     await expect(
       evaluateTier(
-        { run: async () => null },
+        { run: async () => ({ kind: 'aborted', usage: null }) },
         {
           step: { phase: 'expansion', center: 32 },
           config: DEFAULT_SCC_CONFIG,

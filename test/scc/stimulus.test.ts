@@ -10,7 +10,7 @@ import {
   inlinePrompt,
   MOTIFS,
 } from '../../src/tasks/count/stimulus.js';
-import { targetRange } from '../../src/tasks/count/targets.js';
+import { targetRange } from '../../src/tasks/ladder-targets.js';
 import { nestedNegativeCount, nestedUserPrompt } from '../../src/tasks/nested/generate.js';
 import { nestedPlugin } from '../../src/tasks/nested/plugin.js';
 

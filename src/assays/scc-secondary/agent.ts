@@ -121,7 +121,7 @@ export async function runAgentAssay(subject: Subject, options: AgentAssayOptions
       const asked = await ask(
         subject,
         {
-          taskId: 'agent',
+          taskId: agentPlugin.id,
           instance,
           prompt: agentPlugin.render(instance),
           trialIndex,

@@ -133,7 +133,7 @@ export async function runDualTaskAssay(subject: Subject, options: DualTaskOption
       const asked = await ask(
         subject,
         {
-          taskId: 'dual',
+          taskId: dualPlugin.id,
           instance,
           prompt: dualPlugin.render(instance),
           trialIndex,

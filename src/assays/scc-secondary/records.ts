@@ -1,5 +1,8 @@
 import type { SccAssayRecord } from '../../schema/report.js';
 import { sccStopText } from '../../schema/scc-stop.js';
+import { DEFAULT_LADDER_TASK } from '../../tasks/ladder.js';
+import { agentPlugin } from '../../tasks/scc-secondary/agent/plugin.js';
+import { dualPlugin } from '../../tasks/scc-secondary/dual/plugin.js';
 import type { AgentAssayResult, DualTaskResult, MotifAblationResult, SecondaryStop } from './schema.js';
 
 /** The meta records the SCC specs leave for the report (`sccAssays`), with headline numbers for tables/JUnit. */
@@ -30,7 +33,7 @@ export function motifRecord(result: MotifAblationResult): SccAssayRecord {
     summary.stopped_motif = result.stopped.motif;
     summary.motifs_not_run = result.stopped.notRun.length;
   }
-  return { kind: 'sccAssay', assay: 'motif', project: 'scc', task: 'count', summary, result };
+  return { kind: 'sccAssay', assay: 'motif', project: 'scc', task: DEFAULT_LADDER_TASK, summary, result };
 }
 
 /** What a secondary assay the spend ledger stopped says: its trials not sent are missing data, a rerun resumes. */
@@ -54,7 +57,7 @@ export function dualTaskRecord(result: DualTaskResult): SccAssayRecord {
     if (c.secondaryAccuracy !== null) summary[`secondary_accuracy_${name}`] = c.secondaryAccuracy;
   }
   stopSummary(summary, result.stopped);
-  return { kind: 'sccAssay', assay: 'dual-task', project: 'scc', task: 'dual', summary, result };
+  return { kind: 'sccAssay', assay: 'dual-task', project: 'scc', task: dualPlugin.id, summary, result };
 }
 
 export function agentRecord(result: AgentAssayResult): SccAssayRecord {
@@ -67,5 +70,5 @@ export function agentRecord(result: AgentAssayResult): SccAssayRecord {
   }
   for (const t of result.thresholds) summary[`last_full_success_${t.condition}`] = t.lastFullSuccess;
   stopSummary(summary, result.stopped);
-  return { kind: 'sccAssay', assay: 'agent', project: 'scc', task: 'agent', summary, result };
+  return { kind: 'sccAssay', assay: 'agent', project: 'scc', task: agentPlugin.id, summary, result };
 }

@@ -157,6 +157,42 @@ export async function applyBudgetRule<T>(
   }
 }
 
+/** An exception the subject threw, as a value: `chain` counts the call that threw, with no usage. */
+export interface ThrownResponse {
+  kind: 'thrown';
+  error: unknown;
+  chain: ChainUsage;
+}
+
+/** The request's signal aborted while the chain was in flight: its answer is not kept; `chain` is what it used. */
+export interface AbortedResponse {
+  kind: 'aborted';
+  chain: ChainUsage;
+}
+
+/** Every way a chain ends, as a value: answered, failed, not sent, thrown, or aborted. */
+export type RuleOutcome = BudgetedResponse | ThrownResponse | AbortedResponse;
+
+/**
+ * `answerWithBudgetRule` that returns every end as a value. The abort is read inside the rule's last step (not one
+ * promise tick later), so a trial in flight when its tier is decided is dropped exactly when it was before.
+ */
+export function askUnderBudgetRule(
+  subject: Subject,
+  request: TrialRequest,
+  rule: BudgetRuleOptions,
+): Promise<RuleOutcome> {
+  const aborted = (chain: ChainUsage): AbortedResponse | null =>
+    request.signal?.aborted ? { kind: 'aborted', chain } : null;
+  return applyBudgetRule<RuleOutcome>(
+    subject,
+    request,
+    rule,
+    (response) => aborted(response.chain) ?? response,
+    (error, chain) => aborted(chain) ?? { kind: 'thrown', error, chain },
+  );
+}
+
 /** The answered calls of a chain, summed apart for those sent in this run and those from the response cache. */
 class ChainTally {
   private readonly groups = {

@@ -1,13 +1,12 @@
 import { PyRandom } from '../../rng/index.js';
-import type { ChainUsage } from '../../schema/chain-usage.js';
 import type { Subject } from '../../subjects/subject.js';
 import { withResponseChannels } from '../../tasks/final-answer.js';
 import { DEFAULT_LADDER_TASK } from '../../tasks/ladder.js';
 import { resolveTask, type TaskId } from '../../tasks/registry.js';
 import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
 import type { SccTrial } from './schema.js';
-import type { TierRunner } from './tier.js';
-import { runSccTrial, type SccTrialRecord } from './trial.js';
+import type { TierRunner } from './tier-walk.js';
+import { askTrial, type SccTrialRecord, type TrialOutcome, trialOutcomeOf } from './trial.js';
 
 /** Where the ladder asked for a trial (a log-replay subject finds the recorded response by it). */
 export interface LadderPosition {
@@ -65,11 +64,10 @@ export function ladderInstance(
 /**
  * The trials of one ladder run on one task plugin: the plugin generates each trial's instance (exactly `target`
  * items around the tier's centre), renders its prompt in the run's variant and grades the answer (./trial.ts).
- * It counts the calls and keeps, per tier, what the trials aborted in flight had used.
+ * It counts the calls and tells `onTrial` of every answered trial.
  */
 export class LadderTrials {
   calls = 0;
-  private readonly abortedUsage = new Map<number, ChainUsage[]>();
 
   constructor(
     private readonly run: {
@@ -82,17 +80,16 @@ export class LadderTrials {
     },
   ) {}
 
-  /** What the aborted trials of a tier (its evaluation index) had used. */
-  abortedAt(evaluationIndex: number): ChainUsage[] {
-    return this.abortedUsage.get(evaluationIndex) ?? [];
-  }
-
   /** The runner of one tier's trials (or of the preflight, evaluation index −1). */
   at(phase: LadderPosition['phase'], evaluationIndex: number, center: number): TierRunner {
     const position = { phase, evaluationIndex };
     return { run: (index, target, budget, signal) => this.trial(position, center, index, target, budget, signal) };
   }
 
+  /**
+   * Asks then scores in this one function (no continuation handed down): a trial lands two promise ticks after its
+   * last call, as it always has, so the trials of a tier in flight together land in the same order.
+   */
   private async trial(
     position: LadderPosition,
     center: number,
@@ -100,11 +97,11 @@ export class LadderTrials {
     target: number,
     budget: number,
     signal: AbortSignal,
-  ): Promise<SccTrialRecord | null> {
+  ): Promise<TrialOutcome> {
     const { task, variant, subject } = this.run;
     const instance = ladderInstance(task, this.run.seed, position, center, index, target);
     this.calls++;
-    const record = await runSccTrial({
+    const spec = {
       subject,
       taskId: task.id,
       task,
@@ -115,11 +112,10 @@ export class LadderTrials {
       budget,
       retryMaxOutputTokens: this.run.retryMaxOutputTokens,
       signal,
-      onAborted: (usage) =>
-        this.abortedUsage.set(position.evaluationIndex, [...this.abortedAt(position.evaluationIndex), usage]),
-    });
-    if (record) this.run.onTrial?.({ ...toTrial(record), ...position, center });
-    return record;
+    };
+    const outcome = trialOutcomeOf(spec, await askTrial(spec));
+    if (outcome.kind === 'answered') this.run.onTrial?.({ ...toTrial(outcome.record), ...position, center });
+    return outcome;
   }
 }
 

@@ -4,12 +4,13 @@ import type { SccTrial } from '../../schema/scc.js';
 import type { Subject, TrialRequest } from '../../subjects/subject.js';
 import { resolveTask } from '../../tasks/registry.js';
 import type { AnyTaskPlugin, Prompt, TaskInstance } from '../../tasks/task.js';
-import { applyBudgetRule, type BudgetedResponse } from './budget-rule.js';
+import { askUnderBudgetRule, type BudgetedAnswer, type BudgetedError, type RuleOutcome } from './budget-rule.js';
 
 /**
- * One SCC trial (`run_trial`, docs/spec/scc.md §6): ask the subject under the budget rule (./budget-rule.ts: double
- * the output budget while the answer is cut at the budget without any integer, up to the retry ceiling), then
- * score it as the authors do.
+ * One SCC trial (`run_trial`, docs/spec/scc.md §6) in two plain steps: `askTrial` asks the subject under the budget
+ * rule (./budget-rule.ts: double the output budget while the answer is cut at the budget without any integer, up
+ * to the retry ceiling) and resolves to how the chain ended; `trialOutcomeOf` scores that end as the authors do.
+ * Neither calls back into the other.
  */
 /** A trial as the ladder keeps it: the result schema's trial (src/schema/scc.ts), its usage always recorded. */
 export type SccTrialRecord = Omit<SccTrial, 'usage'> & { usage: ChainUsage };
@@ -54,10 +55,13 @@ export interface TrialSpec {
   budget: number;
   retryMaxOutputTokens: number;
   signal: AbortSignal;
-  /** Told what a trial aborted through `signal` had used (its record is dropped, its calls were made). */
-  onAborted?: (usage: ChainUsage) => void;
-  /** The user's reasoning delimiters, set aside with the built-in ones before the count is read. */
 }
+
+/**
+ * How a trial ended: answered (a record, error trials included), or aborted through `signal` (its record is
+ * dropped; `usage` is what its calls had used, null when it was aborted before its first call).
+ */
+export type TrialOutcome = { kind: 'answered'; record: SccTrialRecord } | { kind: 'aborted'; usage: ChainUsage | null };
 
 /**
  * The registered ladder plugin of a trial. Its `parse` and `grade` read the final answer only: reasoning blocks
@@ -112,11 +116,8 @@ function finish(
   };
 }
 
-/**
- * Runs one trial; resolves to null when it was aborted (early tier decision or the caller's signal), rejects with
- * TrialNotSentError when the run's spend ledger refused one of its calls.
- */
-export function runSccTrial(spec: TrialSpec): Promise<SccTrialRecord | null> {
+/** Asks the trial's subject under the budget rule; an already aborted trial makes no call. */
+export function askTrial(spec: TrialSpec): Promise<RuleOutcome | null> {
   if (spec.signal.aborted) return Promise.resolve(null);
   const request: TrialRequest = {
     taskId: spec.taskId,
@@ -129,18 +130,37 @@ export function runSccTrial(spec: TrialSpec): Promise<SccTrialRecord | null> {
   const task = ladderPlugin(spec);
   // a cut-off answer with nothing the plugin reads has no answer yet: the rule doubles the budget
   const rule = { hasAnswer: (text: string) => task.parse(text).ok, ceiling: spec.retryMaxOutputTokens };
-  return applyBudgetRule(
-    spec.subject,
-    request,
-    rule,
-    (response) => recordOf(spec, response),
-    (error, chain) => thrownRecord(spec, error, chain),
-  );
+  return askUnderBudgetRule(spec.subject, request, rule);
+}
+
+/**
+ * The trial's outcome from how its chain ended (`null`: never asked). Throws TrialNotSentError when the run's
+ * spend ledger refused one of its calls, and an SccFatalError the subject threw.
+ */
+export function trialOutcomeOf(spec: TrialSpec, ended: RuleOutcome | null): TrialOutcome {
+  if (ended === null) return { kind: 'aborted', usage: null };
+  switch (ended.kind) {
+    case 'aborted':
+      return { kind: 'aborted', usage: ended.chain };
+    case 'not-sent':
+      throw new TrialNotSentError(ended.reason, ended.chain);
+    case 'thrown':
+      return { kind: 'answered', record: thrownRecord(spec, ended.error, ended.chain) };
+    case 'error':
+      return { kind: 'answered', record: errorRecord(spec, ended) };
+    case 'answer':
+      return { kind: 'answered', record: answerRecord(spec, ended) };
+  }
+}
+
+/** Runs one trial on its own; resolves to null when it was aborted. */
+export async function runSccTrial(spec: TrialSpec): Promise<SccTrialRecord | null> {
+  const outcome = trialOutcomeOf(spec, await askTrial(spec));
+  return outcome.kind === 'answered' ? outcome.record : null;
 }
 
 /** A subject that threw: an error trial at the requested budget (an SccFatalError stops the assay). */
-function thrownRecord(spec: TrialSpec, error: unknown, usage: ChainUsage): SccTrialRecord | null {
-  if (spec.signal.aborted) return aborted(spec, usage);
+function thrownRecord(spec: TrialSpec, error: unknown, usage: ChainUsage): SccTrialRecord {
   if (error instanceof SccFatalError) throw error;
   const message = error instanceof Error ? error.message : String(error);
   const name = error instanceof Error ? error.name : 'Error';
@@ -159,26 +179,20 @@ function thrownRecord(spec: TrialSpec, error: unknown, usage: ChainUsage): SccTr
   );
 }
 
-function aborted(spec: TrialSpec, usage: ChainUsage): null {
-  spec.onAborted?.(usage);
-  return null;
+const budgetFields = ({ budget }: BudgetedAnswer | BudgetedError) => ({
+  requestedMaxOutputTokens: budget.requested,
+  retryCount: budget.doublings,
+  finalMaxOutputTokens: budget.final,
+});
+
+/** A call of the chain failed: the authors keep the text of the attempt before it (docs/spec/scc.md §6.3). */
+function errorRecord(spec: TrialSpec, response: BudgetedError): SccTrialRecord {
+  const detail = response.error.slice(0, 200);
+  const fields = { ...budgetFields(response), text: response.previousText, status: 'error' as const, detail };
+  return finish(spec, { ...fields, tokens: null, inputTokens: null, usage: response.chain }, null);
 }
 
-function recordOf(spec: TrialSpec, response: BudgetedResponse): SccTrialRecord | null {
-  if (spec.signal.aborted) return aborted(spec, response.chain);
-  if (response.kind === 'not-sent') throw new TrialNotSentError(response.reason, response.chain);
-  const { budget } = response;
-  const common = {
-    requestedMaxOutputTokens: budget.requested,
-    retryCount: budget.doublings,
-    finalMaxOutputTokens: budget.final,
-  };
-  if (response.kind === 'error') {
-    // the authors keep the text of the attempt before the failing call (docs/spec/scc.md §6.3)
-    const detail = response.error.slice(0, 200);
-    const fields = { ...common, text: response.previousText, status: 'error' as const, detail };
-    return finish(spec, { ...fields, tokens: null, inputTokens: null, usage: response.chain }, null);
-  }
+function answerRecord(spec: TrialSpec, response: BudgetedAnswer): SccTrialRecord {
   // The record keeps the final call's usage, as the authors' logs do (`output_tokens`).
   const usage = response.finalUsage;
   const tokens = usage ? usage.completionTokens : null;
@@ -187,12 +201,12 @@ function recordOf(spec: TrialSpec, response: BudgetedResponse): SccTrialRecord |
   const blocked = response.finishReason === 'content_filter';
   const status: TrialStatus = cut || blocked ? 'incomplete' : 'completed';
   const detail = cut
-    ? `max_output_tokens${budget.ceilingReached ? '|retry_limit_reached' : ''}`
+    ? `max_output_tokens${response.budget.ceilingReached ? '|retry_limit_reached' : ''}`
     : blocked
       ? 'content_filter'
       : null;
-  const fields = { ...common, text: response.text, status, detail, tokens, inputTokens, usage: response.chain };
-  return finish(spec, fields, cut ? 'length' : null);
+  const fields = { ...budgetFields(response), text: response.text, status, detail, tokens, inputTokens };
+  return finish(spec, { ...fields, usage: response.chain }, cut ? 'length' : null);
 }
 
 /** `should_promote`: a longer final budget that produced something usable becomes the learned budget. */

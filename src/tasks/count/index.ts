@@ -8,7 +8,6 @@ export * from './parse.js';
 export * from './plugin.js';
 export * from './simulate.js';
 export * from './stimulus.js';
-export * from './targets.js';
 
 /** SCC counting and nested key-path matching. */
 export const countTasks: AnyTaskPlugin[] = [countPlugin, nestedPlugin];

@@ -1,11 +1,11 @@
 import type { PyRandom } from '../../rng/index.js';
+import { drawTarget } from '../ladder-targets.js';
 import { countingSim, type GenerateOptions, type ParseResult, type TaskInstance, type TaskPlugin } from '../task.js';
 import { auditResponse } from './audit.js';
 import { gradeCount } from './grade.js';
 import { parseLastInteger } from './parse.js';
 import { simulateCount } from './simulate.js';
 import { countPrompt, DEFAULT_MOTIF, MOTIFS, resolveMotif } from './stimulus.js';
-import { drawTarget } from './targets.js';
 
 /** The authors' initial output cap; the ladder doubles it up to 32768 on truncation without an answer. */
 export const COUNT_MAX_OUTPUT_TOKENS = 4096;

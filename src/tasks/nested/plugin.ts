@@ -4,7 +4,7 @@ import { gradeCount } from '../count/grade.js';
 import { parseLastInteger } from '../count/parse.js';
 import { COUNT_MAX_OUTPUT_TOKENS, COUNT_SIM_CAPACITY, type CountInstance } from '../count/plugin.js';
 import { COUNT_SYSTEM_PROMPT } from '../count/stimulus.js';
-import { drawTarget } from '../count/targets.js';
+import { drawTarget } from '../ladder-targets.js';
 import { countingSim, type GenerateOptions, type ParseResult, type TaskPlugin } from '../task.js';
 import { nestedRecords, nestedUserPrompt } from './generate.js';
 

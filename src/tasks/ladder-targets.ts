@@ -1,4 +1,7 @@
-import type { PyRandom } from '../../rng/index.js';
+import type { PyRandom } from '../rng/index.js';
+
+// The SCC ladder's targets (docs/spec/scc.md §4): the ladder draws each tier's, and a counting plugin's `generate`
+// draws one the same way when no `count` is given. Task-free: every ladder family shares them.
 
 /** The authors' jitter: targets are drawn uniformly from [floor(0.8L), ceil(1.2L)]. */
 export const DEFAULT_JITTER = 0.2;
