@@ -9,6 +9,7 @@ import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { type RunEnvFlags, runFlagsEnv } from '../run-flags.js';
+import { selectedProjectsOnly } from '../selected-projects.js';
 import { standardProjectList } from '../task-help.js';
 import { printPlan } from './plan.js';
 
@@ -219,7 +220,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
               },
               {
                 cacheDir: resolve(root, '.ceilingbench/vite'),
-                plugins: hasConfig ? [] : [ceilingbench()],
+                plugins: [...(hasConfig ? [] : [ceilingbench()]), ...(project ? [selectedProjectsOnly(project)] : [])],
               },
               { stdout: process.stdout, stderr: process.stderr },
             ),
