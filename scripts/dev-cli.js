@@ -5,8 +5,7 @@
 // When dist/ was built after every file of src/ last changed (`npm run build`, or `npm ci` through `prepare`), it
 // is the same program compiled: it runs on plain Node, without tsx's loader hooks, which cost ≈ 4 CPU s of a run's
 // start-up (every import of the CLI, Vitest and Vite resolved through a hooks thread). Any source file newer than
-// the build, or a file the build lacks, and the sources run through tsx (a devDependency) as before.
-// CEILINGBENCH_DEV_CLI=src forces the sources.
+// the build, or no finished build, and the sources run through tsx (a devDependency) as before.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -25,7 +24,7 @@ function newest(dir) {
 }
 
 function distIsCurrent() {
-  if (process.env.CEILINGBENCH_DEV_CLI === 'src' || !existsSync(built)) return false;
+  if (!existsSync(built)) return false;
   try {
     return newest(src) < statSync(built).mtimeMs;
   } catch {
