@@ -3,7 +3,7 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 import type { TestProject, Vitest, VitestPluginContext } from 'vitest/node';
 import { ConfigError } from '../config/errors.js';
 import { DECLARED_KEY, declaredIn, forPackage, projectNames } from './declare.js';
-import { isCeilingbenchReporter, REPORTER_FILE } from './files.js';
+import { isCeilingbenchReporterEntry, REPORTER_FILE } from './files.js';
 import { provideRunConfig } from './provide.js';
 
 /**
@@ -41,9 +41,7 @@ function excludeSpecFolders(project: TestProject, projects: readonly TestProject
 function addReporter(vitest: Vitest): void {
   const fromCommandLine = (vitest.config as { reporter?: unknown }).reporter;
   if (Array.isArray(fromCommandLine) ? fromCommandLine.length > 0 : Boolean(fromCommandLine)) return;
-  const present = vitest.config.reporters.some(
-    (r) => Array.isArray(r) && typeof r[0] === 'string' && isCeilingbenchReporter(r[0]),
-  );
+  const present = vitest.config.reporters.some(isCeilingbenchReporterEntry);
   if (!present) vitest.config.reporters.push([REPORTER_FILE, {}]);
 }
 

@@ -22,6 +22,18 @@ export const isCeilingbenchReporter = (name: string): boolean =>
   /[\\/]ceilingbench[\\/]dist[\\/]vitest[\\/]reporter\.js$/.test(name);
 
 /**
+ * Carried by an instance of the ceilingbench reporter (the CLI passes instances, not files: see `ceilingbench run`),
+ * so that a copy of the plugin loaded through another module graph still recognises it.
+ */
+export const REPORTER_MARK = Symbol.for('ceilingbench:reporter');
+
+/** Whether a resolved reporter entry (`[file, options]` or an instance) is the ceilingbench reporter. */
+export const isCeilingbenchReporterEntry = (entry: unknown): boolean =>
+  Array.isArray(entry)
+    ? typeof entry[0] === 'string' && isCeilingbenchReporter(entry[0])
+    : typeof entry === 'object' && entry !== null && REPORTER_MARK in entry;
+
+/**
  * The reporters the plugin adds to a configuration's (`test.reporters`, merged after them): Vitest's default and
  * ours when none is configured, else ours, unless another plugin or the user listed it already.
  */

@@ -12,6 +12,7 @@ import { clearReportSet, writeReportSet } from '../report/write.js';
 import type { Report } from '../schema/report.js';
 import { limitRecordAt } from '../spend/ledger-server.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
+import { REPORTER_MARK } from './files.js';
 import { type CeilingbenchMeta, MODULE_STAMP_KEY, type ModuleStamp } from './meta.js';
 import { runConfigFor } from './run-config.js';
 
@@ -153,6 +154,7 @@ function shardsOf(stamps: readonly ModuleStamp[]): { count: number; merged: numb
  * shard not merged), shards missing from a merge, or a report that could not be written make it non-zero.
  */
 export default class CeilingbenchReporter implements Reporter {
+  readonly [REPORTER_MARK] = true;
   private vitest?: Vitest;
   private startedAt = new Date();
 

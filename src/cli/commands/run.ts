@@ -9,6 +9,7 @@ import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { type RunEnvFlags, runFlagsEnv } from '../run-flags.js';
+import { selectedProjectsOnly } from '../selected-projects.js';
 import { standardProjectList } from '../task-help.js';
 import { printPlan } from './plan.js';
 
@@ -180,10 +181,12 @@ export const registerRun: RegisterCommand = (cli, io) => {
       }
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
 
-      const { ceilingbench, isBenchmarkProject, REPORTER_FILE, PROGRESS_REPORTER_FILE } = await import(
-        '../../vitest/plugin.js'
-      );
-      const { createVitest } = await import('vitest/node');
+      const [{ ceilingbench, isBenchmarkProject }, { createVitest }, progress, reporter] = await Promise.all([
+        import('../../vitest/plugin.js'),
+        import('vitest/node'),
+        import('../../vitest/progress-reporter.js'),
+        import('../../vitest/reporter.js'),
+      ]);
       const hasConfig = VITEST_CONFIG_FILES.some((name) => existsSync(resolve(root, name)));
       const create = async (project: string[] | undefined) => {
         try {
@@ -205,14 +208,19 @@ export const registerRun: RegisterCommand = (cli, io) => {
                 shard: flags.shard,
                 testNamePattern,
                 passWithNoTests: false,
-                reporters: [PROGRESS_REPORTER_FILE, REPORTER_FILE],
-                // Vitest 5 caches transformed modules under node_modules/.vitest-cache by default: ours go with
-                // Vite's, so a run writes nothing under node_modules (Vitest 4.1 has no such cache by default)
+                // Instances, not files: a reporter named by file is loaded through Vite's module runner, which
+                // transforms its whole import graph (the report, gates, compare) once more at every start-up; the
+                // CLI has these modules loaded already.
+                reporters: [new progress.default(), new reporter.default()],
+                // Transformed modules are cached on disk between runs (Vitest 4.1's `experimental.fsModuleCache`,
+                // the default in Vitest 5), keyed by file content: a rerun transforms only what changed. Ours go with
+                // Vite's cache, so a run writes nothing under node_modules.
                 ...({ fsModuleCachePath: resolve(root, '.ceilingbench/vitest-cache') } as object),
+                experimental: { fsModuleCache: true, fsModuleCachePath: resolve(root, '.ceilingbench/vitest-cache') },
               },
               {
                 cacheDir: resolve(root, '.ceilingbench/vite'),
-                plugins: hasConfig ? [] : [ceilingbench()],
+                plugins: [...(hasConfig ? [] : [ceilingbench()]), ...(project ? [selectedProjectsOnly(project)] : [])],
               },
               { stdout: process.stdout, stderr: process.stderr },
             ),

@@ -55,6 +55,11 @@ export function planCharts(report: Report, options: HtmlReportOptions = {}): Cha
  * absent with this reason and the tables still stand.
  */
 async function loadRenderer(): Promise<typeof renderChartSvg | { missing: string }> {
+  // vega → vega-loader → node-fetch 2 → whatwg-url → tr46 requires Node's deprecated `punycode` as it loads, which
+  // printed a DEP0040 warning on every run that drew charts; no deprecation is printed while vega loads (the
+  // module is never used: charts fetch nothing)
+  const noDeprecation = process.noDeprecation;
+  process.noDeprecation = true;
   try {
     return (await import('./render-svg.js')).renderChartSvg;
   } catch (error) {
@@ -63,6 +68,8 @@ async function loadRenderer(): Promise<typeof renderChartSvg | { missing: string
         'charts need the optional packages vega and vega-lite — npm install -D vega@5 vega-lite@5 ' +
         `(${(error as Error).message.split('\n')[0]})`,
     };
+  } finally {
+    process.noDeprecation = noDeprecation;
   }
 }
 
