@@ -180,9 +180,11 @@ export const registerRun: RegisterCommand = (cli, io) => {
       }
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
 
-      const { ceilingbench, isBenchmarkProject, REPORTER_FILE, PROGRESS_REPORTER_FILE } = await import(
-        '../../vitest/plugin.js'
-      );
+      const [{ ceilingbench }, { isBenchmarkProject }, { REPORTER_FILE, PROGRESS_REPORTER_FILE }] = await Promise.all([
+        import('../../vitest/plugin.js'),
+        import('../../vitest/benchmark-mark.js'),
+        import('../../vitest/files.js'),
+      ]);
       const { createVitest } = await import('vitest/node');
       const hasConfig = VITEST_CONFIG_FILES.some((name) => existsSync(resolve(root, name)));
       const create = async (project: string[] | undefined) => {
