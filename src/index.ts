@@ -15,17 +15,17 @@ export {
   /** @public What `runSccAssay` returns: CC, its interval and every trial. */
   type SccResult,
 } from './assays/scc/index.js';
-// the configuration file (`ceilingbench.config.ts`); loading it is `ceilingbench/config`
-export {
-  /** @public The configuration as resolved (defaults filled in). */
-  type CeilingbenchConfig,
-  /** @public The configuration as written in ceilingbench.config.ts. */
-  type CeilingbenchUserConfig,
-} from './config/schema.js';
 export {
   /** @public Types a ceilingbench.config.ts default export. */
   defineConfig,
 } from './config/define.js';
+// the configuration file (`ceilingbench.config.ts`); loading it is `ceilingbench/config`
+export type {
+  /** @public The configuration as resolved (defaults filled in). */
+  CeilingbenchConfig,
+  /** @public The configuration as written in ceilingbench.config.ts. */
+  CeilingbenchUserConfig,
+} from './config/schema.js';
 export {
   /** @public The base of every error with a stable code. */
   CeilingbenchError,
@@ -50,10 +50,10 @@ export {
   baselineSchema,
   /** @public One cell of a sweep: a level's trials and their summary. */
   type CellResult,
-  /** @public Parses a cell record. */
-  cellResultSchema,
   /** @public A puzzle family's collapse fit (λ*). */
   type CollapseFit,
+  /** @public Parses a cell record. */
+  cellResultSchema,
   /** @public Parses a collapse fit. */
   collapseFitSchema,
   /** @public One gate's verdict. */
@@ -62,10 +62,10 @@ export {
   gateResultSchema,
   /** @public The report.json of a run. */
   type Report,
-  /** @public Parses a report.json. */
-  reportSchema,
   /** @public A CCB family's retention fit (p_d, horizons). */
   type RetentionFit,
+  /** @public Parses a report.json. */
+  reportSchema,
   /** @public Parses a retention fit. */
   retentionFitSchema,
   /** @public One trial: prompt, response, outcome and usage. */
@@ -75,30 +75,30 @@ export {
 } from './schema/index.js';
 // the pure estimators (src/stats), for a script that fits its own counts
 export {
+  /** @public What `collapseThreshold` returns. */
+  type CollapseThreshold,
+  /** @public Clopper–Pearson interval of a binomial proportion. */
+  clopperPearson,
+  /** @public The collapse threshold λ* of per-level accuracies. */
+  collapseThreshold,
   /** @public Per-depth successes and trials. */
   type DepthCount,
   /** @public Fits p_d, its intervals and horizons to per-depth counts. */
   estimateRetention,
-  /** @public What `estimateRetention` returns. */
-  type RetentionEstimate,
-  /** @public The collapse threshold λ* of per-level accuracies. */
-  collapseThreshold,
-  /** @public What `collapseThreshold` returns. */
-  type CollapseThreshold,
-  /** @public One level's accuracy, the input of `collapseThreshold`. */
-  type LevelAccuracy,
-  /** @public Clopper–Pearson interval of a binomial proportion. */
-  clopperPearson,
-  /** @public Wilson score interval of a binomial proportion. */
-  wilson,
-  /** @public Exact McNemar test on discordant pairs. */
-  mcnemarExact,
-  /** @public k* (first failing step) summary of a cell's traces. */
-  summarizeKStar,
   /** @public What `summarizeKStar` returns. */
   type KStarSummary,
+  /** @public One level's accuracy, the input of `collapseThreshold`. */
+  type LevelAccuracy,
+  /** @public Exact McNemar test on discordant pairs. */
+  mcnemarExact,
+  /** @public What `estimateRetention` returns. */
+  type RetentionEstimate,
+  /** @public k* (first failing step) summary of a cell's traces. */
+  summarizeKStar,
   /** @public TFBC rate: correct answers whose trace diverged, over correct answers. */
   tfbcRate,
+  /** @public Wilson score interval of a binomial proportion. */
+  wilson,
 } from './stats/index.js';
 export {
   /** @public Builds the subject a spec string names (`sim:`, `oracle`, `openai:`, `replay:`, `module:`). */
@@ -122,15 +122,15 @@ export {
   /** @public The subject CEILINGBENCH_SUBJECT names (default `sim:default`). */
   subjectFromEnv,
 } from './subjects/index.js';
-export {
+export type {
   /** @public Who answers a prompt. */
-  type Subject,
+  Subject,
   /** @public How a subject is named in the report. */
-  type SubjectIdentity,
+  SubjectIdentity,
   /** @public One request to a subject. */
-  type TrialRequest,
+  TrialRequest,
   /** @public A subject's response. */
-  type TrialResponse,
+  TrialResponse,
 } from './subjects/subject.js';
 // task plugins: the contract, the registry and the built-in families (README "Adding a task family")
 export {
@@ -138,8 +138,6 @@ export {
   type Analysis,
   /** @public A task plugin of any instance and answer type. */
   type AnyTaskPlugin,
-  /** @public All instances of one cell, reproducible from the seed. */
-  generateCell,
   /** @public Every registered task plugin. */
   availableTasks,
   /** @public A CCB trial's outcome. */
@@ -154,6 +152,8 @@ export {
   type GenerateOptions,
   /** @public What a plugin's `grade` is told besides the text. */
   type GradeContext,
+  /** @public All instances of one cell, reproducible from the seed. */
+  generateCell,
   /** @public What a ladder's audit is told. */
   type LadderAuditContext,
   /** @public A plugin's declaration of its SCC ladder. */
@@ -203,10 +203,10 @@ export {
   listAnswer,
   /** @public An answer that is a JSON object assigned to a name. */
   objectAnswer,
-  /** @public A passed puzzle outcome. */
-  passOutcome,
   /** @public What `definePuzzle` takes. */
   type PuzzleDeclaration,
   /** @public What `definePuzzle` returns. */
   type PuzzleTask,
+  /** @public A passed puzzle outcome. */
+  passOutcome,
 } from './tasks/puzzles/common/index.js';

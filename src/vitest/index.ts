@@ -12,6 +12,8 @@ installMatchers();
 export {
   /** @public What a threshold check found: pass and a one-line message. */
   type CheckResult,
+  /** @public The part of an SCC result a CC check reads. */
+  type CountingCapacity,
   /** @public λ* is at least a level. */
   checkCollapseNoEarlierThan,
   /** @public CC is at least n. */
@@ -22,8 +24,6 @@ export {
   checkRetentionAtLeast,
   /** @public The TFBC rate is at most a value. */
   checkTfbcRateAtMost,
-  /** @public The part of an SCC result a CC check reads. */
-  type CountingCapacity,
 } from '../gates/checks.js';
 export {
   /** @public The configured threshold gates of a project, evaluated on its records. */
@@ -43,15 +43,15 @@ export {
   /** @public Registers the matchers on Vitest's `expect` (done on import). */
   installMatchers,
 } from './matchers.js';
-export {
+export type {
   /** @public What a benchmark test leaves on `task.meta.ceilingbench`. */
-  type CeilingbenchMeta,
+  CeilingbenchMeta,
   /** @public One record of a benchmark test (cell, fit, ablation, SCC). */
-  type CeilingbenchRecord,
+  CeilingbenchRecord,
   /** @public The record of a secondary SCC assay test. */
-  type SccAssayMetaRecord,
+  SccAssayMetaRecord,
   /** @public The record of an SCC ladder test. */
-  type SccMetaRecord,
+  SccMetaRecord,
 } from './meta.js';
 export {
   /** @public The test name of a cell. */

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { ConfigError } from '../config/errors.js';
 import type { Vitest } from 'vitest/node';
+import { ConfigError } from '../config/errors.js';
 import { RUN_CONFIG_KEY, type RunConfig, resolveRunConfig } from '../config/resolve.js';
 import type { SpendLimits } from '../schema/spend.js';
 import { stopLine } from '../spend/ledger.js';
