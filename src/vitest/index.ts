@@ -4,9 +4,7 @@
  *
  * Every name is listed here on purpose (test/package/public-surface.test.ts pins the list).
  */
-import { installMatchers } from './matchers.js';
-
-installMatchers();
+import './register-matchers.js';
 
 // the threshold checks behind the matchers and the gates
 export {
