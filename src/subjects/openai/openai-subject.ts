@@ -168,15 +168,8 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
    * One attempt: past the endpoint gate (its backoff, shared by the endpoint's trials), then a request under a
    * limiter slot, unless the run was stopped, the endpoint closed or the time is up meanwhile.
    */
-  async function attempt(
-    messages: ChatMessage[],
-    budget: number,
-    key: string,
-    signal: AbortSignal | undefined,
-    context: AttemptContext,
-    account: TrialBudget | undefined,
-    billed: NoAnswerBill,
-  ): Promise<AttemptResult<Completion>> {
+  async function attempt(trial: TrialAttempt, context: AttemptContext): Promise<AttemptResult<Completion>> {
+    const { signal } = trial;
     if (runStop.stopped !== undefined) return { kind: 'halted', error: runStop.stopped, stopsRun: true };
     const pass = await gate.pass(signal, context.remainingMs, context);
     if (pass.kind === 'stopped') return { kind: 'halted', error: runStop.stop(pass.reason, WAIT_HINT), stopsRun: true };
@@ -188,7 +181,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       return gate.report(pass, what);
     };
     try {
-      return await underLease(pass, report, messages, budget, key, signal, context, account, billed);
+      return await underLease(pass, report, trial, context);
     } finally {
       if (!reported) report({ kind: 'none' });
     }
@@ -197,14 +190,10 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   async function underLease(
     pass: Pass,
     report: (what: GateReport) => ReturnType<typeof gate.report>,
-    messages: ChatMessage[],
-    budget: number,
-    key: string,
-    signal: AbortSignal | undefined,
+    trial: TrialAttempt,
     context: AttemptContext,
-    account: TrialBudget | undefined,
-    billed: NoAnswerBill,
   ): Promise<AttemptResult<Completion>> {
+    const { messages, budget, key, signal, account, billed } = trial;
     const send = async (): Promise<AttemptResult<Completion>> => {
       // the run was stopped while this trial waited for the limiter: send nothing
       if (runStop.stopped !== undefined) return { kind: 'halted', error: runStop.stopped, stopsRun: true };
@@ -282,7 +271,8 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     billed: NoAnswerBill,
   ): Promise<RetryOutcome<Completion>> {
     const budget = request.maxOutputTokens;
-    return retryLoop((context) => attempt(messages, budget, key, request.signal, context, account, billed), {
+    const trial: TrialAttempt = { messages, budget, key, signal: request.signal, account, billed };
+    return retryLoop((context) => attempt(trial, context), {
       policy,
       rng: lazyRetryRng(key),
       signal: request.signal,
@@ -372,6 +362,19 @@ class NoAnswerBill {
   add(usage: Usage): void {
     this.usage = this.usage === undefined ? usage : (addUsage(this.usage, usage) ?? undefined);
   }
+}
+
+/** What every attempt of one trial sends and accounts to: the same across the retry loop. */
+interface TrialAttempt {
+  messages: ChatMessage[];
+  /** The trial's output-token budget. */
+  budget: number;
+  /** The trial's cache key (sent as its trial header). */
+  key: string;
+  signal: AbortSignal | undefined;
+  /** The trial's spend-ledger account, when the run has a ledger. */
+  account: TrialBudget | undefined;
+  billed: NoAnswerBill;
 }
 
 /** The request parameters a report may show (budget field name, not its per-level value). */
