@@ -13,7 +13,7 @@ import { type Completion, ProviderFaultError } from './completion.js';
 import { type Env, resolveEndpoint } from './endpoint.js';
 import { DEFAULT_RETRY_MAX_MS, type GateReport, type Pass, sharedGate } from './endpoint-gate.js';
 import { requestHeaders } from './headers.js';
-import { requestTokenEstimate, withLease } from './limiter-step.js';
+import { attemptUnderLease } from './limiter-step.js';
 import { createChatClient, learnFromRejection, type StreamMode, sendChatCompletion, shouldStream } from './request.js';
 import {
   buildMessages,
@@ -27,7 +27,6 @@ import {
   type AttemptResult,
   classifyFailure,
   DEFAULT_RETRY_POLICY,
-  isRateLimited,
   type RetryClock,
   type RetryOutcome,
   type RetryPolicy,
@@ -240,26 +239,12 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         return { kind: 'failed', error, sent: true };
       }
     };
-    try {
-      return await withLease(limiter, requestTokenEstimate(messages, budget), send, {
-        signal,
-        now: () => clock.now(),
-        onQueued: context.pause, // waiting for the limiter is not the provider's time
-        usedTokens: (result) => {
-          const usage = result.kind === 'answered' ? result.value.usage : null;
-          return usage ? usage.promptTokens + usage.completionTokens : undefined;
-        },
-        // an adaptive limit grows with answers and steps down on a 429; everything else says nothing about the rate
-        outcome: (result) =>
-          result.kind === 'answered'
-            ? 'success'
-            : result.kind === 'failed' && result.sent && isRateLimited(result.error)
-              ? 'rate-limited'
-              : 'other',
-      });
-    } catch (error) {
-      return { kind: 'failed', error, sent: false }; // aborted while waiting for the limiter
-    }
+    // waiting for the limiter is not the provider's time
+    return attemptUnderLease(limiter, { messages, budget }, send, {
+      signal,
+      now: () => clock.now(),
+      onQueued: context.pause,
+    });
   }
 
   function send(
