@@ -23,7 +23,7 @@ export const ENV_NAMES = [
   'CEILINGBENCH_ADAPTIVE_DEPTHS',
   'CEILINGBENCH_ADAPTIVE_OBJECTIVE',
   'CEILINGBENCH_REASONING_TAGS',
-  // the response cache (src/subjects/index.ts, src/config/resolve.ts)
+  // the response cache (src/subjects/create.ts, src/config/resolve.ts)
   'CEILINGBENCH_CACHE_DIR',
   'CEILINGBENCH_CACHE_MODE',
   // the openai subject's provider and limiter options (src/subjects/openai/env-options.ts)

@@ -1,39 +1,31 @@
 import type { ProjectGates, ThresholdGateName } from '../config/schema.js';
 import type { CollapseFit, RetentionFit } from '../schema/fit.js';
 import type { GateResult } from '../schema/gate.js';
-import {
-  type CheckResult,
-  type CountingCapacity,
-  checkCollapseNoEarlierThan,
-  checkCountingCapacityAtLeast,
-  checkHorizonAtLeast,
-  checkRetentionAtLeast,
-  checkTfbcRateAtMost,
-} from './checks.js';
+import * as checks from './checks.js';
 import { type Threshold, thresholdGatesOf } from './normalize.js';
 
 /** The records a threshold gate reads: a finished retention or collapse fit, or an SCC ladder. */
-export type GateRecord = RetentionFit | CollapseFit | (CountingCapacity & { kind: 'scc'; task: string });
+export type GateRecord = RetentionFit | CollapseFit | (checks.CountingCapacity & { kind: 'scc'; task: string });
 
 interface Gate {
   /** The kind of record the gate's check reads. */
   kind: GateRecord['kind'];
-  check(record: GateRecord, threshold: Threshold): CheckResult;
+  check(record: GateRecord, threshold: Threshold): checks.CheckResult;
 }
 
 /** A gate on one kind of record; evaluateGates calls its check on records of that kind only. */
 const gate = <K extends GateRecord['kind']>(
   kind: K,
-  check: (record: Extract<GateRecord, { kind: K }>, threshold: Threshold) => CheckResult,
+  check: (record: Extract<GateRecord, { kind: K }>, threshold: Threshold) => checks.CheckResult,
 ): Gate => ({ kind, check: check as Gate['check'] });
 
 /** Every threshold gate by name: what it reads and how it decides. */
 export const THRESHOLD_GATES: Readonly<Record<ThresholdGateName, Gate>> = {
-  minRetention: gate('retention', (fit, t) => checkRetentionAtLeast(fit, t.value, t.evidence)),
-  minHorizon: gate('retention', (fit, t) => checkHorizonAtLeast(fit, t.value)),
-  maxTfbcRate: gate('retention', (fit, t) => checkTfbcRateAtMost(fit, t.value)),
-  collapseNoEarlierThan: gate('collapse', (fit, t) => checkCollapseNoEarlierThan(fit, t.value)),
-  minCountingCapacity: gate('scc', (result, t) => checkCountingCapacityAtLeast(result, t.value)),
+  minRetention: gate('retention', (fit, t) => checks.checkRetentionAtLeast(fit, t.value, t.evidence)),
+  minHorizon: gate('retention', (fit, t) => checks.checkHorizonAtLeast(fit, t.value)),
+  maxTfbcRate: gate('retention', (fit, t) => checks.checkTfbcRateAtMost(fit, t.value)),
+  collapseNoEarlierThan: gate('collapse', (fit, t) => checks.checkCollapseNoEarlierThan(fit, t.value)),
+  minCountingCapacity: gate('scc', (result, t) => checks.checkCountingCapacityAtLeast(result, t.value)),
 };
 
 /** The line a gate result prints: the same in the test's failure, the console, summary.md and JUnit. */

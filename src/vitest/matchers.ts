@@ -1,13 +1,5 @@
 import { expect } from 'vitest';
-import {
-  type CheckResult,
-  type CountingCapacity,
-  checkCollapseNoEarlierThan,
-  checkCountingCapacityAtLeast,
-  checkHorizonAtLeast,
-  checkRetentionAtLeast,
-  checkTfbcRateAtMost,
-} from '../gates/checks.js';
+import * as checks from '../gates/checks.js';
 import type { RetentionFit } from '../schema/fit.js';
 import type { Subject } from '../subjects/subject.js';
 import { isSuccess } from '../tasks/outcome.js';
@@ -23,13 +15,15 @@ interface MatcherThis {
   isNot: boolean;
 }
 
-const fromCheck = (check: CheckResult, isNot: boolean): MatcherOutcome => ({
+const fromCheck = (check: checks.CheckResult, isNot: boolean): MatcherOutcome => ({
   pass: check.pass,
   message: () => (isNot ? `expected not: ${check.message}` : check.message),
 });
 
 /** A matcher that is one threshold check of the received record: passes when the check passes. */
-const checkMatcher = <Received, Args extends unknown[]>(check: (received: Received, ...args: Args) => CheckResult) =>
+const checkMatcher = <Received, Args extends unknown[]>(
+  check: (received: Received, ...args: Args) => checks.CheckResult,
+) =>
   function (this: MatcherThis, received: Received, ...args: Args): MatcherOutcome {
     return fromCheck(check(received, ...args), this.isNot);
   };
@@ -61,25 +55,25 @@ export const ceilingbenchMatchers = {
   },
   toHaveRetentionAtLeast: checkMatcher(
     (received: RetentionFit, p: number, options: { evidence?: 'point' | 'lower' } = {}) =>
-      checkRetentionAtLeast(received, p, options.evidence ?? 'point'),
+      checks.checkRetentionAtLeast(received, p, options.evidence ?? 'point'),
   ),
   toHaveHorizonAtLeast: checkMatcher((received: RetentionFit, steps: number, options: { success?: number } = {}) =>
-    checkHorizonAtLeast(received, steps, options.success ?? 0.5),
+    checks.checkHorizonAtLeast(received, steps, options.success ?? 0.5),
   ),
-  toHaveTfbcRateAtMost: checkMatcher(checkTfbcRateAtMost),
-  toCollapseNoEarlierThan: checkMatcher(checkCollapseNoEarlierThan),
+  toHaveTfbcRateAtMost: checkMatcher(checks.checkTfbcRateAtMost),
+  toCollapseNoEarlierThan: checkMatcher(checks.checkCollapseNoEarlierThan),
   async toHaveCountingCapacityAtLeast(
     this: MatcherThis,
-    received: CountingCapacity | Subject,
+    received: checks.CountingCapacity | Subject,
     n: number,
     options: { seed?: number } = {},
   ): Promise<MatcherOutcome> {
-    let result: CountingCapacity = received as CountingCapacity;
+    let result: checks.CountingCapacity = received as checks.CountingCapacity;
     if (isSubject(received)) {
       const { runSccAssay } = await import('../assays/scc/index.js');
       result = await runSccAssay(received, { seed: options.seed ?? 7 });
     }
-    const check = checkCountingCapacityAtLeast(result, n);
+    const check = checks.checkCountingCapacityAtLeast(result, n);
     // a ladder the spend ledger stopped measured nothing: the assertion fails either way, `.not` included
     if (result.stopped) return { pass: this.isNot, message: () => check.message };
     return fromCheck(check, this.isNot);

@@ -1,16 +1,20 @@
 import { resolve } from 'node:path';
 import type { Plugin } from 'vitest/config';
 import { adoptPackage, droppedProjects } from './adopt.js';
-import { isBenchmarkProject } from './benchmark-mark.js';
 import { type CeilingbenchPluginOptions, DEFAULT_SPECS, declareProjects, inlineProjectNames } from './declare.js';
-import { PROGRESS_REPORTER_FILE, REPORTER_FILE, reportersToAdd, SETUP_FILE } from './files.js';
+import { reportersToAdd } from './files.js';
 import { ownTestsProject } from './own-tests.js';
 import { provideRunConfig } from './provide.js';
 import type { CeilingbenchPluginApi } from './workspace.js';
 
-export { ceilingbenchWorkspace } from './workspace.js';
-export type { CeilingbenchPluginOptions };
-export { isBenchmarkProject, PROGRESS_REPORTER_FILE, REPORTER_FILE, SETUP_FILE };
+export {
+  /** @public The root vitest.config.ts plugin of a workspace whose packages each run ceilingbench (docs/monorepo.md). */
+  ceilingbenchWorkspace,
+} from './workspace.js';
+export type {
+  /** @public Options of the `ceilingbench()` plugin. */
+  CeilingbenchPluginOptions,
+};
 
 /**
  * What the plugin does for a standard benchmark project, which does not extend the root configuration
@@ -26,7 +30,7 @@ function standardProjectPlugin(): Plugin {
 }
 
 /**
- * The Vitest plugin: adds the standard benchmark projects (the papers' grids, shipped with the package),
+ * @public The Vitest plugin: adds the standard benchmark projects (the papers' grids, shipped with the package),
  * a project for the user's own spec folder, the matcher setup file and the reporter; resolves the
  * ceilingbench configuration once per run in the main process, against Vitest's root, and provides it to
  * every worker. In a package of a workspace run from the workspace root, the package's benchmark projects join

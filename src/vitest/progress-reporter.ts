@@ -7,7 +7,7 @@ import type { SpendTotals } from '../schema/report.js';
 import type { Prices } from '../schema/spend.js';
 import { priceFor } from '../spend/price.js';
 import type { CeilingbenchMeta } from './meta.js';
-import { configOf } from './reporter.js';
+import { configOf } from './run-config.js';
 
 /** A name on the progress line (a test's, a project's): no control sequence, no line break. */
 const shownName = (text: string): string => terminalSafe(text).replace(/\n/g, ' ');

@@ -14,7 +14,7 @@ import { limitRecordAt } from '../spend/ledger-server.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
 import { REPORTER_MARK } from './files.js';
 import { type CeilingbenchMeta, MODULE_STAMP_KEY, type ModuleStamp } from './meta.js';
-import { runConfigFor } from './run-config.js';
+import { configOf, configsOf } from './run-config.js';
 
 /** The message of the first trial a provider-fatal condition stopped (src/subjects/openai), if any. */
 function providerStop(report: Report): string | undefined {
@@ -46,31 +46,6 @@ function toolVersion(): string {
   } catch {
     return '0.0.0';
   }
-}
-
-/**
- * The configurations the plugin provided to the projects, one per ceilingbench root (Vitest's, or each ceilingbench
- * package of a workspace), a benchmark project's first: it knows the projects its root declared. Resolved here only
- * when the plugin is not in use.
- */
-export async function configsOf(vitest: Vitest): Promise<RunConfig[]> {
-  const projects = [...vitest.projects].sort((a, b) => Number(isBenchmarkProject(b)) - Number(isBenchmarkProject(a)));
-  const byRoot = new Map<string, RunConfig>();
-  for (const project of projects) {
-    const provided = project.getProvidedContext()[RUN_CONFIG_KEY];
-    if (provided && !byRoot.has(provided.root)) byRoot.set(provided.root, provided);
-  }
-  if (byRoot.size === 0) return [await runConfigFor(vitest)];
-  // several (a workspace's packages): Vitest's root's first, then by root, in whatever order the projects resolved
-  const rank = (config: RunConfig) => (config.root === vitest.config.root ? 0 : 1);
-  const configs = [...byRoot.values()];
-  return configs.length === 1 ? configs : configs.sort((a, b) => rank(a) - rank(b) || a.root.localeCompare(b.root));
-}
-
-/** The run's configuration: the first benchmark project's (the only one outside a workspace of several packages). */
-export async function configOf(vitest: Vitest): Promise<RunConfig> {
-  const [config] = await configsOf(vitest);
-  return config;
 }
 
 /** Whether this run writes Vitest's blob report (to be merged later), under Vitest 4.1 and 5 alike. */
@@ -147,6 +122,7 @@ function shardsOf(stamps: readonly ModuleStamp[]): { count: number; merged: numb
 }
 
 /**
+ * @public The ceilingbench reporter (`ceilingbench/reporter`, for `reporters` without the plugin).
  * Writes the report set (JSON source of truth, JUnit, Markdown, HTML) after every run that is a benchmark run:
  * one whose filters selected a benchmark project, or that collected a module of one, or that produced a record.
  * Its exit code is a function of the configured gates and what was measured (src/gates), not of the route: a

@@ -1,12 +1,14 @@
 import { resolve } from 'node:path';
+import type { Vitest } from 'vitest/node';
 import { ConfigError } from '../config/errors.js';
-import { type RunConfig, resolveRunConfig } from '../config/resolve.js';
+import { RUN_CONFIG_KEY, type RunConfig, resolveRunConfig } from '../config/resolve.js';
 import type { SpendLimits } from '../schema/spend.js';
 import { stopLine } from '../spend/ledger.js';
 import { isInterruptible, startLedgerServer } from '../spend/ledger-server.js';
 import { priceFor } from '../spend/price.js';
 import { createSubject } from '../subjects/index.js';
 import type { SubjectIdentity } from '../subjects/subject.js';
+import { isBenchmarkProject } from './benchmark-mark.js';
 
 /** The part of Vitest's main-process API that resolving a run's configuration needs. */
 export interface VitestHost {
@@ -82,5 +84,30 @@ export function runConfigFor(vitest: VitestHost, root: string = vitest.config.ro
     })();
     byRoot.set(key, config);
   }
+  return config;
+}
+
+/**
+ * The configurations the plugin provided to the projects, one per ceilingbench root (Vitest's, or each ceilingbench
+ * package of a workspace), a benchmark project's first: it knows the projects its root declared. Resolved here only
+ * when the plugin is not in use.
+ */
+export async function configsOf(vitest: Vitest): Promise<RunConfig[]> {
+  const projects = [...vitest.projects].sort((a, b) => Number(isBenchmarkProject(b)) - Number(isBenchmarkProject(a)));
+  const byRoot = new Map<string, RunConfig>();
+  for (const project of projects) {
+    const provided = project.getProvidedContext()[RUN_CONFIG_KEY];
+    if (provided && !byRoot.has(provided.root)) byRoot.set(provided.root, provided);
+  }
+  if (byRoot.size === 0) return [await runConfigFor(vitest)];
+  // several (a workspace's packages): Vitest's root's first, then by root, in whatever order the projects resolved
+  const rank = (config: RunConfig) => (config.root === vitest.config.root ? 0 : 1);
+  const configs = [...byRoot.values()];
+  return configs.length === 1 ? configs : configs.sort((a, b) => rank(a) - rank(b) || a.root.localeCompare(b.root));
+}
+
+/** The run's configuration: the first benchmark project's (the only one outside a workspace of several packages). */
+export async function configOf(vitest: Vitest): Promise<RunConfig> {
+  const [config] = await configsOf(vitest);
   return config;
 }

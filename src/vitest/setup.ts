@@ -1,3 +1,5 @@
+// `ceilingbench/setup`, for `setupFiles` without the plugin: registers the matchers and stamps each module with
+// its shard. It exports nothing.
 import { beforeAll, inject } from 'vitest';
 import { installMatchers } from './matchers.js';
 import { MODULE_STAMP_KEY, type ModuleStamp } from './meta.js';

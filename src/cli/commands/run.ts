@@ -181,8 +181,9 @@ export const registerRun: RegisterCommand = (cli, io) => {
       }
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
 
-      const [{ ceilingbench, isBenchmarkProject }, { createVitest }, progress, reporter] = await Promise.all([
+      const [{ ceilingbench }, { isBenchmarkProject }, { createVitest }, progress, reporter] = await Promise.all([
         import('../../vitest/plugin.js'),
+        import('../../vitest/benchmark-mark.js'),
         import('vitest/node'),
         import('../../vitest/progress-reporter.js'),
         import('../../vitest/reporter.js'),

@@ -6,13 +6,12 @@ import type { ResponseCache } from '../cache/store.js';
 import { type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter.js';
 import { createBudgetStep, type TrialBudget } from '../openai/budget-step.js';
 import { createCacheStep } from '../openai/cache-step.js';
-import { requestTokenEstimate, withLease } from '../openai/limiter-step.js';
+import { attemptUnderLease } from '../openai/limiter-step.js';
 import { buildMessages, type ChatMessage } from '../openai/request-body.js';
 import {
   type AttemptContext,
   type AttemptResult,
   DEFAULT_RETRY_POLICY,
-  isRateLimited,
   type RetryClock,
   type RetryOutcome,
   type RetryPolicy,
@@ -126,25 +125,11 @@ export function createFunctionSubject(defined: DefinedSubject, options: Function
         return { kind: 'failed', error, sent: true };
       }
     };
-    try {
-      return await withLease(limiter, requestTokenEstimate(messages, request.maxOutputTokens), send, {
-        signal,
-        now: () => clock.now(),
-        onQueued: context.pause,
-        usedTokens: (result) => {
-          const usage = result.kind === 'answered' ? result.value.usage : undefined;
-          return usage ? usage.promptTokens + usage.completionTokens : undefined;
-        },
-        outcome: (result) =>
-          result.kind === 'answered'
-            ? 'success'
-            : result.kind === 'failed' && result.sent && isRateLimited(result.error)
-              ? 'rate-limited'
-              : 'other',
-      });
-    } catch (error) {
-      return { kind: 'failed', error, sent: false }; // aborted while waiting for the limiter
-    }
+    return attemptUnderLease(limiter, { messages, budget: request.maxOutputTokens }, send, {
+      signal,
+      now: () => clock.now(),
+      onQueued: context.pause,
+    });
   }
 
   const errorResponse = (error: string, start: number, attempts: number, stopsRun = false): TrialResponse => ({

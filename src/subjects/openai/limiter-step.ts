@@ -1,5 +1,6 @@
 import type { LeaseOutcome, RateLimiter } from '../limiter.js';
 import { estimateTokens } from '../usage-estimate.js';
+import { type AttemptResult, isRateLimited } from './retry.js';
 
 /** Tokens a request is charged at admission: its messages by the chars/4 estimate, plus its whole output budget. */
 export const requestTokenEstimate = (messages: readonly { content: string }[], budget: number): number =>
@@ -41,5 +42,41 @@ export async function withLease<T>(
     return value;
   } finally {
     lease.release(used, outcome);
+  }
+}
+
+/** What a subject's answer reports of its usage (an endpoint's completion, a function's answer). */
+interface UsageCarrier {
+  usage?: { promptTokens: number; completionTokens: number } | null;
+}
+
+/**
+ * One attempt of a trial under a limiter slot, as every paid subject runs it: charged its messages and budget,
+ * corrected by the tokens the answer used; an answer grows an adaptive limit, a sent request the provider
+ * rate-limited steps it down, anything else says nothing about the rate. Aborted while waiting for the slot, the
+ * attempt failed unsent.
+ */
+export async function attemptUnderLease<T extends UsageCarrier>(
+  limiter: RateLimiter,
+  request: { messages: readonly { content: string }[]; budget: number },
+  send: () => Promise<AttemptResult<T>>,
+  options: Pick<LeaseOptions<AttemptResult<T>>, 'signal' | 'now' | 'onQueued'>,
+): Promise<AttemptResult<T>> {
+  try {
+    return await withLease(limiter, requestTokenEstimate(request.messages, request.budget), send, {
+      ...options,
+      usedTokens: (result) => {
+        const usage = result.kind === 'answered' ? result.value.usage : undefined;
+        return usage ? usage.promptTokens + usage.completionTokens : undefined;
+      },
+      outcome: (result) =>
+        result.kind === 'answered'
+          ? 'success'
+          : result.kind === 'failed' && result.sent && isRateLimited(result.error)
+            ? 'rate-limited'
+            : 'other',
+    });
+  } catch (error) {
+    return { kind: 'failed', error, sent: false }; // aborted while waiting for the limiter
   }
 }

@@ -13,7 +13,7 @@ import { type Completion, ProviderFaultError } from './completion.js';
 import { type Env, resolveEndpoint } from './endpoint.js';
 import { DEFAULT_RETRY_MAX_MS, type GateReport, type Pass, sharedGate } from './endpoint-gate.js';
 import { requestHeaders } from './headers.js';
-import { requestTokenEstimate, withLease } from './limiter-step.js';
+import { attemptUnderLease } from './limiter-step.js';
 import { createChatClient, learnFromRejection, type StreamMode, sendChatCompletion, shouldStream } from './request.js';
 import {
   buildMessages,
@@ -27,7 +27,6 @@ import {
   type AttemptResult,
   classifyFailure,
   DEFAULT_RETRY_POLICY,
-  isRateLimited,
   type RetryClock,
   type RetryOutcome,
   type RetryPolicy,
@@ -168,15 +167,8 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
    * One attempt: past the endpoint gate (its backoff, shared by the endpoint's trials), then a request under a
    * limiter slot, unless the run was stopped, the endpoint closed or the time is up meanwhile.
    */
-  async function attempt(
-    messages: ChatMessage[],
-    budget: number,
-    key: string,
-    signal: AbortSignal | undefined,
-    context: AttemptContext,
-    account: TrialBudget | undefined,
-    billed: NoAnswerBill,
-  ): Promise<AttemptResult<Completion>> {
+  async function attempt(trial: TrialAttempt, context: AttemptContext): Promise<AttemptResult<Completion>> {
+    const { signal } = trial;
     if (runStop.stopped !== undefined) return { kind: 'halted', error: runStop.stopped, stopsRun: true };
     const pass = await gate.pass(signal, context.remainingMs, context);
     if (pass.kind === 'stopped') return { kind: 'halted', error: runStop.stop(pass.reason, WAIT_HINT), stopsRun: true };
@@ -188,7 +180,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       return gate.report(pass, what);
     };
     try {
-      return await underLease(pass, report, messages, budget, key, signal, context, account, billed);
+      return await underLease(pass, report, trial, context);
     } finally {
       if (!reported) report({ kind: 'none' });
     }
@@ -197,14 +189,10 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   async function underLease(
     pass: Pass,
     report: (what: GateReport) => ReturnType<typeof gate.report>,
-    messages: ChatMessage[],
-    budget: number,
-    key: string,
-    signal: AbortSignal | undefined,
+    trial: TrialAttempt,
     context: AttemptContext,
-    account: TrialBudget | undefined,
-    billed: NoAnswerBill,
   ): Promise<AttemptResult<Completion>> {
+    const { messages, budget, key, signal, account, billed } = trial;
     const send = async (): Promise<AttemptResult<Completion>> => {
       // the run was stopped while this trial waited for the limiter: send nothing
       if (runStop.stopped !== undefined) return { kind: 'halted', error: runStop.stopped, stopsRun: true };
@@ -251,26 +239,12 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         return { kind: 'failed', error, sent: true };
       }
     };
-    try {
-      return await withLease(limiter, requestTokenEstimate(messages, budget), send, {
-        signal,
-        now: () => clock.now(),
-        onQueued: context.pause, // waiting for the limiter is not the provider's time
-        usedTokens: (result) => {
-          const usage = result.kind === 'answered' ? result.value.usage : null;
-          return usage ? usage.promptTokens + usage.completionTokens : undefined;
-        },
-        // an adaptive limit grows with answers and steps down on a 429; everything else says nothing about the rate
-        outcome: (result) =>
-          result.kind === 'answered'
-            ? 'success'
-            : result.kind === 'failed' && result.sent && isRateLimited(result.error)
-              ? 'rate-limited'
-              : 'other',
-      });
-    } catch (error) {
-      return { kind: 'failed', error, sent: false }; // aborted while waiting for the limiter
-    }
+    // waiting for the limiter is not the provider's time
+    return attemptUnderLease(limiter, { messages, budget }, send, {
+      signal,
+      now: () => clock.now(),
+      onQueued: context.pause,
+    });
   }
 
   function send(
@@ -282,7 +256,8 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     billed: NoAnswerBill,
   ): Promise<RetryOutcome<Completion>> {
     const budget = request.maxOutputTokens;
-    return retryLoop((context) => attempt(messages, budget, key, request.signal, context, account, billed), {
+    const trial: TrialAttempt = { messages, budget, key, signal: request.signal, account, billed };
+    return retryLoop((context) => attempt(trial, context), {
       policy,
       rng: lazyRetryRng(key),
       signal: request.signal,
@@ -372,6 +347,19 @@ class NoAnswerBill {
   add(usage: Usage): void {
     this.usage = this.usage === undefined ? usage : (addUsage(this.usage, usage) ?? undefined);
   }
+}
+
+/** What every attempt of one trial sends and accounts to: the same across the retry loop. */
+interface TrialAttempt {
+  messages: ChatMessage[];
+  /** The trial's output-token budget. */
+  budget: number;
+  /** The trial's cache key (sent as its trial header). */
+  key: string;
+  signal: AbortSignal | undefined;
+  /** The trial's spend-ledger account, when the run has a ledger. */
+  account: TrialBudget | undefined;
+  billed: NoAnswerBill;
 }
 
 /** The request parameters a report may show (budget field name, not its per-level value). */

@@ -21,17 +21,10 @@
  *   Standard); Var B relabels only people (not the F tag) and also the user's events; Var C adds the explicit
  *   sign mapping; D1/D2 A/B/C are ceilingbench's own additive sections (the release defines them for D3 only).
  */
-import type { AnyTaskPlugin } from '../task.js';
-import { d1Task } from './d1/index.js';
-import { d2Task } from './d2/index.js';
-import { d3Task } from './d3/index.js';
-
 export { d1Task } from './d1/index.js';
 export { d2Task } from './d2/index.js';
 export { d3Task } from './d3/index.js';
+export { ccbTasks } from './families.js';
 export type { CcbPlugin } from './plugin.js';
 export type { CcbReading, StateReading } from './reading.js';
 export * from './types.js';
-
-/** D1, D2, D3 of the Complexity Ceiling Benchmark. */
-export const ccbTasks: AnyTaskPlugin[] = [d1Task, d2Task, d3Task];
