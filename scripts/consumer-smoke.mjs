@@ -5,10 +5,21 @@
 //
 //   node scripts/consumer-smoke.mjs [--keep]     (--keep leaves the temporary directory for a look)
 //   CONSUMER_VITEST=^4.1.0 node scripts/consumer-smoke.mjs   (the Vitest range the copy installs; default: the example's)
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+//   CONSUMER_TARBALL=path/to/ceilingbench-x.y.z.tgz node scripts/consumer-smoke.mjs   (test that tarball, no pack)
+import { spawn } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -28,12 +39,39 @@ const cleanEnv = () => {
   return env;
 };
 
+/** Runs one command to its end; resolves (never rejects) with its exit status and its output, stdout then stderr. */
 function run(command, args, { cwd = app, env = {}, timeout = 600_000 } = {}) {
   const t0 = Date.now();
-  const result = spawnSync(command, args, { cwd, env: { ...cleanEnv(), ...env }, encoding: 'utf8', timeout });
-  const seconds = ((Date.now() - t0) / 1000).toFixed(1);
-  process.stdout.write(`  $ ${[command, ...args].join(' ')}  (exit ${result.status}, ${seconds}s)\n`);
-  return { status: result.status, out: `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ?? ''}` };
+  return new Promise((done) => {
+    const child = spawn(command, args, { cwd, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let failure = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      failure = `timed out after ${timeout / 1000}s`;
+      child.kill('SIGKILL');
+    }, timeout);
+    let settled = false;
+    const finish = (status) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+      process.stdout.write(`  $ ${[command, ...args].join(' ')}  (exit ${status}, ${seconds}s)\n`);
+      done({ status, out: `${stdout}${stderr}${failure}` });
+    };
+    child.on('error', (error) => {
+      failure = String(error);
+      finish(null);
+    });
+    child.on('close', (status) => finish(status));
+  });
 }
 
 function check(name, ok, detail = '') {
@@ -78,11 +116,19 @@ const GATE_099 = { CEILINGBENCH_GATES: '{"d2":{"minRetention":0.99}}' };
 
 try {
   process.stdout.write(`consumer smoke test in ${work}\n`);
-  const pack = run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT });
+  // CONSUMER_TARBALL: a tarball already packed (CI packs once and hands the same file to publint, attw and both
+  // smoke runs); without it, `npm pack` here (its prepack builds dist/ first).
+  const given = process.env.CONSUMER_TARBALL;
+  if (given) {
+    cpSync(resolve(given), join(work, basename(given)));
+    process.stdout.write(`  the tarball packed beforehand: ${given}\n`);
+  } else {
+    const pack = await run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT });
+    check('npm pack makes a tarball', pack.status === 0 && readdirSync(work).some((f) => f.endsWith('.tgz')), pack.out);
+  }
   const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
-  check('npm pack makes a tarball', pack.status === 0 && tarball !== undefined, pack.out);
   if (!tarball) throw new Error('no tarball');
-  const listing = run('tar', ['-tzf', join(work, tarball)], { cwd: work });
+  const listing = await run('tar', ['-tzf', join(work, tarball)], { cwd: work });
   const files = listing.out.split('\n').filter(Boolean);
   // dist, bin, README, LICENSE, package.json, and the example files that `ceilingbench init` copies
   const shipped =
@@ -101,8 +147,14 @@ try {
   if (process.env.CONSUMER_VITEST) pkg.devDependencies.vitest = process.env.CONSUMER_VITEST;
   process.stdout.write(`  node ${process.version}, vitest ${pkg.devDependencies.vitest}\n`);
   writeFileSync(join(app, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
-  const install = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { timeout: 900_000 });
+  const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { timeout: 900_000 });
   check('npm install of the example with the tarball', install.status === 0, install.out);
+  // The CommonJS repository of section 11 gets this installed tree as hard links, made before anything runs here
+  // (so no file that a run writes under node_modules is shared): npm installs the same tree whatever the
+  // package's `type`, and a second install would only time the npm cache.
+  const cjs = join(work, 'cjs');
+  mkdirSync(cjs);
+  const cjsTree = await run('cp', ['-al', join(app, 'node_modules'), join(cjs, 'node_modules')], { cwd: work });
 
   const nested = existsSync(join(app, 'node_modules/ceilingbench/node_modules/vitest'));
   check('vitest is not nested under ceilingbench (a peer dependency)', !nested);
@@ -115,304 +167,327 @@ try {
       installed.startsWith(process.env.CONSUMER_VITEST.replace(/^[\^~]/, '').split('.')[0]),
   );
 
-  // 1. The benchmark project d2 on a simulated subject of known retention.
-  rmSync(join(app, 'reports'), { recursive: true, force: true });
-  const d2 = npx(['vitest', 'run', '--project', 'd2'], { env: D2_095 });
-  check('vitest run --project d2 exits 0', d2.status === 0, d2.out);
-  const reportPath = join(app, 'reports/ceilingbench.json');
-  const report = existsSync(reportPath) ? readJson(reportPath) : undefined;
-  const cells = report?.cells ?? [];
-  const fit = report?.fits?.[0];
-  check(
-    'reports/ceilingbench.json: ten D2 cells and a fit whose CI holds 0.95',
-    cells.length === 10 &&
-      cells.every((c) => c.task === 'd2') &&
-      fit !== undefined &&
-      fit.ci95[0] <= 0.95 &&
-      fit.ci95[1] >= 0.95,
-    JSON.stringify({ cells: cells.map((c) => c.task), ci95: fit?.ci95 }),
-  );
-  check(
-    'report names ceilingbench’s own version',
-    report?.tool?.version === readJson(join(ROOT, 'package.json')).version,
-  );
-  const junit = existsSync(join(app, 'reports/junit.xml')) ? readFileSync(join(app, 'reports/junit.xml'), 'utf8') : '';
-  check('reports/junit.xml has the D2 cells', junit.includes('d2 · N=50'), junit.slice(0, 500));
-  const fileGate = report?.gates?.find((g) => g.project === 'd2' && g.gate === 'minRetention');
-  check(
-    'the hard gate of ceilingbench.config.ts was evaluated and passed',
-    fileGate?.passed === true,
-    JSON.stringify(report?.gates),
-  );
-  check(
-    'the HTML report draws its charts (vega installed in the example)',
-    existsSync(join(app, 'reports/index.html')) &&
-      readFileSync(join(app, 'reports/index.html'), 'utf8').includes('<svg'),
-  );
+  // Two lanes run side by side, each one command at a time: the app (sections 1–6 and 8–10 share its reports
+  // folder, its config files and the node_modules check of section 5) and the rest, which works in folders of its
+  // own (7: a fresh repository; 11: the CommonJS one, on its own hard-linked node_modules). Each command waits on
+  // one child process, so two lanes keep two cores busy.
+  const appLane = async () => {
+    // 1. The benchmark project d2 on a simulated subject of known retention.
+    rmSync(join(app, 'reports'), { recursive: true, force: true });
+    const d2 = await npx(['vitest', 'run', '--project', 'd2'], { env: D2_095 });
+    check('vitest run --project d2 exits 0', d2.status === 0, d2.out);
+    const reportPath = join(app, 'reports/ceilingbench.json');
+    const report = existsSync(reportPath) ? readJson(reportPath) : undefined;
+    const cells = report?.cells ?? [];
+    const fit = report?.fits?.[0];
+    check(
+      'reports/ceilingbench.json: ten D2 cells and a fit whose CI holds 0.95',
+      cells.length === 10 &&
+        cells.every((c) => c.task === 'd2') &&
+        fit !== undefined &&
+        fit.ci95[0] <= 0.95 &&
+        fit.ci95[1] >= 0.95,
+      JSON.stringify({ cells: cells.map((c) => c.task), ci95: fit?.ci95 }),
+    );
+    check(
+      'report names ceilingbench’s own version',
+      report?.tool?.version === readJson(join(ROOT, 'package.json')).version,
+    );
+    const junit = existsSync(join(app, 'reports/junit.xml'))
+      ? readFileSync(join(app, 'reports/junit.xml'), 'utf8')
+      : '';
+    check('reports/junit.xml has the D2 cells', junit.includes('d2 · N=50'), junit.slice(0, 500));
+    const fileGate = report?.gates?.find((g) => g.project === 'd2' && g.gate === 'minRetention');
+    check(
+      'the hard gate of ceilingbench.config.ts was evaluated and passed',
+      fileGate?.passed === true,
+      JSON.stringify(report?.gates),
+    );
+    check(
+      'the HTML report draws its charts (vega installed in the example)',
+      existsSync(join(app, 'reports/index.html')) &&
+        readFileSync(join(app, 'reports/index.html'), 'utf8').includes('<svg'),
+    );
 
-  // 2. The hard gate fails the run: from the app, and from the parent directory with --root.
-  const gated = npx(['vitest', 'run', '--project', 'd2'], { env: { ...D2_095, ...GATE_099 } });
-  check(
-    'a hard gate above the truth fails the run',
-    gated.status !== 0 && /gate d2\.minRetention FAILED/.test(gated.out),
-    gated.out,
-  );
-  const viaRoot = run(join(app, 'node_modules/.bin/vitest'), ['run', '--root', 'app', '--project', 'd2'], {
-    cwd: work,
-    env: { ...D2_095, ...GATE_099 },
-  });
-  check(
-    '… and with --root from the parent directory',
-    viaRoot.status !== 0 && /gate d2\.minRetention FAILED/.test(viaRoot.out),
-    viaRoot.out,
-  );
-  // The gate in the app's config file (not the environment) must be the one applied from the parent too.
-  const configPath = join(app, 'ceilingbench.config.ts');
-  const configText = readFileSync(configPath, 'utf8');
-  writeFileSync(configPath, configText.replace('minRetention: 0.9', 'minRetention: 0.99'));
-  const fileViaRoot = run(join(app, 'node_modules/.bin/vitest'), ['run', '--root', 'app', '--project', 'd2'], {
-    cwd: work,
-    env: D2_095,
-  });
-  writeFileSync(configPath, configText);
-  check(
-    '… and a gate from the app’s ceilingbench.config.ts, with --root from the parent',
-    fileViaRoot.status !== 0 && /gate d2\.minRetention FAILED/.test(fileViaRoot.out),
-    fileViaRoot.out,
-  );
+    // 2. The hard gate fails the run: from the app, and from the parent directory with --root.
+    const gated = await npx(['vitest', 'run', '--project', 'd2'], { env: { ...D2_095, ...GATE_099 } });
+    check(
+      'a hard gate above the truth fails the run',
+      gated.status !== 0 && /gate d2\.minRetention FAILED/.test(gated.out),
+      gated.out,
+    );
+    const viaRoot = await run(join(app, 'node_modules/.bin/vitest'), ['run', '--root', 'app', '--project', 'd2'], {
+      cwd: work,
+      env: { ...D2_095, ...GATE_099 },
+    });
+    check(
+      '… and with --root from the parent directory',
+      viaRoot.status !== 0 && /gate d2\.minRetention FAILED/.test(viaRoot.out),
+      viaRoot.out,
+    );
+    // The gate in the app's config file (not the environment) must be the one applied from the parent too.
+    const configPath = join(app, 'ceilingbench.config.ts');
+    const configText = readFileSync(configPath, 'utf8');
+    writeFileSync(configPath, configText.replace('minRetention: 0.9', 'minRetention: 0.99'));
+    const fileViaRoot = await run(join(app, 'node_modules/.bin/vitest'), ['run', '--root', 'app', '--project', 'd2'], {
+      cwd: work,
+      env: D2_095,
+    });
+    writeFileSync(configPath, configText);
+    check(
+      '… and a gate from the app’s ceilingbench.config.ts, with --root from the parent',
+      fileViaRoot.status !== 0 && /gate d2\.minRetention FAILED/.test(fileViaRoot.out),
+      fileViaRoot.out,
+    );
 
-  // 3. The user's own spec folder is its own project. Run alone, the d2 gate of ceilingbench.config.ts is not
-  // evaluated, which fails the run (a gate never passes on data it did not check); with d2 beside it, it passes.
-  const ownAlone = npx(['vitest', 'run', '--project', 'benchmarks'], { env: D2_095 });
-  check(
-    'the user’s own spec alone: the d2 gate is not evaluated and fails the run',
-    ownAlone.status !== 0 &&
-      /gate d2\.minRetention FAILED \(hard\): not evaluated — project 'd2' did not run/.test(ownAlone.out),
-    ownAlone.out,
-  );
-  const own = npx(['vitest', 'run', '--project', 'benchmarks', '--project', 'd2'], { env: D2_095 });
-  check('the user’s own spec (describeSweep + toBeValidTrajectory) with d2 passes', own.status === 0, own.out);
+    // 3. The user's own spec folder is its own project. Run alone, the d2 gate of ceilingbench.config.ts is not
+    // evaluated, which fails the run (a gate never passes on data it did not check); with d2 beside it, it passes.
+    const ownAlone = await npx(['vitest', 'run', '--project', 'benchmarks'], { env: D2_095 });
+    check(
+      'the user’s own spec alone: the d2 gate is not evaluated and fails the run',
+      ownAlone.status !== 0 &&
+        /gate d2\.minRetention FAILED \(hard\): not evaluated — project 'd2' did not run/.test(ownAlone.out),
+      ownAlone.out,
+    );
+    const own = await npx(['vitest', 'run', '--project', 'benchmarks', '--project', 'd2'], { env: D2_095 });
+    check('the user’s own spec (describeSweep + toBeValidTrajectory) with d2 passes', own.status === 0, own.out);
 
-  // 3b. Routes that must never pass unchecked (issue 25), each in this repository as a user would take it.
-  const d2Baseline = join(work, 'd2-baseline.json');
-  cpSync(reportPath, d2Baseline);
-  const before = Date.now();
-  const canonical = npx(['vitest', 'run', '--project', 'benchmarks', '--project', 'd2', '-t', 'canonical'], {
-    env: { ...D2_095, CEILINGBENCH_GATES: '{"benchmarks":{"minRetention":0.5}}' },
-  });
-  check(
-    'a name filter that skips the gated fits fails and still writes its report',
-    canonical.status !== 0 &&
-      /gate benchmarks\.minRetention FAILED \(hard\): not evaluated/.test(canonical.out) &&
-      existsSync(reportPath) &&
-      statSync(reportPath).mtimeMs >= before,
-    canonical.out,
-  );
-  const cutOff = npx(['vitest', 'run', '--project', 'd2'], {
-    env: { CEILINGBENCH_SUBJECT: 'sim:retention?p=0.95&trunc=1' },
-  });
-  check(
-    'a fit that counted no trial (every answer cut off) fails with the reason, never a p_d',
-    cutOff.status !== 0 && /insufficient data — no counted trials/.test(cutOff.out),
-    cutOff.out,
-  );
-  const typo = npx(['vitest', 'run', '--project', 'd2'], {
-    env: { ...D2_095, CEILINGBENCH_GATES: '{"D2":{"minRetention":0.5}}' },
-  });
-  check(
-    'a gate key that names no project is a configuration error',
-    typo.status !== 0 && /'D2' names no project .*did you mean 'd2'/.test(typo.out),
-    typo.out,
-  );
-  const d1Only = npx(['vitest', 'run', '--project', 'd1'], { env: D2_095 });
-  const compareAbsent = npx(['ceilingbench', 'compare', d2Baseline, reportPath]);
-  check(
-    'compare of a d2 baseline with a d1-only run lists d2 as not compared and exits 1',
-    d1Only.status !== 0 && compareAbsent.status === 1 && /absent/.test(compareAbsent.out),
-    `${d1Only.out}\n${compareAbsent.out}`,
-  );
-  const compareSame = npx(['ceilingbench', 'compare', d2Baseline, d2Baseline]);
-  check('compare of a run with itself exits 0', compareSame.status === 0, compareSame.out);
+    // 3b. Routes that must never pass unchecked (issue 25), each in this repository as a user would take it.
+    const d2Baseline = join(work, 'd2-baseline.json');
+    cpSync(reportPath, d2Baseline);
+    const before = Date.now();
+    const canonical = await npx(['vitest', 'run', '--project', 'benchmarks', '--project', 'd2', '-t', 'canonical'], {
+      env: { ...D2_095, CEILINGBENCH_GATES: '{"benchmarks":{"minRetention":0.5}}' },
+    });
+    check(
+      'a name filter that skips the gated fits fails and still writes its report',
+      canonical.status !== 0 &&
+        /gate benchmarks\.minRetention FAILED \(hard\): not evaluated/.test(canonical.out) &&
+        existsSync(reportPath) &&
+        statSync(reportPath).mtimeMs >= before,
+      canonical.out,
+    );
+    const cutOff = await npx(['vitest', 'run', '--project', 'd2'], {
+      env: { CEILINGBENCH_SUBJECT: 'sim:retention?p=0.95&trunc=1' },
+    });
+    check(
+      'a fit that counted no trial (every answer cut off) fails with the reason, never a p_d',
+      cutOff.status !== 0 && /insufficient data — no counted trials/.test(cutOff.out),
+      cutOff.out,
+    );
+    const typo = await npx(['vitest', 'run', '--project', 'd2'], {
+      env: { ...D2_095, CEILINGBENCH_GATES: '{"D2":{"minRetention":0.5}}' },
+    });
+    check(
+      'a gate key that names no project is a configuration error',
+      typo.status !== 0 && /'D2' names no project .*did you mean 'd2'/.test(typo.out),
+      typo.out,
+    );
+    const d1Only = await npx(['vitest', 'run', '--project', 'd1'], { env: D2_095 });
+    const compareAbsent = await npx(['ceilingbench', 'compare', d2Baseline, reportPath]);
+    check(
+      'compare of a d2 baseline with a d1-only run lists d2 as not compared and exits 1',
+      d1Only.status !== 0 && compareAbsent.status === 1 && /absent/.test(compareAbsent.out),
+      `${d1Only.out}\n${compareAbsent.out}`,
+    );
+    const compareSame = await npx(['ceilingbench', 'compare', d2Baseline, d2Baseline]);
+    check('compare of a run with itself exits 0', compareSame.status === 0, compareSame.out);
 
-  // 4. Types and plain Node.
-  const tsc = npx(['tsc', '--noEmit']);
-  check(
-    `tsc --noEmit under the strict NodeNext tsconfig: no error in ceilingbench's types or the repository's files${vitestOwn(tsc)}`,
-    typesClean(tsc),
-    tsc.out,
-  );
-  const core = run(process.execPath, [
-    '-e',
-    "import('ceilingbench').then((m) => { if (!m.resolveTask) process.exit(3); })",
-  ]);
-  check('node -e "import(\'ceilingbench\')" works on plain Node', core.status === 0, core.out);
+    // 4. Types and plain Node.
+    const tsc = await npx(['tsc', '--noEmit']);
+    check(
+      `tsc --noEmit under the strict NodeNext tsconfig: no error in ceilingbench's types or the repository's files${vitestOwn(tsc)}`,
+      typesClean(tsc),
+      tsc.out,
+    );
+    const core = await run(process.execPath, [
+      '-e',
+      "import('ceilingbench').then((m) => { if (!m.resolveTask) process.exit(3); })",
+    ]);
+    check('node -e "import(\'ceilingbench\')" works on plain Node', core.status === 0, core.out);
 
-  // 5. The command in the user's repository writes only inside it, never under node_modules.
-  const since = Date.now() - 1;
-  await new Promise((r) => setTimeout(r, 20));
-  const cli = npx(['ceilingbench', 'run', '--project', 'd2', '--trials', '5']);
-  const inModules = changedSince(join(app, 'node_modules'), since);
-  check('ceilingbench run --project d2 --trials 5 exits 0', cli.status === 0, cli.out);
-  check('… writes nothing under node_modules', inModules.length === 0, inModules.join('\n'));
-  check('… writes its reports under the app', existsSync(reportPath) && statSync(reportPath).mtimeMs > since);
+    // 5. The command in the user's repository writes only inside it, never under node_modules.
+    const since = Date.now() - 1;
+    await new Promise((r) => setTimeout(r, 20));
+    const cli = await npx(['ceilingbench', 'run', '--project', 'd2', '--trials', '5']);
+    const inModules = changedSince(join(app, 'node_modules'), since);
+    check('ceilingbench run --project d2 --trials 5 exits 0', cli.status === 0, cli.out);
+    check('… writes nothing under node_modules', inModules.length === 0, inModules.join('\n'));
+    check('… writes its reports under the app', existsSync(reportPath) && statSync(reportPath).mtimeMs > since);
 
-  // 6. With no vitest config at all, the command falls back to the plugin's projects.
-  rmSync(join(app, 'vitest.config.ts'));
-  const bare = npx(['ceilingbench', 'run', '--project', 'd2', '--trials', '5']);
-  check('ceilingbench run without a vitest config uses the standard projects', bare.status === 0, bare.out);
-  const badSubject = npx(['ceilingbench', 'run', '--project', 'd2', '--trials', '5', '--subject', 'bogus:x']);
-  check(
-    'a bad subject is one message and exit 2',
-    badSubject.status === 2 && /invalid subject 'bogus:x'/.test(badSubject.out),
-    badSubject.out,
-  );
+    // 6. With no vitest config at all, the command falls back to the plugin's projects.
+    rmSync(join(app, 'vitest.config.ts'));
+    const bare = await npx(['ceilingbench', 'run', '--project', 'd2', '--trials', '5']);
+    check('ceilingbench run without a vitest config uses the standard projects', bare.status === 0, bare.out);
+    const badSubject = await npx(['ceilingbench', 'run', '--project', 'd2', '--trials', '5', '--subject', 'bogus:x']);
+    check(
+      'a bad subject is one message and exit 2',
+      badSubject.status === 2 && /invalid subject 'bogus:x'/.test(badSubject.out),
+      badSubject.out,
+    );
 
-  // 7. `ceilingbench init` in an empty repository writes the example's files.
-  const fresh = join(work, 'fresh');
-  cpSync(join(app, 'package.json'), join(fresh, 'package.json'));
-  const init = run(join(app, 'node_modules/.bin/ceilingbench'), ['init'], { cwd: fresh });
-  const templates = [
-    'vitest.config.ts',
-    'ceilingbench.config.ts',
-    'benchmarks/registers.spec.ts',
-    '.github/workflows/ceilingbench.yml',
-  ];
-  const same = templates.every(
-    (f) =>
-      existsSync(join(fresh, f)) &&
-      readFileSync(join(fresh, f), 'utf8') === readFileSync(join(ROOT, 'examples/consumer', f), 'utf8'),
-  );
-  check('ceilingbench init writes the example’s config, gate, spec and workflow', init.status === 0 && same, init.out);
-  const ignore = existsSync(join(fresh, '.gitignore')) ? readFileSync(join(fresh, '.gitignore'), 'utf8') : '';
-  check(
-    '… and a .gitignore for the response cache, the reports and the blobs',
-    ['.ceilingbench/', 'reports/', '.vitest-reports/'].every((entry) => ignore.split('\n').includes(entry)),
-    ignore,
-  );
+    // 8. The example's CI workflow: three blob shards, then one merge that writes the reports.
+    cpSync(join(ROOT, 'examples/consumer/vitest.config.ts'), join(app, 'vitest.config.ts'));
+    rmSync(join(app, 'reports'), { recursive: true, force: true });
+    rmSync(join(app, '.vitest-reports'), { recursive: true, force: true });
+    const shardEnv = { CEILINGBENCH_TRIALS: '3' };
+    // explicit blob paths, as the workflow has them: Vitest 4.1 and 5 default to different folders
+    const shards = [];
+    for (const i of [1, 2, 3]) {
+      shards.push(
+        await npx(
+          ['vitest', 'run', `--shard=${i}/3`, '--reporter=blob', `--outputFile=.vitest-reports/blob-${i}.json`],
+          {
+            env: shardEnv,
+          },
+        ),
+      );
+    }
+    check(
+      'the workflow’s three shards run',
+      shards.every((s) => s.status === 0 || /gate .* FAILED/.test(s.out)),
+      shards.map((s) => s.out).join('\n'),
+    );
+    const merged = await npx(['vitest', 'run', '--merge-reports=.vitest-reports'], { env: shardEnv });
+    const mergedReport = existsSync(reportPath) ? readJson(reportPath) : undefined;
+    check(
+      'the merge writes one report over every standard project and the user’s',
+      mergedReport !== undefined &&
+        ['benchmarks', 'd1', 'd2', 'd3', 'puzzles', 'scc'].every((p) => mergedReport.projects.includes(p)),
+      `${merged.out}\n${JSON.stringify(mergedReport?.projects)}`,
+    );
+    // 9. A merge that lacks a shard's blob (its job died before uploading) names the shard and fails.
+    const blobDir = join(app, '.vitest-reports');
+    const blobs = existsSync(blobDir) ? readdirSync(blobDir).sort() : [];
+    if (blobs.length > 0) rmSync(join(blobDir, blobs[blobs.length - 1]));
+    const partial = await npx(['vitest', 'run', '--merge-reports=.vitest-reports'], { env: shardEnv });
+    check(
+      'a merge of two of the three shards names the missing one and fails',
+      blobs.length === 3 && partial.status !== 0 && /merged 2 of 3 shards: shard \d\/3 missing/.test(partial.out),
+      `${blobs.join(', ')}\n${partial.out}`,
+    );
 
-  // 8. The example's CI workflow: three blob shards, then one merge that writes the reports.
-  cpSync(join(ROOT, 'examples/consumer/vitest.config.ts'), join(app, 'vitest.config.ts'));
-  rmSync(join(app, 'reports'), { recursive: true, force: true });
-  rmSync(join(app, '.vitest-reports'), { recursive: true, force: true });
-  const shardEnv = { CEILINGBENCH_TRIALS: '3' };
-  // explicit blob paths, as the workflow has them: Vitest 4.1 and 5 default to different folders
-  const shards = [1, 2, 3].map((i) =>
-    npx(['vitest', 'run', `--shard=${i}/3`, '--reporter=blob', `--outputFile=.vitest-reports/blob-${i}.json`], {
-      env: shardEnv,
-    }),
-  );
-  check(
-    'the workflow’s three shards run',
-    shards.every((s) => s.status === 0 || /gate .* FAILED/.test(s.out)),
-    shards.map((s) => s.out).join('\n'),
-  );
-  const merged = npx(['vitest', 'run', '--merge-reports=.vitest-reports'], { env: shardEnv });
-  const mergedReport = existsSync(reportPath) ? readJson(reportPath) : undefined;
-  check(
-    'the merge writes one report over every standard project and the user’s',
-    mergedReport !== undefined &&
-      ['benchmarks', 'd1', 'd2', 'd3', 'puzzles', 'scc'].every((p) => mergedReport.projects.includes(p)),
-    `${merged.out}\n${JSON.stringify(mergedReport?.projects)}`,
-  );
-  // 9. A merge that lacks a shard's blob (its job died before uploading) names the shard and fails.
-  const blobDir = join(app, '.vitest-reports');
-  const blobs = existsSync(blobDir) ? readdirSync(blobDir).sort() : [];
-  if (blobs.length > 0) rmSync(join(blobDir, blobs[blobs.length - 1]));
-  const partial = npx(['vitest', 'run', '--merge-reports=.vitest-reports'], { env: shardEnv });
-  check(
-    'a merge of two of the three shards names the missing one and fails',
-    blobs.length === 3 && partial.status !== 0 && /merged 2 of 3 shards: shard \d\/3 missing/.test(partial.out),
-    `${blobs.join(', ')}\n${partial.out}`,
-  );
+    // 10. The repository's own tests stay found beside the plugin (its own project, `tests`).
+    writeFileSync(
+      join(app, 'sum.test.ts'),
+      "import { expect, test } from 'vitest';\ntest('sum', () => expect(1 + 1).toBe(2));\n",
+    );
+    const ownTest = await npx(['vitest', 'run', 'sum.test.ts']);
+    check(
+      'the repository’s own sum.test.ts is still found and passes',
+      ownTest.status === 0 && /1 passed/.test(ownTest.out),
+      ownTest.out,
+    );
+    const listed = await npx(['vitest', 'list', '--project', 'tests']);
+    check('vitest list --project tests lists it', listed.status === 0 && /sum\.test\.ts/.test(listed.out), listed.out);
+  };
+  const sideLane = async () => {
+    // 7. `ceilingbench init` in an empty repository writes the example's files.
+    const fresh = join(work, 'fresh');
+    cpSync(join(app, 'package.json'), join(fresh, 'package.json'));
+    const init = await run(join(app, 'node_modules/.bin/ceilingbench'), ['init'], { cwd: fresh });
+    const templates = [
+      'vitest.config.ts',
+      'ceilingbench.config.ts',
+      'benchmarks/registers.spec.ts',
+      '.github/workflows/ceilingbench.yml',
+    ];
+    const same = templates.every(
+      (f) =>
+        existsSync(join(fresh, f)) &&
+        readFileSync(join(fresh, f), 'utf8') === readFileSync(join(ROOT, 'examples/consumer', f), 'utf8'),
+    );
+    check(
+      'ceilingbench init writes the example’s config, gate, spec and workflow',
+      init.status === 0 && same,
+      init.out,
+    );
+    const ignore = existsSync(join(fresh, '.gitignore')) ? readFileSync(join(fresh, '.gitignore'), 'utf8') : '';
+    check(
+      '… and a .gitignore for the response cache, the reports and the blobs',
+      ['.ceilingbench/', 'reports/', '.vitest-reports/'].every((entry) => ignore.split('\n').includes(entry)),
+      ignore,
+    );
 
-  // 10. The repository's own tests stay found beside the plugin (its own project, `tests`).
-  writeFileSync(
-    join(app, 'sum.test.ts'),
-    "import { expect, test } from 'vitest';\ntest('sum', () => expect(1 + 1).toBe(2));\n",
-  );
-  const ownTest = npx(['vitest', 'run', 'sum.test.ts']);
-  check(
-    'the repository’s own sum.test.ts is still found and passes',
-    ownTest.status === 0 && /1 passed/.test(ownTest.out),
-    ownTest.out,
-  );
-  const listed = npx(['vitest', 'list', '--project', 'tests']);
-  check('vitest list --project tests lists it', listed.status === 0 && /sum\.test\.ts/.test(listed.out), listed.out);
-
-  // 11. A CommonJS repository as `npm init -y` writes it: install, init (.mts files), run d2.
-  const cjs = join(work, 'cjs');
-  cpSync(join(app, 'package.json'), join(cjs, 'package.json'));
-  const cjsPkg = readJson(join(cjs, 'package.json'));
-  cjsPkg.type = 'commonjs';
-  writeFileSync(join(cjs, 'package.json'), `${JSON.stringify(cjsPkg, null, 2)}\n`);
-  const cjsInstall = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], {
-    cwd: cjs,
-    timeout: 900_000,
-  });
-  const cjsInit = run(join(cjs, 'node_modules/.bin/ceilingbench'), ['init'], { cwd: cjs });
-  check(
-    'init in a CommonJS repository writes vitest.config.mts and ignores .ceilingbench/ in git',
-    cjsInstall.status === 0 &&
-      cjsInit.status === 0 &&
-      existsSync(join(cjs, 'vitest.config.mts')) &&
-      readFileSync(join(cjs, '.gitignore'), 'utf8').includes('.ceilingbench/'),
-    `${cjsInstall.out}\n${cjsInit.out}`,
-  );
-  const cjsRun = run(join(cjs, 'node_modules/.bin/vitest'), ['run', '--project', 'd2'], { cwd: cjs, env: D2_095 });
-  check('vitest run --project d2 passes in the CommonJS repository', cjsRun.status === 0, cjsRun.out);
-  const cjsGated = run(join(cjs, 'node_modules/.bin/vitest'), ['run', '--project', 'd2'], {
-    cwd: cjs,
-    env: { ...D2_095, ...GATE_099 },
-  });
-  check(
-    '… and fails on a hard gate above the truth',
-    cjsGated.status !== 0 && /gate d2\.minRetention FAILED/.test(cjsGated.out),
-    cjsGated.out,
-  );
-  const tsconfig = readJson(join(app, 'tsconfig.json'));
-  tsconfig.include = ['*.mts', 'benchmarks'];
-  writeFileSync(join(cjs, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
-  const cjsTsc = run(join(cjs, 'node_modules/.bin/tsc'), ['--noEmit'], { cwd: cjs });
-  check(
-    `tsc --noEmit (NodeNext) on the files init wrote in the CommonJS repository${vitestOwn(cjsTsc)}`,
-    typesClean(cjsTsc),
-    cjsTsc.out,
-  );
-  const cjsShards = [1, 2].map((i) =>
-    run(
-      join(cjs, 'node_modules/.bin/vitest'),
-      [
-        'run',
-        '--project',
-        'd1',
-        '--project',
-        'd2',
-        `--shard=${i}/2`,
-        '--reporter=blob',
-        `--outputFile=.vitest-reports/blob-${i}.json`,
-      ],
-      { cwd: cjs, env: { ...D2_095, CEILINGBENCH_TRIALS: '3' } },
-    ),
-  );
-  const cjsMerged = run(join(cjs, 'node_modules/.bin/vitest'), ['run', '--merge-reports=.vitest-reports'], {
-    cwd: cjs,
-    env: { ...D2_095, CEILINGBENCH_TRIALS: '3' },
-  });
-  const cjsReport = join(cjs, 'reports/ceilingbench.json');
-  check(
-    'two shards and a merge give one report in the CommonJS repository',
-    cjsShards.every((r) => r.status === 0) &&
-      cjsMerged.status === 0 &&
-      existsSync(cjsReport) &&
-      readJson(cjsReport).scope?.shards?.missing?.length === 0,
-    `${cjsShards.map((r) => r.out).join('\n')}\n${cjsMerged.out}`,
-  );
-  const cjsRequire = run(
-    process.execPath,
-    ['-e', "if (typeof require('ceilingbench').resolveTask !== 'function') process.exit(3)"],
-    { cwd: cjs },
-  );
-  check("require('ceilingbench') works in the CommonJS repository", cjsRequire.status === 0, cjsRequire.out);
+    // 11. A CommonJS repository as `npm init -y` writes it (the tree installed above): init (.mts files), run d2.
+    cpSync(join(app, 'package.json'), join(cjs, 'package.json'));
+    const cjsPkg = readJson(join(cjs, 'package.json'));
+    cjsPkg.type = 'commonjs';
+    writeFileSync(join(cjs, 'package.json'), `${JSON.stringify(cjsPkg, null, 2)}\n`);
+    const cjsInit = await run(join(cjs, 'node_modules/.bin/ceilingbench'), ['init'], { cwd: cjs });
+    check(
+      'init in a CommonJS repository writes vitest.config.mts and ignores .ceilingbench/ in git',
+      cjsTree.status === 0 &&
+        cjsInit.status === 0 &&
+        existsSync(join(cjs, 'vitest.config.mts')) &&
+        readFileSync(join(cjs, '.gitignore'), 'utf8').includes('.ceilingbench/'),
+      `${cjsTree.out}\n${cjsInit.out}`,
+    );
+    const cjsRun = await run(join(cjs, 'node_modules/.bin/vitest'), ['run', '--project', 'd2'], {
+      cwd: cjs,
+      env: D2_095,
+    });
+    check('vitest run --project d2 passes in the CommonJS repository', cjsRun.status === 0, cjsRun.out);
+    const cjsGated = await run(join(cjs, 'node_modules/.bin/vitest'), ['run', '--project', 'd2'], {
+      cwd: cjs,
+      env: { ...D2_095, ...GATE_099 },
+    });
+    check(
+      '… and fails on a hard gate above the truth',
+      cjsGated.status !== 0 && /gate d2\.minRetention FAILED/.test(cjsGated.out),
+      cjsGated.out,
+    );
+    const tsconfig = readJson(join(app, 'tsconfig.json'));
+    tsconfig.include = ['*.mts', 'benchmarks'];
+    writeFileSync(join(cjs, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
+    const cjsTsc = await run(join(cjs, 'node_modules/.bin/tsc'), ['--noEmit'], { cwd: cjs });
+    check(
+      `tsc --noEmit (NodeNext) on the files init wrote in the CommonJS repository${vitestOwn(cjsTsc)}`,
+      typesClean(cjsTsc),
+      cjsTsc.out,
+    );
+    const cjsShards = [];
+    for (const i of [1, 2]) {
+      cjsShards.push(
+        await run(
+          join(cjs, 'node_modules/.bin/vitest'),
+          [
+            'run',
+            '--project',
+            'd1',
+            '--project',
+            'd2',
+            `--shard=${i}/2`,
+            '--reporter=blob',
+            `--outputFile=.vitest-reports/blob-${i}.json`,
+          ],
+          { cwd: cjs, env: { ...D2_095, CEILINGBENCH_TRIALS: '3' } },
+        ),
+      );
+    }
+    const cjsMerged = await run(join(cjs, 'node_modules/.bin/vitest'), ['run', '--merge-reports=.vitest-reports'], {
+      cwd: cjs,
+      env: { ...D2_095, CEILINGBENCH_TRIALS: '3' },
+    });
+    const cjsReport = join(cjs, 'reports/ceilingbench.json');
+    check(
+      'two shards and a merge give one report in the CommonJS repository',
+      cjsShards.every((r) => r.status === 0) &&
+        cjsMerged.status === 0 &&
+        existsSync(cjsReport) &&
+        readJson(cjsReport).scope?.shards?.missing?.length === 0,
+      `${cjsShards.map((r) => r.out).join('\n')}\n${cjsMerged.out}`,
+    );
+    const cjsRequire = await run(
+      process.execPath,
+      ['-e', "if (typeof require('ceilingbench').resolveTask !== 'function') process.exit(3)"],
+      { cwd: cjs },
+    );
+    check("require('ceilingbench') works in the CommonJS repository", cjsRequire.status === 0, cjsRequire.out);
+  };
+  const lanes = await Promise.allSettled([appLane(), sideLane()]);
+  const broken = lanes.find((lane) => lane.status === 'rejected');
+  if (broken) throw broken.reason;
 } catch (error) {
   check('smoke test ran to the end', false, String(error?.stack ?? error));
 } finally {
