@@ -28,7 +28,7 @@
 
 import type { CollapseFit, RetentionFit } from '../schema/fit.js';
 import type { Comparison, Leaderboard, NotWorseResult, ProjectLeaderboard } from '../schema/leaderboard.js';
-import type { SccRecord } from '../schema/report.js';
+import type { SccHeadline } from '../schema/report.js';
 import { quantileLinear } from '../stats/index.js';
 import { collapseBoard } from './board-collapse.js';
 import type { BoardDraft, BoardSettings } from './board-draft.js';
@@ -65,7 +65,7 @@ function settingsOf(options: LeaderboardOptions): BoardSettings {
 
 const retentionKey = (f: RetentionFit) => ['retention', f.project, f.task, f.variant, f.profile, f.missing].join('|');
 const collapseKey = (f: CollapseFit) => ['collapse', f.project, f.task].join('|');
-const sccKey = (r: SccRecord) => ['scc', r.project, r.task].join('|');
+const sccKey = (r: SccHeadline) => ['scc', r.project, r.task].join('|');
 
 interface BoardPlan {
   project: string;

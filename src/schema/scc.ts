@@ -36,6 +36,9 @@ export const sccTrialSchema = z.object({
   usage: chainUsageSchema.optional(),
 });
 
+/** A trial as the ladder keeps it while it runs: the result's trial, its usage always recorded. */
+export const sccTrialRecordSchema = sccTrialSchema.required({ usage: true });
+
 export const sccTierSchema = z.object({
   evaluationIndex: z.number().int().nonnegative(),
   phase: z.enum(['expansion', 'refine']),
@@ -144,6 +147,7 @@ export const sccResultSchema = z.object({
 });
 
 export type SccTrial = z.infer<typeof sccTrialSchema>;
+export type SccTrialRecord = z.infer<typeof sccTrialRecordSchema>;
 export type SccTier = z.infer<typeof sccTierSchema>;
 export type SccResult = z.infer<typeof sccResultSchema>;
 export type SccStopped = z.infer<typeof sccStoppedSchema>;
