@@ -52,6 +52,9 @@ describe('one schema per assay result', () => {
     }
     for (const field of ['tiers', 'formatAudit', 'learnedMaxOutputTokens', 'preflightPolicy'])
       expect(Object.keys(ladder.properties ?? {})).toContain(field);
+    // the ladder's headline fields say what they measure
+    for (const field of ['cc', 'ccLower', 'ccUpper', 'bounded', 'calls', 'tokensSpent'])
+      expect(ladder.properties?.[field]?.description, field).toMatch(/\w{4,}/);
     expect(JSON.stringify(results)).toContain('baselineMotif');
   });
 });
