@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ASSAY_NAMES, ASSAY_RESULTS, type SccAssayName } from './assay-results.js';
 import { billedTokensSchema, cellResultSchema } from './cell.js';
-import { count, recordKey } from './common.js';
+import { cellKey, count, recordKey } from './common.js';
 import { ablationSchema, collapseFitSchema, retentionFitSchema } from './fit.js';
 import { gateResultSchema } from './gate.js';
 import { leaderboardSchema } from './leaderboard.js';
@@ -132,10 +132,7 @@ export const spendSchema = z.object({
   projects: z.array(z.object({ project: z.string(), ...spendTotalsSchema.shape, assays: assayUsageSchema.optional() })),
   cells: z.array(
     z.object({
-      project: z.string(),
-      task: z.string(),
-      variant: z.string(),
-      level: z.number(),
+      ...cellKey,
       subject: z.string(),
       ...spendTotalsSchema.shape,
     }),
