@@ -1,11 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type Baseline, baselineSchema } from '../schema/baseline.js';
-import { reportSchema } from '../schema/report.js';
+import { readReport } from '../schema/read-report.js';
 import { baselineFromReport } from './baseline.js';
 
-/** Reads a baseline or a full ceilingbench.json (converted on the fly); errors name the file and field. */
-export function loadRunRecord(path: string): Baseline {
+/**
+ * Reads a baseline or a full ceilingbench.json (converted on the fly); errors name the file and field. An assay
+ * record of the report whose result does not match its assay's schema is set aside, named through `warn`.
+ */
+export function loadRunRecord(path: string, warn: (line: string) => void): Baseline {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -16,7 +19,8 @@ export function loadRunRecord(path: string): Baseline {
   }
   const asBaseline = baselineSchema.safeParse(raw);
   if (asBaseline.success) return asBaseline.data;
-  const asReport = reportSchema.safeParse(raw);
+  const asReport = readReport(raw);
+  for (const line of asReport.setAside) warn(`${path}: ${line}`);
   if (asReport.success) return baselineFromReport(asReport.data, basename(path).replace(/\.json$/, ''));
   const issue = asReport.error.issues[0];
   throw new Error(

@@ -28,7 +28,7 @@
 
 import type { CollapseFit, RetentionFit } from '../schema/fit.js';
 import type { Comparison, Leaderboard, ProjectLeaderboard } from '../schema/leaderboard.js';
-import type { SccRecord } from '../schema/report.js';
+import type { SccHeadline } from '../schema/report.js';
 import { collapseBoard } from './board/collapse.js';
 import type { BoardDraft, BoardSettings } from './board/draft.js';
 import { retentionBoard } from './board/retention.js';
@@ -39,7 +39,7 @@ import { type LeaderboardOptions, settingsOf } from './settings.js';
 
 const retentionKey = (f: RetentionFit) => ['retention', f.project, f.task, f.variant, f.profile, f.missing].join('|');
 const collapseKey = (f: CollapseFit) => ['collapse', f.project, f.task].join('|');
-const sccKey = (r: SccRecord) => ['scc', r.project, r.task].join('|');
+const sccKey = (r: SccHeadline) => ['scc', r.project, r.task].join('|');
 
 interface BoardPlan {
   project: string;

@@ -1,6 +1,6 @@
 import type { CellResult } from '../schema/cell.js';
 import type { CollapseFit, RetentionFit } from '../schema/fit.js';
-import type { SccRecord } from '../schema/report.js';
+import type { SccHeadline } from '../schema/report.js';
 import type { TrialRecord } from '../schema/trial.js';
 import { isMissingKind, type MissingRule, outcomeKinds } from '../tasks/outcome.js';
 
@@ -13,7 +13,7 @@ export interface LeaderboardSubject {
   cells: CellResult[];
   fits: RetentionFit[];
   collapse: CollapseFit[];
-  scc: SccRecord[];
+  scc: SccHeadline[];
 }
 
 /** A subject with its label: the spec, or `spec (seed S)` where one spec appears more than once. */

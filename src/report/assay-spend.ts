@@ -1,8 +1,5 @@
-import { z } from 'zod';
-import { type ChainUsage, chainUsageSchema } from '../schema/chain-usage.js';
+import type { ChainUsage } from '../schema/chain-usage.js';
 import type { AssayUsage, SccAssayRecord, SccRecord } from '../schema/report.js';
-import { sccResultSchema, sccTierSchema, sccTrialSchema, stoppedTierSchema } from '../schema/scc.js';
-import { dualTrialSchema, motifRowSchema } from '../schema/scc-secondary.js';
 import type { Billable } from './billable.js';
 
 /**
@@ -35,38 +32,6 @@ const unrecorded = (attempts: number, answered: boolean): Billable => ({
   unrecorded: true,
 });
 
-// ── the parts of the results' schemas (src/schema/scc.ts, scc-secondary.ts) that hold usage, picked from them;
-// a report reads `result` open (src/schema/assay-results.ts), and what older records lack is optional here
-const sccTrialView = sccTrialSchema
-  .pick({ inputTokens: true, tokens: true, retryCount: true, status: true, usage: true })
-  .partial({ retryCount: true, status: true });
-const sccView = sccResultSchema.pick({ calls: true }).extend({
-  /** Absent when the preflight was not needed. */
-  preflight: sccTrialView.optional(),
-  tiers: z.array(sccTierSchema.pick({ abortedUsage: true }).extend({ trials: z.array(sccTrialView) })),
-  /** A ladder the spend ledger stopped: the stopped tier's answered trials and what its other calls used. */
-  stopped: z
-    .union([
-      z.object({ at: z.literal('preflight'), usage: chainUsageSchema }),
-      z.object({
-        at: z.literal('tier'),
-        tier: stoppedTierSchema
-          .pick({ abortedUsage: true, notSentUsage: true })
-          .extend({ trials: z.array(sccTrialView) }),
-      }),
-    ])
-    .optional(),
-});
-const motifView = z.object({ rows: z.array(motifRowSchema.pick({ calls: true, usage: true })) });
-/** A dual-task or agent trial: the response fields both share. */
-const trialsView = z.object({
-  trials: z.array(
-    dualTrialSchema
-      .pick({ inputTokens: true, outputTokens: true, answered: true, usage: true })
-      .partial({ answered: true }),
-  ),
-});
-
 /** What a record spent: its units, its final-call figures (kept as before), the trials that kept no usage. */
 export interface AssaySpent {
   billables: Billable[];
@@ -75,26 +40,26 @@ export interface AssaySpent {
 
 const sumOf = (values: ReadonlyArray<number | null>): number => values.reduce<number>((s, v) => s + (v ?? 0), 0);
 
-/** What an SCC record or a secondary assay's spent; null when its result has none of it (not a known shape). */
-export function assaySpentOf(record: SccRecord | SccAssayRecord): AssaySpent | null {
+/**
+ * What an SCC record or a secondary assay's spent, read from its result (validated against its assay's schema when
+ * the report was read: src/schema/read-report.ts).
+ */
+export function assaySpentOf(record: SccRecord | SccAssayRecord): AssaySpent {
   if (record.kind === 'sccAssay' && record.assay === 'motif') {
-    const motif = motifView.safeParse(record.result);
-    if (!motif.success) return null;
-    const billables = motif.data.rows.flatMap((row) =>
+    const { rows } = record.result;
+    const billables = rows.flatMap((row) =>
       row.usage ? row.usage.flatMap(billablesOfChain) : Array.from({ length: row.calls }, () => unrecorded(1, true)),
     );
-    const unrecordedTrials = motif.data.rows.reduce((s, r) => s + (r.usage ? 0 : r.calls), 0);
-    const trials = motif.data.rows.reduce((s, r) => s + r.calls, 0);
+    const unrecordedTrials = rows.reduce((s, r) => s + (r.usage ? 0 : r.calls), 0);
+    const trials = rows.reduce((s, r) => s + r.calls, 0);
     const usage = { trials, finalCallPromptTokens: null, finalCallCompletionTokens: null };
     return { billables, usage: { ...usage, ...(unrecordedTrials > 0 ? { unrecordedTrials } : {}) } };
   }
   if (record.kind === 'scc') {
-    const scc = sccView.safeParse(record.result);
-    if (!scc.success) return null;
-    const { tiers, stopped } = scc.data;
+    const { preflight, tiers, stopped, calls } = record.result;
     const stoppedTier = stopped?.at === 'tier' ? stopped.tier : null;
     const trials = [
-      ...(scc.data.preflight ? [scc.data.preflight] : []),
+      ...(preflight ? [preflight] : []),
       ...tiers.flatMap((t) => t.trials),
       ...(stoppedTier?.trials ?? []),
     ];
@@ -106,33 +71,32 @@ export function assaySpentOf(record: SccRecord | SccAssayRecord): AssaySpent | n
     ];
     const billables = [
       ...trials.flatMap((t) =>
-        t.usage ? billablesOfChain(t.usage) : [unrecorded(1 + (t.retryCount ?? 0), t.status !== 'error')],
+        t.usage ? billablesOfChain(t.usage) : [unrecorded(1 + t.retryCount, t.status !== 'error')],
       ),
       ...unanswered.flatMap(billablesOfChain),
     ];
     let unrecordedTrials = trials.filter((t) => !t.usage).length;
     // an old record: the trials aborted by the early decision left no record, only their count in `calls`
     if (unrecordedTrials > 0 && tiers.some((t) => t.abortedUsage === undefined)) {
-      const aborted = Math.max(0, scc.data.calls - trials.length);
+      const aborted = Math.max(0, calls - trials.length);
       billables.push(...Array.from({ length: aborted }, () => unrecorded(1, false)));
       unrecordedTrials += aborted;
     }
     return {
       billables,
       usage: {
-        trials: scc.data.calls,
+        trials: calls,
         finalCallPromptTokens: sumOf(trials.map((t) => t.inputTokens)),
         finalCallCompletionTokens: sumOf(trials.map((t) => t.tokens)),
         ...(unrecordedTrials > 0 ? { unrecordedTrials } : {}),
       },
     };
   }
-  const parsed = trialsView.safeParse(record.result);
-  if (!parsed.success) return null;
-  const trials = parsed.data.trials;
+  // a dual-task or agent trial: the response fields both share
+  const { trials } = record.result;
   const unrecordedTrials = trials.filter((t) => !t.usage).length;
   return {
-    billables: trials.flatMap((t) => (t.usage ? billablesOfChain(t.usage) : [unrecorded(1, t.answered ?? true)])),
+    billables: trials.flatMap((t) => (t.usage ? billablesOfChain(t.usage) : [unrecorded(1, t.answered)])),
     usage: {
       trials: trials.length,
       finalCallPromptTokens: sumOf(trials.map((t) => t.inputTokens)),
@@ -143,5 +107,5 @@ export function assaySpentOf(record: SccRecord | SccAssayRecord): AssaySpent | n
 }
 
 /** What an SCC record or a secondary assay's keeps of its usage, as shown next to its priced spend. */
-export const assayUsageOf = (record: SccRecord | SccAssayRecord): Omit<AssayUsage, 'records'> | null =>
-  assaySpentOf(record)?.usage ?? null;
+export const assayUsageOf = (record: SccRecord | SccAssayRecord): Omit<AssayUsage, 'records'> =>
+  assaySpentOf(record).usage;

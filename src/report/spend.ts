@@ -192,12 +192,11 @@ export function buildSpend(input: SpendInput): Spend {
     subject,
     ...spendOfTrials(cell.trials, price(subject)),
   }));
-  const assays = input.assays.flatMap(({ record, subject }) => {
+  const assays = input.assays.map(({ record, subject }) => {
     const spent = assaySpentOf(record);
-    if (!spent) return [];
     const assay = record.kind === 'scc' ? ('scc' as const) : record.assay;
     const totals = spendOf(spent.billables, price(subject));
-    return [{ project: record.project, task: record.task, assay, subject, ...spent.usage, ...totals }];
+    return { project: record.project, task: record.task, assay, subject, ...spent.usage, ...totals };
   });
   // everything sent: the cells' trials and the assays' calls
   const entries: ReadonlyArray<SpendTotals & { project: string; subject: string }> = [...cells, ...assays];

@@ -1,7 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { publishedReportSchema } from '../schema/assay-results.js';
 import { type Report, reportSchema } from '../schema/report.js';
 import type { TestEntry } from './build.js';
 import { renderJunit } from './junit.js';
@@ -37,7 +36,7 @@ export function writeReportSet(report: Report, entries: readonly TestEntry[], ou
   mkdirSync(outDir, { recursive: true });
   const files = {
     'ceilingbench.json': `${JSON.stringify(validated, null, 2)}\n`,
-    'ceilingbench.schema.json': `${JSON.stringify(z.toJSONSchema(publishedReportSchema, { unrepresentable: 'any' }), null, 2)}\n`,
+    'ceilingbench.schema.json': `${JSON.stringify(z.toJSONSchema(reportSchema, { unrepresentable: 'any' }), null, 2)}\n`,
     'junit.xml': renderJunit(validated, entries),
     'summary.md': renderMarkdown(validated),
   };

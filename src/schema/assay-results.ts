@@ -1,32 +1,33 @@
-import { z } from 'zod';
-import { reportSchema, sccAssayRecordSchema, sccRecordSchema } from './report.js';
 import { sccResultSchema } from './scc.js';
 import { agentAssaySchema, dualTaskSchema, motifAblationSchema } from './scc-secondary.js';
 
 /**
- * The assay results, each with its one schema: an SCC ladder's (./scc.ts) and each secondary assay's
- * (./scc-secondary.ts), keyed by the record that carries it. A report is read with `result` left open
- * (./report.ts), so that a report written by an older or newer assay still loads and renders the rest of its
- * page; what ceilingbench writes is described here in full, and published as ceilingbench.schema.json.
+ * Every assay's result, keyed by the assay's name (the name the spend accounts give it: `assay`): an SCC ladder's
+ * (./scc.ts; any task that declares a ladder: count, nested, …) and each secondary assay's (./scc-secondary.ts).
+ * The report's records carry these (./report.ts), so a result is validated when a report is written and when it
+ * is read (./read-report.ts), and ceilingbench.schema.json describes each.
  */
+export const ASSAY_RESULTS = {
+  scc: sccResultSchema.describe(
+    "An SCC counting-capacity ladder's full result (any task that declares a ladder): its configuration, every " +
+      'tier and trial, the capacity with its bounds, the attractors, the format audit and what the ladder spent.',
+  ),
+  motif: motifAblationSchema.describe(
+    'The stimulus ablation (motif / delimiter): one SCC ladder per motif, each capacity relative to the baseline motif.',
+  ),
+  'dual-task': dualTaskSchema.describe(
+    'Dual-task interference: counting accuracy and error per condition (a secondary task, a length-matched control ' +
+      'or a second count) against the true count.',
+  ),
+  agent: agentAssaySchema.describe(
+    'Agent operation: count / copy accuracy and agent-task success per condition and marker level, with thresholds.',
+  ),
+} as const;
 
-/** An SCC ladder's record with its full result. */
-export const sccResultRecordSchema = sccRecordSchema.extend({ result: sccResultSchema });
+/** The assays by name: the SCC ladder (`scc` records) and the secondary assays (`sccAssay` records). */
+export type AssayName = keyof typeof ASSAY_RESULTS;
+export const ASSAY_NAMES = Object.keys(ASSAY_RESULTS) as [AssayName, ...AssayName[]];
 
-const secondaryBase = sccAssayRecordSchema.omit({ assay: true, result: true });
-
-/** A secondary assay's record: one union keyed by `assay`, each with its own result. */
-export const sccAssayResultRecordSchema = z.discriminatedUnion('assay', [
-  secondaryBase.extend({ assay: z.literal('motif'), result: motifAblationSchema }),
-  secondaryBase.extend({ assay: z.literal('dual-task'), result: dualTaskSchema }),
-  secondaryBase.extend({ assay: z.literal('agent'), result: agentAssaySchema }),
-]);
-
-/** The report as ceilingbench writes it: every assay result described (the published JSON Schema). */
-export const publishedReportSchema = reportSchema.extend({
-  scc: z.array(sccResultRecordSchema),
-  sccAssays: z.array(sccAssayResultRecordSchema),
-});
-
-export type SccResultRecord = z.infer<typeof sccResultRecordSchema>;
-export type SccAssayResultRecord = z.infer<typeof sccAssayResultRecordSchema>;
+/** The secondary SCC assays (paper 003 Supplementary Notes 7–9): every assay but the ladder. */
+export const SCC_ASSAYS = ['motif', 'dual-task', 'agent'] as const satisfies readonly Exclude<AssayName, 'scc'>[];
+export type SccAssayName = (typeof SCC_ASSAYS)[number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, estimateStatusSchema, interval } from './common.js';
+import { cellKey, count, estimateStatusSchema, interval } from './common.js';
 import { retentionFitSchema } from './fit.js';
 import { sccRecordSchema } from './report.js';
 import { subjectIdentitySchema } from './subject.js';
@@ -45,10 +45,7 @@ export const baselineSchema = z.object({
    */
   cells: z.array(
     z.object({
-      project: z.string(),
-      task: z.string(),
-      variant: z.string(),
-      level: z.number(),
+      ...cellKey,
       successes: z.number().int(),
       answered: z.number().int(),
       status: estimateStatusSchema.optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { ASSAY_NAMES, ASSAY_RESULTS, type SccAssayName } from './assay-results.js';
 import { billedTokensSchema, cellResultSchema } from './cell.js';
-import { count, recordKey } from './common.js';
+import { cellKey, count, recordKey } from './common.js';
 import { ablationSchema, collapseFitSchema, retentionFitSchema } from './fit.js';
 import { gateResultSchema } from './gate.js';
 import { leaderboardSchema } from './leaderboard.js';
@@ -8,11 +9,16 @@ import { sccStopSchema } from './scc-stop.js';
 import { priceSchema, spendLimitReportSchema } from './spend.js';
 import { subjectIdentitySchema } from './subject.js';
 
-/** An SCC counting-capacity assay: the headline numbers, and the full result (src/assays/scc: sccResultSchema). */
-export const sccRecordSchema = z.object({
-  ...recordKey('scc'),
+/** The fields every SCC record (ladder or secondary assay) repeats: who answered it. */
+const answeredBy = {
   /** The subject spec that answered (present when the report holds several subjects). */
   subject: z.string().optional(),
+};
+
+/** An SCC counting-capacity ladder: the headline numbers, and the full result (./assay-results.ts). */
+export const sccRecordSchema = z.object({
+  ...recordKey('scc'),
+  ...answeredBy,
   cc: z.number(),
   ccLower: z.number(),
   ccUpper: z.number().nullable(),
@@ -20,27 +26,33 @@ export const sccRecordSchema = z.object({
   skipped: z.boolean().optional(),
   /** Present when the spend ledger stopped the ladder: cc is then a lower bound only, and nothing judges it. */
   stopped: sccStopSchema.optional(),
-  /** The full assay result (see src/assays/scc: sccResultSchema). */
-  result: z.unknown(),
+  result: ASSAY_RESULTS.scc,
 });
 export type SccRecord = z.infer<typeof sccRecordSchema>;
 
-/** The secondary SCC assays (paper 003 Supplementary Notes 7–9). */
-export const SCC_ASSAYS = ['motif', 'dual-task', 'agent'] as const;
-export type SccAssayName = (typeof SCC_ASSAYS)[number];
+/** An SCC record's headline numbers without its result: what a leaderboard ranks, and a baseline keeps of it. */
+export const sccHeadlineSchema = sccRecordSchema.omit({ result: true });
+export type SccHeadline = z.infer<typeof sccHeadlineSchema>;
 
-/** A secondary SCC assay: its own result shape, validated by its module (src/assays/scc-secondary/schema.ts). */
-export const sccAssayRecordSchema = z.object({
-  kind: z.literal('sccAssay'),
-  assay: z.enum(SCC_ASSAYS),
-  project: z.string(),
-  task: z.string(),
-  /** The subject spec that answered (present when the report holds several subjects). */
-  subject: z.string().optional(),
-  /** Headline numbers for tables and JUnit properties. */
-  summary: z.record(z.string(), z.union([z.number(), z.string(), z.null()])),
-  result: z.unknown(),
-});
+/** A secondary assay's record: its name, headline numbers for tables and JUnit properties, and its result. */
+const secondaryRecord = <const A extends SccAssayName>(assay: A) =>
+  z.object({
+    kind: z.literal('sccAssay'),
+    assay: z.literal(assay),
+    project: z.string(),
+    task: z.string(),
+    ...answeredBy,
+    /** Headline numbers for tables and JUnit properties. */
+    summary: z.record(z.string(), z.union([z.number(), z.string(), z.null()])),
+    result: ASSAY_RESULTS[assay],
+  });
+
+/** A secondary SCC assay (paper 003 Supplementary Notes 7–9): one union keyed by `assay`, each with its result. */
+export const sccAssayRecordSchema = z.discriminatedUnion('assay', [
+  secondaryRecord('motif'),
+  secondaryRecord('dual-task'),
+  secondaryRecord('agent'),
+]);
 export type SccAssayRecord = z.infer<typeof sccAssayRecordSchema>;
 
 /** A test that failed or errored without leaving a ceilingbench record (e.g. a crash in a spec). */
@@ -120,10 +132,7 @@ export const spendSchema = z.object({
   projects: z.array(z.object({ project: z.string(), ...spendTotalsSchema.shape, assays: assayUsageSchema.optional() })),
   cells: z.array(
     z.object({
-      project: z.string(),
-      task: z.string(),
-      variant: z.string(),
-      level: z.number(),
+      ...cellKey,
       subject: z.string(),
       ...spendTotalsSchema.shape,
     }),
@@ -133,7 +142,7 @@ export const spendSchema = z.object({
     z.object({
       project: z.string(),
       task: z.string(),
-      assay: z.enum(['scc', ...SCC_ASSAYS]),
+      assay: z.enum(ASSAY_NAMES),
       subject: z.string(),
       ...assayUsageSchema.omit({ records: true }).shape,
       ...spendTotalsSchema.partial().shape,

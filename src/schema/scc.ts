@@ -8,12 +8,20 @@ import { sccStopSchema } from './scc-stop.js';
 
 /** The ladder's counting capacity and its bounds: of an SCC run, and of each motif of the stimulus ablation. */
 export const capacityShape = {
-  cc: z.number().int().nonnegative(),
-  ccLower: z.number().int().nonnegative(),
-  ccUpper: z.number().int().positive().nullable(),
-  /** Absent in the authors' skipped record; false here when skipped. */
-  bounded: z.boolean(),
-  errorBar: z.object({ lower: z.number().int().nonnegative(), upper: z.number().int().positive() }),
+  cc: z.number().int().nonnegative().describe('Counting capacity: the longest length whose tier passed (0: none).'),
+  ccLower: z.number().int().nonnegative().describe('Lower bound of the capacity: the highest passed tier centre.'),
+  ccUpper: z
+    .number()
+    .int()
+    .positive()
+    .nullable()
+    .describe('Upper bound: the lowest failed tier centre; null when no tier failed (unbounded).'),
+  bounded: z
+    .boolean()
+    .describe("Whether a tier failed above the capacity (absent in the authors' skipped record; false when skipped)."),
+  errorBar: z
+    .object({ lower: z.number().int().nonnegative(), upper: z.number().int().positive() })
+    .describe("The authors' error bar of the capacity: [lower, upper]."),
 };
 
 export const sccTrialSchema = z.object({
@@ -35,6 +43,9 @@ export const sccTrialSchema = z.object({
   /** Every call of the trial, its doublings included (absent in records written before it was kept). */
   usage: chainUsageSchema.optional(),
 });
+
+/** A trial as the ladder keeps it while it runs: the result's trial, its usage always recorded. */
+export const sccTrialRecordSchema = sccTrialSchema.required({ usage: true });
 
 export const sccTierSchema = z.object({
   evaluationIndex: z.number().int().nonnegative(),
@@ -124,26 +135,31 @@ export const sccResultSchema = z.object({
   /** Absent when the preflight was not needed (policy `if-first-tier-fails` and the first tier passed). */
   preflight: sccTrialSchema.optional(),
   tiers: z.array(sccTierSchema),
-  /** Requests issued, the preflight included (aborted ones included). */
-  calls: z.number().int().nonnegative(),
-  /**
-   * Trials not issued that the authors' runner would have issued: K − issued per early-decided tier, plus the
-   * preflight when it was not needed.
-   */
-  callsSaved: z.number().int().nonnegative(),
-  /** Estimated output tokens saved: per decided tier, (K − completed) × the tier's mean output tokens. */
-  tokensSaved: z.number().nonnegative(),
-  /** Output tokens of all completed trials, as reported by the subject. */
-  tokensSpent: z.number().nonnegative(),
+  calls: z.number().int().nonnegative().describe('Requests issued, the preflight included (aborted ones included).'),
+  callsSaved: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe(
+      "Trials not issued that the authors' runner would have issued: K − issued per early-decided tier, plus the " +
+        'preflight when it was not needed.',
+    ),
+  tokensSaved: z
+    .number()
+    .nonnegative()
+    .describe("Estimated output tokens saved: per decided tier, (K − completed) × the tier's mean output tokens."),
+  tokensSpent: z.number().nonnegative().describe('Output tokens of all completed trials, as reported by the subject.'),
   learnedMaxOutputTokens: z.number().int().positive(),
   attractors: z.array(attractorSchema),
   tokensPerCountAtCc: tokensAtCcSchema,
   formatAudit: z.array(formatAuditRowSchema),
-  /** Present when the spend ledger stopped the ladder (./scc-stop.ts): no CC is measured then. */
-  stopped: sccStoppedSchema.optional(),
+  stopped: sccStoppedSchema
+    .optional()
+    .describe('Present when the spend ledger stopped the ladder: no CC is measured then.'),
 });
 
 export type SccTrial = z.infer<typeof sccTrialSchema>;
+export type SccTrialRecord = z.infer<typeof sccTrialRecordSchema>;
 export type SccTier = z.infer<typeof sccTierSchema>;
 export type SccResult = z.infer<typeof sccResultSchema>;
 export type SccStopped = z.infer<typeof sccStoppedSchema>;

@@ -48,10 +48,7 @@ export class SpendTally {
     const cells = [...(meta.cells ?? []), ...(record.kind === 'cell' ? [record] : [])];
     const price = priceFor(this.prices, meta.subject);
     for (const cell of cells) this.count(spendOfTrials(cell.trials, price));
-    if (record.kind === 'scc' || record.kind === 'sccAssay') {
-      const spent = assaySpentOf(record);
-      if (spent) this.count(spendOf(spent.billables, price));
-    }
+    if (record.kind === 'scc' || record.kind === 'sccAssay') this.count(spendOf(assaySpentOf(record).billables, price));
   }
 
   private count(spend: SpendTotals): void {

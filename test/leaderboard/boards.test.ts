@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildLeaderboard, type LeaderboardSubject } from '../../src/leaderboard/index.js';
 import type { CollapseBoard, SccBoard } from '../../src/schema/leaderboard.js';
 import { leaderboardSchema } from '../../src/schema/leaderboard.js';
-import type { SccRecord } from '../../src/schema/report.js';
+import type { SccHeadline } from '../../src/schema/report.js';
 import { simRecords } from './sim-records.js';
 
 // The puzzle and SCC boards: puzzles ranked by λ* then pooled accuracy, separated by one McNemar over all paired
@@ -54,7 +54,7 @@ describe('puzzle board', () => {
   });
 });
 
-const scc = (task: string, cc: number, ccUpper: number | null, skipped = false): SccRecord => ({
+const scc = (task: string, cc: number, ccUpper: number | null, skipped = false): SccHeadline => ({
   kind: 'scc',
   project: 'scc',
   task,
@@ -63,10 +63,9 @@ const scc = (task: string, cc: number, ccUpper: number | null, skipped = false):
   ccUpper,
   bounded: ccUpper !== null,
   ...(skipped ? { skipped } : {}),
-  result: null,
 });
 
-const sccSubject = (subject: string, record: SccRecord): LeaderboardSubject => ({
+const sccSubject = (subject: string, record: SccHeadline): LeaderboardSubject => ({
   subject,
   seed: 0,
   cells: [],

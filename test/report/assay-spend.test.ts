@@ -14,6 +14,15 @@ import type { Usage } from '../../src/schema/trial.js';
 import { billedTokens, costOf } from '../../src/spend/price.js';
 import { createSubject } from '../../src/subjects/index.js';
 import {
+  dualTaskResult,
+  dualTrial,
+  motifResult,
+  motifRow,
+  sccResult,
+  sccTier,
+  sccTrial,
+} from '../support/assay-results.js';
+import {
   cellArb,
   cellOf,
   entry,
@@ -72,12 +81,12 @@ describe('spend: SCC and secondary-assay records', () => {
       project: 'scc',
       task: 'dual',
       summary: {},
-      result: {
+      result: dualTaskResult({
         trials: [
-          { inputTokens: 10, outputTokens: 4, answered: true },
-          { inputTokens: null, outputTokens: null, answered: false },
+          dualTrial({ inputTokens: 10, outputTokens: 4, answered: true }),
+          dualTrial({ inputTokens: null, outputTokens: null, answered: false }),
         ],
-      },
+      }),
     };
     const report = buildReport([entry(dual), entry(cellOf('d2', 5, [trial('paid', 0, u(5, 5))]))], {
       ...run,
@@ -105,7 +114,8 @@ describe('spend: SCC and secondary-assay records', () => {
       unrecordedTrials: 4,
     });
     // a motif ablation of then kept calls, not tokens: counted as calls, never as 0 tokens
-    const motif = { ...dual, assay: 'motif' as const, task: 'count', result: { rows: [{ calls: 30 }, { calls: 12 }] } };
+    const rows = [motifRow({ calls: 30 }), motifRow({ calls: 12 })];
+    const motif = { ...dual, assay: 'motif' as const, task: 'count', result: motifResult({ rows }) };
     expect(assayUsageOf(motif)).toEqual({
       trials: 42,
       finalCallPromptTokens: null,
@@ -150,10 +160,15 @@ const assayArb = fc.oneof(
       ccLower: 1,
       ccUpper: 2,
       bounded: true,
-      result: {
+      result: sccResult({
         calls: trials.length + aborted.length,
-        tiers: [{ trials: trials.map((usage) => ({ inputTokens: 1, tokens: 1, usage })), abortedUsage: aborted }],
-      },
+        tiers: [
+          sccTier({
+            trials: trials.map((usage) => sccTrial({ inputTokens: 1, tokens: 1, usage })),
+            abortedUsage: aborted,
+          }),
+        ],
+      }),
     })),
   fc.array(chainArb, { maxLength: 8 }).map((trials) => ({
     kind: 'sccAssay' as const,
@@ -161,7 +176,7 @@ const assayArb = fc.oneof(
     project: 'scc-dual',
     task: 'dual',
     summary: {},
-    result: { trials: trials.map((usage) => ({ inputTokens: 1, outputTokens: 1, usage })) },
+    result: dualTaskResult({ trials: trials.map((usage) => dualTrial({ inputTokens: 1, outputTokens: 1, usage })) }),
   })),
 );
 
@@ -206,10 +221,12 @@ describe('spend: the assays are in the accounts (property)', () => {
           // each assay entry, from its records' chains: every call, paid apart from the cache
           expect(spend.assays).toHaveLength(assays.length);
           for (const record of assays) {
-            const chains =
+            // every generated trial keeps its usage
+            const chains = (
               record.kind === 'scc'
-                ? [...record.result.tiers[0].trials.map((t) => t.usage), ...record.result.tiers[0].abortedUsage]
-                : record.result.trials.map((t) => t.usage);
+                ? [...record.result.tiers[0].trials.map((t) => t.usage), ...(record.result.tiers[0].abortedUsage ?? [])]
+                : record.result.trials.map((t) => t.usage)
+            ) as ChainUsage[];
             const a = spend.assays.find((x) => x.task === record.task);
             // billed tokens: a reasoning count above the completion is billed on top of it (spend/price.ts)
             const billed = (u: Usage, key: 'promptTokens' | 'completionTokens') =>

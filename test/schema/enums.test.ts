@@ -4,11 +4,12 @@ import type { SccTier, SccTrial } from '../../src/assays/scc/schema.js';
 import type { TrialStatus } from '../../src/assays/scc/trial.js';
 import { configSchema, type GateEvidence, gateValueSchema } from '../../src/config/schema.js';
 import type { checkRetentionAtLeast } from '../../src/gates/checks.js';
+import { ASSAY_NAMES, SCC_ASSAYS } from '../../src/schema/assay-results.js';
 import { baselineSchema } from '../../src/schema/baseline.js';
 import { cellResultSchema } from '../../src/schema/cell.js';
 import { retentionFitSchema } from '../../src/schema/fit.js';
 import { GATE_MODES, type GateResult } from '../../src/schema/gate.js';
-import { SCC_ASSAYS, sccAssayRecordSchema } from '../../src/schema/report.js';
+import { sccAssayRecordSchema, spendSchema } from '../../src/schema/report.js';
 import type { SUBJECT_KINDS, SubjectIdentity } from '../../src/schema/subject.js';
 import type { ReasoningRecord, TrialRecord } from '../../src/schema/trial.js';
 import type { SubjectSpec } from '../../src/subjects/spec.js';
@@ -28,7 +29,9 @@ describe('enums in src/schema and src/config are derived from their one definiti
     expect(options(cellResultSchema.shape.levelKind)).toEqual([...LEVEL_KINDS]);
     const gateObject = gateValueSchema.options[1];
     expect(options(gateObject.shape.mode.unwrap())).toEqual([...GATE_MODES]);
-    expect(options(sccAssayRecordSchema.shape.assay)).toEqual([...SCC_ASSAYS]);
+    expect(sccAssayRecordSchema.options.map((o) => o.shape.assay.value)).toEqual([...SCC_ASSAYS]);
+    expect(options(spendSchema.shape.assays.element.shape.assay)).toEqual([...ASSAY_NAMES]);
+    expect(ASSAY_NAMES).toEqual(['scc', ...SCC_ASSAYS]);
   });
 
   it('the types agree with them', () => {

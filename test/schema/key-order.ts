@@ -26,8 +26,10 @@ export function keyOrder(schema: z.ZodType, path = '$', out: Record<string, stri
   } else if (schema instanceof z.ZodRecord) {
     keyOrder(schema.valueType as z.ZodType, `${path}{}`, out);
   } else if (schema instanceof z.ZodUnion) {
+    // a discriminated union names its members by its key (`assay`); another union by the first literal field
+    const key = schema instanceof z.ZodDiscriminatedUnion ? (schema.def.discriminator as string) : undefined;
     (schema.options as z.ZodType[]).forEach((option, i) => {
-      const tag = option instanceof z.ZodObject ? literalTag(option) : undefined;
+      const tag = option instanceof z.ZodObject ? literalTag(option, key) : undefined;
       keyOrder(option, `${path}|${tag ?? i}`, out);
     });
   } else if (schema instanceof z.ZodPipe) {
@@ -36,8 +38,10 @@ export function keyOrder(schema: z.ZodType, path = '$', out: Record<string, stri
   return out;
 }
 
-/** The value of an option's first literal field (`kind`, `family`), to name union members. */
-function literalTag(option: z.ZodObject): string | undefined {
+/** The value of an option's key, or of its first literal field (`kind`, `family`), to name union members. */
+function literalTag(option: z.ZodObject, key?: string): string | undefined {
+  const keyed = key === undefined ? undefined : (option.shape as Record<string, z.ZodType>)[key];
+  if (keyed instanceof z.ZodLiteral) return String(keyed.value);
   for (const value of Object.values(option.shape as Record<string, z.ZodType>))
     if (value instanceof z.ZodLiteral) return String(value.value);
   return undefined;

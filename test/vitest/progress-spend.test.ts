@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CeilingbenchMeta } from '../../src/schema/meta.js';
 import type { TrialRecord } from '../../src/schema/trial.js';
 import { SpendTally } from '../../src/vitest/progress-reporter.js';
+import { sccResult, sccTier, sccTrial } from '../support/assay-results.js';
 import { cell } from '../support/records.js';
 
 const subject = { spec: 'openai:gpt-4o-mini', kind: 'openai' as const, model: 'gpt-4o-mini', parameters: {} };
@@ -59,20 +60,25 @@ describe('the progress line’s spend so far', () => {
       attempts: 2,
       paid: { calls: 2, usage: { promptTokens: 6, completionTokens: 40 } },
       fromCache: { calls: 0, usage: null },
-      end: 'answer',
+      end: 'answer' as const,
     };
     const hit = {
       calls: 1,
       attempts: 0,
       paid: { calls: 0, usage: null },
       fromCache: { calls: 1, usage: { promptTokens: 3, completionTokens: 2 } },
-      end: 'answer',
+      end: 'answer' as const,
     };
-    const result = {
+    const result = sccResult({
       calls: 2,
-      tiers: [{ trials: [{ inputTokens: 3, tokens: 20, retryCount: 1, usage: doubled }], abortedUsage: [] }],
-      preflight: { inputTokens: 3, tokens: 2, usage: hit },
-    };
+      tiers: [
+        sccTier({
+          trials: [sccTrial({ inputTokens: 3, tokens: 20, retryCount: 1, usage: doubled })],
+          abortedUsage: [],
+        }),
+      ],
+      preflight: sccTrial({ inputTokens: 3, tokens: 2, usage: hit }),
+    });
     tally.add({
       record: { kind: 'scc', project: 'scc', task: 'count', cc: 1, ccLower: 1, ccUpper: 2, bounded: true, result },
       gates: [],

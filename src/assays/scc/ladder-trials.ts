@@ -4,7 +4,7 @@ import { withResponseChannels } from '../../tasks/final-answer.js';
 import { DEFAULT_LADDER_TASK } from '../../tasks/ladder.js';
 import { resolveTask, type TaskId } from '../../tasks/registry.js';
 import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
-import type { SccTrial } from './schema.js';
+import { type SccTrial, sccTrialSchema } from './schema.js';
 import type { TierRunner } from './tier-walk.js';
 import { askTrial, type SccTrialRecord, type TrialOutcome, trialOutcomeOf } from './trial.js';
 
@@ -120,20 +120,4 @@ export class LadderTrials {
 }
 
 /** A trial record as the result keeps it (the schema's fields, in its order). */
-export const toTrial = (record: SccTrialRecord): SccTrial => ({
-  trialIndex: record.trialIndex,
-  target: record.target,
-  parsed: record.parsed,
-  relativeError: record.relativeError,
-  exact: record.exact,
-  format: record.format,
-  tokens: record.tokens,
-  inputTokens: record.inputTokens,
-  status: record.status,
-  detail: record.detail,
-  retryCount: record.retryCount,
-  requestedMaxOutputTokens: record.requestedMaxOutputTokens,
-  finalMaxOutputTokens: record.finalMaxOutputTokens,
-  text: record.text,
-  usage: record.usage,
-});
+export const toTrial = (record: SccTrialRecord): SccTrial => sccTrialSchema.parse(record);

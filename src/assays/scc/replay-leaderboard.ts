@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { buildLeaderboard } from '../../leaderboard/index.js';
 import { type SccBoard, sccBoardSchema } from '../../schema/leaderboard.js';
-import type { SccRecord } from '../../schema/report.js';
+import type { SccHeadline } from '../../schema/report.js';
 import type { SccReplayRow } from './replay.js';
 
 /**
@@ -40,7 +40,7 @@ export type SccReplayLeaderboard = z.infer<typeof sccReplayLeaderboardSchema>;
 /** The CC leaderboard of a replay's rows; `task` names the board (e.g. the log file). */
 export function sccReplayLeaderboard(rows: readonly SccReplayRow[], task = 'scc-replay'): SccReplayLeaderboard {
   const replayed = rows.filter((r) => r.error === null && r.cc !== null && r.ccLower !== null);
-  const record = (r: SccReplayRow): SccRecord => ({
+  const record = (r: SccReplayRow): SccHeadline => ({
     kind: 'scc',
     project: 'scc',
     task,
@@ -49,7 +49,6 @@ export function sccReplayLeaderboard(rows: readonly SccReplayRow[], task = 'scc-
     ccUpper: r.ccUpper,
     bounded: r.bounded ?? false,
     skipped: r.skipped ?? false,
-    result: null,
   });
   const board =
     replayed.length === 0

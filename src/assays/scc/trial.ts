@@ -1,6 +1,6 @@
 import { SccFatalError } from '../../errors.js';
 import type { ChainUsage } from '../../schema/chain-usage.js';
-import type { SccTrial } from '../../schema/scc.js';
+import type { SccTrial, SccTrialRecord } from '../../schema/scc.js';
 import type { Subject, TrialRequest } from '../../subjects/subject.js';
 import { resolveTask } from '../../tasks/registry.js';
 import type { AnyTaskPlugin, Prompt, TaskInstance } from '../../tasks/task.js';
@@ -13,7 +13,7 @@ import { askUnderBudgetRule, type BudgetedAnswer, type BudgetedError, type RuleO
  * Neither calls back into the other.
  */
 /** A trial as the ladder keeps it: the result schema's trial (src/schema/scc.ts), its usage always recorded. */
-export type SccTrialRecord = Omit<SccTrial, 'usage'> & { usage: ChainUsage };
+export type { SccTrialRecord };
 export type TrialStatus = SccTrial['status'];
 
 export { SccFatalError };

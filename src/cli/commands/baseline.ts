@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { z } from 'zod';
 import { baselineFromReport, loadBaselineDir } from '../../compare/index.js';
 import { fixed, interval } from '../../report/format.js';
 import { type Baseline, baselineSchema } from '../../schema/baseline.js';
-import { reportSchema } from '../../schema/report.js';
+import { readReport } from '../../schema/read-report.js';
 import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { readJsonFile } from './read-json.js';
@@ -49,11 +50,14 @@ export const registerBaseline: RegisterCommand = (cli, io) => {
             `baseline save: give a release name of letters, digits, '.', '_' or '-' (got '${name ?? ''}')`,
           );
         }
-        const report = readJsonFile(
-          flags.from,
-          reportSchema,
-          "run 'ceilingbench run' first or pass --from <ceilingbench.json>",
-        );
+        const fix = "run 'ceilingbench run' first or pass --from <ceilingbench.json>";
+        const read = readReport(readJsonFile(flags.from, z.unknown(), fix));
+        for (const line of read.setAside) io.stderr(`ceilingbench: warning: ${flags.from}: ${line}\n`);
+        if (!read.success) {
+          const issue = read.error.issues[0];
+          throw new UsageError(`${flags.from}: ${issue.path.join('.') || '(root)'}: ${issue.message} — ${fix}`);
+        }
+        const report = read.data;
         const baseline = baselineSchema.parse(baselineFromReport(report, name));
         mkdirSync(dir, { recursive: true });
         const path = join(dir, `${name}.json`);

@@ -160,7 +160,7 @@ export const registerCompare: RegisterCommand = (cli, io) => {
     .action((basePath: string, candPath: string, flags: Record<string, unknown>) => {
       const load = (path: string) => {
         try {
-          return loadRunRecord(path);
+          return loadRunRecord(path, (line) => io.stderr(`ceilingbench: warning: ${line}\n`));
         } catch (error) {
           throw new UsageError((error as Error).message);
         }

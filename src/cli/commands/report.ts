@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { loadBaselineDir } from '../../compare/load.js';
 import type { Baseline } from '../../schema/baseline.js';
 import type { Board } from '../../schema/leaderboard.js';
-import { type Report, reportSchema } from '../../schema/report.js';
+import { readReport } from '../../schema/read-report.js';
+import type { Report } from '../../schema/report.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 
@@ -35,9 +36,13 @@ function readJson(path: string): unknown {
   }
 }
 
-/** Reads and validates ceilingbench.json; every failure names the file and the first bad field. */
-export function readReportFile(path: string): Report {
-  const parsed = reportSchema.safeParse(readJson(path));
+/**
+ * Reads and validates ceilingbench.json; every failure names the file and the first bad field. An assay record
+ * whose result does not match its assay's schema is set aside with a warning (src/schema/read-report.ts).
+ */
+export function readReportFile(path: string, io: Pick<CliIo, 'stderr'>): Report {
+  const parsed = readReport(readJson(path));
+  for (const line of parsed.setAside) io.stderr(`ceilingbench: warning: ${path}: ${line}\n`);
   if (!parsed.success) {
     throw new UsageError(
       `${path}: not a valid ceilingbench.json (${firstIssue(parsed.error)}) — pass the file 'ceilingbench run' wrote, unedited`,
@@ -118,7 +123,7 @@ async function mergeAction(args: readonly string[], flags: ReportFlags, io: CliI
     );
   }
   const paths = reportPaths(args);
-  const inputs = paths.map((path) => ({ name: relativeName(path), report: readReportFile(path) }));
+  const inputs = paths.map((path) => ({ name: relativeName(path), report: readReportFile(path, io) }));
   const resamples = numberFlag('resamples', flags.resamples, (x) => Number.isInteger(x) && x >= 1);
   const alpha = numberFlag('alpha', flags.alpha, (x) => x > 0 && x < 1);
   const { mergeReports, mergedTestEntries } = await import('../../report/merge/index.js');
@@ -194,7 +199,7 @@ export const registerReport: RegisterCommand = (cli, io) => {
       const single = args.length === 1 && !(existsSync(args[0]) && statSync(args[0]).isDirectory());
       if (!single) return mergeAction(args, flags, io);
       const path = resolve(args[0]);
-      const report = readReportFile(path);
+      const report = readReportFile(path, io);
       const baselines = flags.baselines === undefined ? [] : readBaselineDir(resolve(String(flags.baselines)), io);
       const outDir = resolve(flags.out === undefined ? dirname(path) : String(flags.out));
       const { renderHtmlReport, writeRenderedHtmlReport } = await import('../../report/html/index.js');

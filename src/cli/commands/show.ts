@@ -62,7 +62,7 @@ function positive(name: string, value: string | number | undefined, fallback: nu
  * step marked (highlighted on a terminal), the final answer and the reasoning.
  */
 function showAction(path: string, flags: ShowFlags, io: CliIo): number {
-  const report = readReportFile(resolve(path));
+  const report = readReportFile(resolve(path), io);
   const withExamples = report.cells.filter((c) => (c.examples ?? []).length > 0);
   if (withExamples.length === 0) {
     throw new UsageError(

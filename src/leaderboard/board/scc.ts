@@ -1,5 +1,5 @@
 import type { Comparison, SccBoard, SccEntry } from '../../schema/leaderboard.js';
-import type { SccRecord } from '../../schema/report.js';
+import type { SccHeadline } from '../../schema/report.js';
 import { sccStopText } from '../../schema/scc-stop.js';
 import type { LabelledSubject } from '../input.js';
 import { adjacentRelations, orderByHeadline } from '../rank.js';
@@ -8,13 +8,13 @@ import { applyRanks, type BoardDraft, pairsInOrder, rankRangeNote, standingOf } 
 const bounds = (s: { ccLower: number; ccUpper: number | null }) => `${s.ccLower}–${s.ccUpper ?? '∞'}`;
 
 /** Why a record is listed unranked: skipped at the preflight, or stopped by the spend ledger (no CC measured). */
-const unrankedReason = (record: SccRecord): string | undefined =>
+const unrankedReason = (record: SccHeadline): string | undefined =>
   record.stopped ? sccStopText(record.stopped) : record.skipped ? 'skipped (no tier evaluated)' : undefined;
 
 /** One SCC task's board: subjects by CC; separable when the ladder bounds do not overlap (no p-value). */
 export function sccBoard(
-  record: SccRecord,
-  members: ReadonlyArray<{ subject: LabelledSubject; record: SccRecord }>,
+  record: SccHeadline,
+  members: ReadonlyArray<{ subject: LabelledSubject; record: SccHeadline }>,
 ): BoardDraft {
   const sides = members.map(({ subject, record: own }) => ({
     label: subject.label,
@@ -71,8 +71,8 @@ export function sccBoard(
         rankedBy: 'CC',
         tested: 'CC',
         bounds: (c) => {
-          const a = byLabel.get(c.a) as SccRecord;
-          const b = byLabel.get(c.b) as SccRecord;
+          const a = byLabel.get(c.a) as SccHeadline;
+          const b = byLabel.get(c.b) as SccHeadline;
           return `ladder bounds ${bounds(a)} and ${bounds(b)} ${c.separable ? 'do not overlap' : 'overlap'}`;
         },
       });

@@ -3,7 +3,6 @@ import { sccStopText } from '../../schema/scc-stop.js';
 import { fixed, interval, percent, thousands, usd } from '../format.js';
 import { assayNote, limitLine, unpricedSubjects } from '../spend.js';
 import { escapeHtml as e, htmlTable } from './escape.js';
-import { readSccRuns } from './scc-view.js';
 
 /** The subject / seed / git / timing block at the top of the page. */
 export function headerTable(report: Report): string {
@@ -118,12 +117,10 @@ export function collapseTable(report: Report): string {
 }
 
 export function sccTable(report: Report): string {
-  const { runs } = readSccRuns(report);
   return htmlTable(
     ['task', 'CC', 'ladder bounds', 'tiers', 'top attractors'],
     report.scc.map((s) => {
-      const view = runs.find((r) => r.record === s)?.view;
-      const attractors = (view?.attractors ?? [])
+      const attractors = s.result.attractors
         .slice(0, 3)
         .map((a) => `${a.value} (${percent(a.share, 0)})`)
         .join(', ');
@@ -133,7 +130,7 @@ export function sccTable(report: Report): string {
         s.stopped
           ? `≥ ${s.ccLower} (lower bound only)`
           : `${s.ccLower}–${s.bounded ? s.ccUpper : '∞ (no tier failed)'}`,
-        view ? String(view.tiers.length) : 'unreadable result',
+        String(s.result.tiers.length),
         attractors || '–',
       ];
     }),

@@ -53,6 +53,20 @@ describe('ceilingbench report', () => {
     expect(out).toMatch(/not drawn: Per-release history of p_d — no baselines given/);
   });
 
+  it('a record whose result does not match its assay is set aside with a warning naming it; the page is written', async () => {
+    const dir = tempDir();
+    const raw = JSON.parse(readFileSync(fixture('ceilingbench.json'), 'utf8'));
+    raw.scc[0].result.tiers = 'not a list';
+    writeFileSync(join(dir, 'ceilingbench.json'), JSON.stringify(raw));
+    const { code, out, err } = await runReport([join(dir, 'ceilingbench.json')]);
+    expect(code).toBe(0);
+    expect(err).toContain(
+      `ceilingbench: warning: ${join(dir, 'ceilingbench.json')}: scc record scc/count set aside: its result does not match its assay's schema (field 'tiers':`,
+    );
+    expect(out).toContain(`wrote ${join(dir, 'index.html')}`);
+    expect(readFileSync(join(dir, 'index.html'), 'utf8')).toContain('<figure id="chart-accuracy-depth"');
+  });
+
   it('--out and --baselines: history charts from every valid baseline; invalid ones skipped with a warning', async () => {
     const baselines = tempDir();
     for (const name of ['sim-2026-09.json', 'sim-2026-10.json']) {

@@ -10,8 +10,10 @@ import { PyRandom } from '../../../src/rng/index.js';
 import type { Baseline } from '../../../src/schema/baseline.js';
 import type { CellResult } from '../../../src/schema/cell.js';
 import type { Report } from '../../../src/schema/report.js';
+import type { SccTier } from '../../../src/schema/scc.js';
 import type { TrialRecord } from '../../../src/schema/trial.js';
 import type { AnyTaskPlugin } from '../../../src/tasks/task.js';
+import { sccResult, sccTier, sccTrial } from '../../support/assay-results.js';
 
 /**
  * A small but realistic ceilingbench.json for the HTML report: trials are simulated with a seeded
@@ -102,7 +104,7 @@ function puzzleCell(rng: PyRandom, task: string, level: number, cliff: number): 
 function sccRecord(rng: PyRandom, capacity: number): Report['scc'][number] {
   const K = 16;
   const attractorValues = [500, 1000, 200, 300];
-  const tiers: Array<Record<string, unknown>> = [];
+  const tiers: SccTier[] = [];
   const wrongPast: number[] = [];
   let lowPass = 0;
   let firstFail: number | null = null;
@@ -121,21 +123,25 @@ function sccRecord(rng: PyRandom, capacity: number): Report['scc'][number] {
           : Math.round(target * (0.6 + 0.5 * rng.random()));
       if (over && parsed !== target) wrongPast.push(parsed);
       const relativeError = Math.abs(parsed - target) / target;
-      return { trialIndex: i, target, parsed, relativeError, exact: parsed === target, format: 'bare_number' };
+      return sccTrial({ trialIndex: i, target, parsed, relativeError, exact: parsed === target });
     });
-    const mape = trials.reduce((s, t) => s + t.relativeError, 0) / K;
+    const mape = trials.reduce((s, t) => s + (t.relativeError ?? 0), 0) / K;
     const passed = mape <= 0.05;
-    tiers.push({
-      evaluationIndex: index,
-      phase,
-      center,
-      sampleLow: low,
-      sampleHigh: high,
-      passed,
-      parseRate: 1,
-      mape,
-      trials,
-    });
+    tiers.push(
+      sccTier({
+        evaluationIndex: index,
+        phase,
+        center,
+        sampleLow: low,
+        sampleHigh: high,
+        targets: trials.map((t) => t.target),
+        passed,
+        parseRate: 1,
+        mape,
+        issued: K,
+        trials,
+      }),
+    );
     if (passed) lowPass = center;
     else firstFail = firstFail === null ? center : Math.min(firstFail, center);
     if (phase === 'expansion' && passed) {
@@ -153,16 +159,17 @@ function sccRecord(rng: PyRandom, capacity: number): Report['scc'][number] {
     .filter(([, count]) => count >= 3)
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .map(([value, count]) => ({ value, count, share: count / wrongPast.length }));
-  const result = {
+  const result = sccResult({
     task: 'count',
     cc: lowPass,
     ccLower: lowPass,
     ccUpper: firstFail,
     bounded: firstFail !== null,
-    skipped: false,
+    errorBar: { lower: lowPass, upper: firstFail ?? lowPass + 1 },
     tiers,
+    calls: tiers.length * K,
     attractors,
-  };
+  });
   return {
     kind: 'scc',
     project: 'scc',

@@ -1,6 +1,5 @@
 import type { Report } from '../../../schema/report.js';
 import type { ChartResult } from '../chart.js';
-import { readSccRuns } from '../scc-view.js';
 import { distinct, facetedSpec, figure, layerOf, round, verdictColor, verticalInterval } from './scaffold.js';
 
 /** A stopped ladder's cc is a lower bound, never drawn as a measured CC. */
@@ -10,19 +9,18 @@ const ccLabel = (record: { cc: number; stopped?: unknown }): string =>
 const LADDER = figure('scc-ladder', 'SCC ladder trace: tier length and verdict');
 const SCATTER = figure('scc-scatter', 'SCC predicted vs true count, with attractor bands');
 
-function noRunsReason(report: Report, unreadable: string[]): string {
-  if (report.scc.length === 0) return 'no SCC record in this report';
-  return `no SCC record has a readable ladder (${unreadable.join('; ')})`;
-}
+const noRunsReason = (report: Report): string =>
+  report.scc.length === 0
+    ? 'no SCC record in this report'
+    : 'no SCC ladder evaluated a tier (each was skipped or stopped before its first tier)';
 
 /** Paper 003 Fig. 2A: the tiers the randomized ladder evaluated, in order, with the sampled length range. */
 export function sccLadderChart(report: Report): ChartResult {
-  const { runs, unreadable } = readSccRuns(report);
-  const withTiers = runs.filter((r) => r.view.tiers.length > 0);
-  if (withTiers.length === 0) return LADDER.absent(noRunsReason(report, unreadable));
+  const withTiers = report.scc.filter((r) => r.result.tiers.length > 0);
+  if (withTiers.length === 0) return LADDER.absent(noRunsReason(report));
   const rows: Record<string, string | number>[] = [];
-  for (const { record, view } of withTiers) {
-    for (const tier of [...view.tiers].sort((a, b) => a.evaluationIndex - b.evaluationIndex)) {
+  for (const record of withTiers) {
+    for (const tier of [...record.result.tiers].sort((a, b) => a.evaluationIndex - b.evaluationIndex)) {
       rows.push({
         layer: 'tier',
         task: record.task,
@@ -46,7 +44,7 @@ export function sccLadderChart(report: Report): ChartResult {
       });
     }
   }
-  const tasks = distinct(withTiers.map((r) => r.record.task));
+  const tasks = distinct(withTiers.map((r) => r.task));
   const x = {
     field: 'step',
     type: 'quantitative' as const,
@@ -124,12 +122,11 @@ export function sccLadderChart(report: Report): ChartResult {
  * diagonal, CC, and the attractor values wrong answers past capacity cluster on.
  */
 export function sccScatterChart(report: Report): ChartResult {
-  const { runs, unreadable } = readSccRuns(report);
   const rows: Record<string, string | number>[] = [];
   const tasks: string[] = [];
   let nonPositive = 0;
-  for (const { record, view } of runs) {
-    const parsedTrials = view.tiers.flatMap((t) => t.trials).filter((t) => t.parsed !== null && t.target > 0);
+  for (const record of report.scc) {
+    const parsedTrials = record.result.tiers.flatMap((t) => t.trials).filter((t) => t.parsed !== null && t.target > 0);
     const trials = parsedTrials.filter((t) => (t.parsed as number) > 0);
     nonPositive += parsedTrials.length - trials.length;
     if (trials.length === 0) continue;
@@ -150,7 +147,7 @@ export function sccScatterChart(report: Report): ChartResult {
     rows.push({ layer: 'diagonal', task: record.task, target: minTarget, parsed: minTarget });
     rows.push({ layer: 'diagonal', task: record.task, target: maxTarget, parsed: maxTarget });
     if (record.cc > 0) rows.push({ layer: 'cc', task: record.task, target: record.cc, label: ccLabel(record) });
-    for (const a of view.attractors ?? []) {
+    for (const a of record.result.attractors) {
       rows.push({
         layer: 'attractor',
         task: record.task,
@@ -161,7 +158,7 @@ export function sccScatterChart(report: Report): ChartResult {
     }
   }
   if (rows.length === 0) {
-    const reason = runs.length > 0 ? 'no SCC trial produced a parsed count' : noRunsReason(report, unreadable);
+    const reason = report.scc.length > 0 ? 'no SCC trial produced a parsed count' : noRunsReason(report);
     return SCATTER.absent(reason);
   }
   // Explicit domains: the layers that carry only one coordinate (CC rule, attractor bands) must not widen them.

@@ -1,13 +1,5 @@
-import type { z } from 'zod';
 import type { Report } from '../../../schema/report.js';
-import {
-  type AgentAssayResult,
-  agentAssaySchema,
-  type DualTaskResult,
-  dualTaskSchema,
-  type MotifAblationResult,
-  motifAblationSchema,
-} from '../../../schema/scc-secondary.js';
+import type { AgentAssayResult, DualTaskResult, MotifAblationResult } from '../../../schema/scc-secondary.js';
 import { sccStopText } from '../../../schema/scc-stop.js';
 import { fixed, percent } from '../../format.js';
 import { escapeHtml as e, htmlTable } from '../escape.js';
@@ -15,8 +7,8 @@ import { escapeHtml as e, htmlTable } from '../escape.js';
 /**
  * The SCC secondary assays (paper 003: motif ablation Fig. 2E / Table S11, dual-task interference Fig. 2F,
  * agent operation Tables S9–S10) as an HTML fragment: tables, and one inline-SVG line chart of the smoothed
- * dual-task count error. Returns '' when the report has no such records. Records whose result does not match
- * the assay's schema are named, not rendered.
+ * dual-task count error. Returns '' when the report has no such records. Each record's result was validated
+ * against its assay's schema when the report was read (src/schema/read-report.ts).
  */
 type AssayRecord = Report['sccAssays'][number];
 
@@ -175,23 +167,10 @@ function agentTables(result: AgentAssayResult): string {
   );
 }
 
-function unreadable(record: AssayRecord, error: z.ZodError): string {
-  const issue = error.issues[0];
-  const where = issue ? `field '${e(issue.path.join('.'))}' ${e(issue.message)}` : 'invalid';
-  return `<p class="warning">${e(record.assay)} record (${e(record.task)}) could not be read: ${where}.</p>`;
-}
-
 function renderOne(record: AssayRecord): string {
-  if (record.assay === 'motif') {
-    const parsed = motifAblationSchema.safeParse(record.result);
-    return parsed.success ? motifTables(parsed.data) : unreadable(record, parsed.error);
-  }
-  if (record.assay === 'dual-task') {
-    const parsed = dualTaskSchema.safeParse(record.result);
-    return parsed.success ? dualTables(parsed.data) : unreadable(record, parsed.error);
-  }
-  const parsed = agentAssaySchema.safeParse(record.result);
-  return parsed.success ? agentTables(parsed.data) : unreadable(record, parsed.error);
+  if (record.assay === 'motif') return motifTables(record.result);
+  if (record.assay === 'dual-task') return dualTables(record.result);
+  return agentTables(record.result);
 }
 
 export function renderSccSecondarySection(assays: Report['sccAssays']): string {
