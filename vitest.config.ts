@@ -14,6 +14,11 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           setupFiles: ['./src/vitest/setup.ts'],
           testTimeout: 120_000,
+          // Vitest's default is cores − 1 workers: one on a 2-core machine, so the files ran one after another
+          // while most of the slow ones sit blocked on a child process (a `vitest run` or `ceilingbench run`).
+          // Three overlap that waiting; the in-process files keep both cores busy meanwhile. Every test already
+          // owns its temporary directories and loopback ports (port 0), so files never share state.
+          maxWorkers: 3,
         },
       },
     ],

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportSchema } from '../../src/schema/report.js';
+import { CLI_BIN } from '../support/cli-bin.js';
 import { ROOT, runCeilingbench } from '../support/run-vitest.js';
 
 // The CLI as a child process: Vitest's name filter passed through, a mistyped variable warned of, a reader that
@@ -39,7 +40,7 @@ describe('a closed pipe (`ceilingbench … | head -1`)', () => {
     // about 1.2 MB of JSON: far more than a pipe holds, so the writes go on after the reader is gone
     const child = spawn(
       process.execPath,
-      [join(ROOT, 'scripts/dev-cli.js'), 'generate', 'nested', '--level', '20000', '--seed', '1', '--json'],
+      [CLI_BIN, 'generate', 'nested', '--level', '20000', '--seed', '1', '--json'],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Report, reportSchema } from '../../src/schema/report.js';
+import { CLI_BIN } from './cli-bin.js';
 
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 
@@ -53,9 +54,9 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the `ceilingbench` command (bin shim) in a child process, as a user would. */
+/** Runs the `ceilingbench` command in a child process, as a user would (on the current sources: see CLI_BIN). */
 export function runCeilingbench(args: string[], env: Record<string, string> = {}): CliRun {
-  const result = spawnSync(process.execPath, [join(ROOT, 'scripts/dev-cli.js'), ...args], {
+  const result = spawnSync(process.execPath, [CLI_BIN, ...args], {
     cwd: ROOT,
     env: {
       ...process.env,

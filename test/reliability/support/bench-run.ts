@@ -109,7 +109,7 @@ export function spawnBench(args: string[], env: Record<string, string>): BenchCh
 }
 
 export const VITEST_BIN = join(ROOT, 'node_modules/vitest/vitest.mjs');
-export const CLI_BIN = join(ROOT, 'scripts/dev-cli.js');
+export { CLI_BIN } from '../../support/cli-bin.js';
 
 export function readReport(outDir: string): Report {
   return reportSchema.parse(JSON.parse(readFileSync(join(outDir, 'ceilingbench.json'), 'utf8')));
