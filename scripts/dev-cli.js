@@ -13,11 +13,14 @@ const src = fileURLToPath(new URL('../src/', import.meta.url));
 /** Written by `npm run build` once tsc has written every file (a build in progress has none). */
 const built = fileURLToPath(new URL('../dist/.built', import.meta.url));
 
-/** The newest modification time under a directory (ms), or Infinity when it cannot be read. */
+/**
+ * The newest modification time under a directory (ms). Folders count too: deleting or renaming a module changes
+ * only its folder's mtime.
+ */
 function newest(dir) {
-  let latest = 0;
+  let latest = statSync(dir).mtimeMs;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
+    if (!entry.isFile() && !entry.isDirectory()) continue;
     latest = Math.max(latest, statSync(`${entry.parentPath}/${entry.name}`).mtimeMs);
   }
   return latest;
