@@ -29,7 +29,7 @@ function batcher<I, O>(send: (items: I[]) => Promise<O[]>, failed: (error: unkno
       } catch (error) {
         answers = batch.map(() => failed(error));
       }
-      batch.forEach((b, i) => b.resolve(answers[i] as O));
+      for (const [i, b] of batch.entries()) b.resolve(answers[i] as O);
     }
     draining = false;
   };
