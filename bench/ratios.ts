@@ -7,7 +7,7 @@
  *   per subject   d1 at `--trials <lo>` with 1 and with 6 sim subjects: CPU(6) ÷ CPU(1) (issue 31 asks ≤ 1.5)
  *   report        `ceilingbench report` of the largest run's ceilingbench.json into a fresh directory
  *
- *   npx tsx bench/ratios.ts [--lo 10] [--hi 480]
+ *   npx tsx bench/ratios.ts [--lo 10] [--hi 600]
  *
  * Prints a markdown table; BENCHMARKS.md carries the figures of a run with the load it ran at.
  */
@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
-  options: { lo: { type: 'string', default: '10' }, hi: { type: 'string', default: '480' } },
+  options: { lo: { type: 'string', default: '10' }, hi: { type: 'string', default: '600' } },
 });
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const GNU_TIME = '/usr/bin/time';
