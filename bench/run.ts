@@ -1,7 +1,7 @@
 /**
  * `npm run bench:perf` = `tsx bench/run.ts`: every measurement in BENCHMARKS.md, printed as markdown.
  *
- *   tsx bench/run.ts [--only micro,linearity,throughput,ratelimit,limitsim,adaptive,e2e,tokenizer] [--quick]
+ *   tsx bench/run.ts [--only micro,linearity,throughput,ratelimit,limitsim,ledger,adaptive,e2e,ratios,tokenizer] [--quick]
  *
  * micro       tinybench: per-task generate and render+parse+grade at the deepest level, the p_d fit with a
  *             2,000-resample bootstrap, the SCC ladder on the replay subject, subject spec parsing
@@ -12,9 +12,13 @@
  *             behind a hidden token bucket (answers/s ÷ the bucket's rate, share of requests answered 429)
  * limitsim    bench/limit-sim.ts: the same limiters on a virtual clock against a hidden token bucket and a hidden
  *             concurrency cap (load-independent)
+ * ledger      bench/ledger-cost.ts: the spend ledger's loopback round trips at 4, 16, 64 trials in flight (CPU per
+ *             trial, admit latency, ÷ a known limit against the same trials without the ledger)
  * adaptive    bench/adaptive-suite.ts: grid, call-optimal and cost-aware adaptive designs and the bound with p known, in
  *             priced tokens on D1, D2, D3 (cost ratio, CI width, coverage; 200 replications per p)
  * e2e         scripts/perf/e2e.ts: wall time of `ceilingbench run --project d1,d2,d3 --subject sim:default`
+ * ratios      bench/ratios.ts: issue 31's figures in CPU seconds — start-up (1 trial per cell), per trial (slope),
+ *             per subject (1 → 6 sim subjects), `ceilingbench report` of the largest run
  * tokenizer   bench/tokenizer-suite.ts: the spend estimates' tokenizer — loading an encoding, counting our prompts
  *             (tinybench), real tokens against chars/4, and the wall time of `ceilingbench plan`'s computation
  *
@@ -33,7 +37,18 @@ import { addSubjectBenches } from './subject-suite.js';
 import { addTaskBenches } from './task-suite.js';
 import { runTokenizer } from './tokenizer-suite.js';
 
-const PARTS = ['micro', 'linearity', 'throughput', 'ratelimit', 'limitsim', 'adaptive', 'e2e', 'tokenizer'] as const;
+const PARTS = [
+  'micro',
+  'linearity',
+  'throughput',
+  'ratelimit',
+  'limitsim',
+  'ledger',
+  'adaptive',
+  'e2e',
+  'ratios',
+  'tokenizer',
+] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -114,7 +129,9 @@ const run: Record<Part, () => Promise<void> | void> = {
       values.quick ? ['--reps', '20', '--sim-reps', '5', '--coverage-reps', '0'] : [],
       'bench',
     ),
+  ledger: () => script('ledger-cost.ts', values.quick ? ['--trials', '300'] : [], 'bench'),
   e2e: () => script('e2e.ts', values.quick ? ['--quick'] : []),
+  ratios: () => script('ratios.ts', values.quick ? ['--hi', '40'] : [], 'bench'),
   tokenizer: () => runTokenizer(values.quick ?? false),
 };
 for (const part of PARTS) {

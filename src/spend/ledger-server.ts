@@ -3,19 +3,23 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { type SpendLimitReport, type SpendLimits, spendAmountSchema } from '../schema/spend.js';
-import { SpendLedger } from './ledger.js';
+import { MAX_LEDGER_BATCH, SpendLedger } from './ledger.js';
 
 /**
  * The run's spend ledger (./ledger.ts) served to the workers on 127.0.0.1 at an ephemeral port, under a path
- * with a random token (so nothing else on the machine can spend or stop for the run by chance). Routes, JSON:
- *   POST <url>/admit  {floor, cap}    → Admission
- *   POST <url>/settle {id, actual}    → {}
+ * with a random token (so nothing else on the machine can spend or stop for the run by chance). Routes, JSON, each
+ * a batch (a worker sends the trials that asked while its previous request was out together, ./ledger-client.ts):
+ *   POST <url>/admit  {claims: [{floor, cap}, …]}      → {admissions: [Admission, …]}  (in order, one by one)
+ *   POST <url>/settle {settles: [{id, actual}, …]}     → {}
+ * A batch is the same ledger calls in the same order as one request per trial, so the accounting is unchanged.
  * The server is unref'd (it never keeps the main process alive) and closed with Vitest. The ledger itself stays
  * reachable in this process by its URL (`ledgerAt`), for the reporter and the CLI, after the server closed.
  */
 
-export const admitBodySchema = z.object({ floor: spendAmountSchema, cap: spendAmountSchema });
-export const settleBodySchema = z.object({ id: z.number().int().positive(), actual: spendAmountSchema });
+const claimSchema = z.object({ floor: spendAmountSchema, cap: spendAmountSchema });
+const settleSchema = z.object({ id: z.number().int().positive(), actual: spendAmountSchema });
+export const admitBodySchema = z.object({ claims: z.array(claimSchema).min(1).max(MAX_LEDGER_BATCH) });
+export const settleBodySchema = z.object({ settles: z.array(settleSchema).min(1).max(MAX_LEDGER_BATCH) });
 
 const REGISTRY = Symbol.for('ceilingbench.spend.ledgers');
 const INTERRUPTIBLE = Symbol.for('ceilingbench.spend.interruptible');
@@ -58,7 +62,7 @@ export interface LedgerService {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 64 * 1024;
+const MAX_BODY = 256 * 1024;
 
 function readJson(req: IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
@@ -101,13 +105,13 @@ export async function startLedgerServer(limits: SpendLimits): Promise<LedgerServ
     readJson(req).then(
       (body) => {
         if (route === 'admit') {
-          const claim = admitBodySchema.safeParse(body);
-          if (!claim.success) return reply(res, 400, { error: 'bad admit body' });
-          return reply(res, 200, ledger.admit(claim.data));
+          const admit = admitBodySchema.safeParse(body);
+          if (!admit.success) return reply(res, 400, { error: 'bad admit body' });
+          return reply(res, 200, { admissions: admit.data.claims.map((claim) => ledger.admit(claim)) });
         }
         const settle = settleBodySchema.safeParse(body);
         if (!settle.success) return reply(res, 400, { error: 'bad settle body' });
-        ledger.settle(settle.data.id, settle.data.actual);
+        for (const { id, actual } of settle.data.settles) ledger.settle(id, actual);
         return reply(res, 200, {});
       },
       () => reply(res, 400, { error: 'unreadable body' }),

@@ -27,6 +27,9 @@ export interface TrialClaim {
   cap: SpendAmount;
 }
 
+/** The most trials one loopback request to the ledger carries (a claim is ~150 bytes of JSON). */
+export const MAX_LEDGER_BATCH = 256;
+
 export type Admission = { admitted: true; id: number } | { admitted: false; stoppedBy: SpendStop; reason: string };
 
 /**

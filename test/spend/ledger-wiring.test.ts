@@ -63,6 +63,21 @@ describe('the ledger over loopback HTTP', () => {
     expect(limitRecordAt(service.url)).toMatchObject({ limits: { maxCalls: 2 }, stoppedBy: 'maxCalls' });
   });
 
+  it('trials asking at once go in batches and are admitted exactly as one by one: never past the limit', async () => {
+    const service = await startLedgerServer({ maxCalls: 10 });
+    const client = createLedgerClient(service.url);
+    const answers = await Promise.all(Array.from({ length: 40 }, () => client.admit(claim)));
+    const admitted = answers.flatMap((a) => (a.admitted ? [a.id] : []));
+    expect(admitted).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    expect(answers.slice(10).every((a) => !a.admitted && a.stoppedBy === 'maxCalls')).toBe(true);
+    await Promise.all(admitted.map((id) => client.settle(id, { calls: 1, tokens: 7, costUsd: null })));
+    expect(service.ledger.report()).toMatchObject({ notSent: 30, spent: { calls: 10, tokens: 70 } });
+    expect(service.ledger.inFlight).toBe(0);
+    const empty = await fetch(`${service.url}/admit`, { method: 'POST', body: JSON.stringify({ claims: [] }) });
+    expect(empty.status).toBe(400);
+    await service.close();
+  });
+
   it('a run with neither a limit nor an interrupt has no limit record (its ledger only stood by for Ctrl-C)', async () => {
     const service = await startLedgerServer({});
     expect(limitRecordAt(service.url)).toBeUndefined();
