@@ -240,15 +240,9 @@ function rounded<T extends SpendTotals>(entry: T): T {
   };
 }
 
-/** The totals part of an entry (its identifying keys dropped). */
-function totalsOf(entry: SpendTotals): SpendTotals {
-  return {
-    calls: entry.calls,
-    paid: entry.paid,
-    fromCache: entry.fromCache,
-    unknownUsage: entry.unknownUsage,
-    ...(entry.billedNoAnswer ? { billedNoAnswer: entry.billedNoAnswer } : {}),
-  };
+/** The totals part of an entry (its identifying keys dropped), keys in the report's order. */
+export function totalsOf({ calls, paid, fromCache, unknownUsage, billedNoAnswer }: SpendTotals): SpendTotals {
+  return { calls, paid, fromCache, unknownUsage, ...(billedNoAnswer ? { billedNoAnswer } : {}) };
 }
 
 /** The subjects of the accounts that have no price (their cost is unknown unless the provider reported it). */
