@@ -71,37 +71,27 @@ export class UsageError extends CeilingbenchError {
   }
 }
 
-/** A configuration error: one line per problem, naming the field, what is wrong and the fix. */
-export class ConfigError extends CeilingbenchError {
-  constructor(message: string) {
-    super('CB_CONFIG', message);
-    this.name = 'ConfigError';
-  }
+/** The base of an error class with one fixed code: its instances carry the code and the class's name. */
+function coded(code: ErrorCode, name: string) {
+  return class extends CeilingbenchError {
+    constructor(message: string) {
+      super(code, message);
+      this.name = name;
+    }
+  };
 }
+
+/** A configuration error: one line per problem, naming the field, what is wrong and the fix. */
+export class ConfigError extends coded('CB_CONFIG', 'ConfigError') {}
 
 /** Input that cannot be read as per-depth counts; the message names the line or entry and the fix. */
-export class CountInputError extends CeilingbenchError {
-  constructor(message: string) {
-    super('CB_COUNT_INPUT', message);
-    this.name = 'CountInputError';
-  }
-}
+export class CountInputError extends coded('CB_COUNT_INPUT', 'CountInputError') {}
 
 /** A subject failure that must stop the assay instead of becoming an error trial (e.g. a replay mismatch). */
-export class SccFatalError extends CeilingbenchError {
-  constructor(message: string) {
-    super('CB_SCC_FATAL', message);
-    this.name = 'SccFatalError';
-  }
-}
+export class SccFatalError extends coded('CB_SCC_FATAL', 'SccFatalError') {}
 
 /** A provider condition that ends the run (see CB_PROVIDER_FATAL); the message says what to fix. */
-export class ProviderFatalError extends CeilingbenchError {
-  constructor(message: string) {
-    super('CB_PROVIDER_FATAL', message);
-    this.name = 'ProviderFatalError';
-  }
-}
+export class ProviderFatalError extends coded('CB_PROVIDER_FATAL', 'ProviderFatalError') {}
 
 export class LimiterAbortError extends CeilingbenchError {
   constructor() {

@@ -111,19 +111,13 @@ export function addSpend(a: SpendTotals, b: SpendTotals): SpendTotals {
   return {
     calls: a.calls + b.calls,
     paid: {
+      ...addBilled(a.paid, b.paid),
       trials: a.paid.trials + b.paid.trials,
-      prompt: a.paid.prompt + b.paid.prompt,
-      cachedPrompt: a.paid.cachedPrompt + b.paid.cachedPrompt,
-      completion: a.paid.completion + b.paid.completion,
-      reasoning: a.paid.reasoning + b.paid.reasoning,
       costUsd: addCost(a.paid.costUsd, b.paid.costUsd),
     },
     fromCache: {
+      ...addBilled(a.fromCache, b.fromCache),
       trials: a.fromCache.trials + b.fromCache.trials,
-      prompt: a.fromCache.prompt + b.fromCache.prompt,
-      cachedPrompt: a.fromCache.cachedPrompt + b.fromCache.cachedPrompt,
-      completion: a.fromCache.completion + b.fromCache.completion,
-      reasoning: a.fromCache.reasoning + b.fromCache.reasoning,
       savedUsd: addCost(a.fromCache.savedUsd, b.fromCache.savedUsd),
     },
     unknownUsage: a.unknownUsage + b.unknownUsage,
@@ -246,15 +240,9 @@ function rounded<T extends SpendTotals>(entry: T): T {
   };
 }
 
-/** The totals part of an entry (its identifying keys dropped). */
-function totalsOf(entry: SpendTotals): SpendTotals {
-  return {
-    calls: entry.calls,
-    paid: entry.paid,
-    fromCache: entry.fromCache,
-    unknownUsage: entry.unknownUsage,
-    ...(entry.billedNoAnswer ? { billedNoAnswer: entry.billedNoAnswer } : {}),
-  };
+/** The totals part of an entry (its identifying keys dropped), keys in the report's order. */
+export function totalsOf({ calls, paid, fromCache, unknownUsage, billedNoAnswer }: SpendTotals): SpendTotals {
+  return { calls, paid, fromCache, unknownUsage, ...(billedNoAnswer ? { billedNoAnswer } : {}) };
 }
 
 /** The subjects of the accounts that have no price (their cost is unknown unless the provider reported it). */

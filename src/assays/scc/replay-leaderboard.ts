@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { buildLeaderboard } from '../../leaderboard/index.js';
 import { type SccBoard, sccBoardSchema } from '../../schema/leaderboard.js';
 import type { SccHeadline } from '../../schema/report.js';
+import { plainTable } from './plain-table.js';
 import type { SccReplayRow } from './replay.js';
 
 /**
@@ -111,15 +112,7 @@ const cellsOf = (r: SccLeaderboardRow) => [
 /** The leaderboard as a plain-text table (columns padded), then the count of equal CCs. */
 export function sccLeaderboardText(lb: SccReplayLeaderboard): string {
   const lines = lb.rows.map(cellsOf);
-  const widths = HEADER.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const format = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd();
-  return [format(HEADER), ...lines.map(format), '', `CC equal to the published: ${lb.equal}/${lb.models} models`].join(
-    '\n',
-  );
+  return [...plainTable(HEADER, lines), '', `CC equal to the published: ${lb.equal}/${lb.models} models`].join('\n');
 }
 
 /** The leaderboard as Markdown: the table, the count, and the board's adjacent relations. */

@@ -1,5 +1,6 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { plainTable } from '../../assays/scc/plain-table.js';
 import { replaySccLogs, type SccReplayRow } from '../../assays/scc/replay.js';
 import {
   sccLeaderboardMarkdown,
@@ -52,13 +53,7 @@ function table(rows: SccReplayRow[]): string {
     String(r.calls),
     String(r.callsFullTiers),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const format = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd();
-  return [format(header), ...lines.map(format)].join('\n');
+  return plainTable(header, lines).join('\n');
 }
 
 function auditSummary(rows: SccReplayRow[]): string {

@@ -1,19 +1,11 @@
-import type { Spend, SpendTotals } from '../../schema/report.js';
+import type { Spend } from '../../schema/report.js';
 import { byKey } from '../order.js';
-import { addAssayUsage as addAssays, addSpend } from '../spend.js';
+import { addAssayUsage as addAssays, addSpend, totalsOf as totals } from '../spend.js';
 
 /**
  * The spend of merged runs: summed per subject and project, cells and assay rows listed as the runs list them.
  * Absent when an input has none; each run's spending limit is its own and is not carried over.
  */
-
-const totals = (t: SpendTotals): SpendTotals => ({
-  calls: t.calls,
-  paid: t.paid,
-  fromCache: t.fromCache,
-  unknownUsage: t.unknownUsage,
-  ...(t.billedNoAnswer ? { billedNoAnswer: t.billedNoAnswer } : {}),
-});
 
 export function mergeSpend(spends: ReadonlyArray<Spend | undefined>): Spend | undefined {
   if (spends.some((s) => s === undefined)) return undefined;

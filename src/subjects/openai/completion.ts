@@ -39,27 +39,28 @@ export const partSchema = z
   })
   .loose();
 
+const tokenCount = z.number().int().nonnegative();
+
+/** A provider's breakdown of one count (`{ reasoning_tokens }`): optional, and dropped when unreadable, never the counts. */
+const tokenDetail = <K extends string>(field: K) =>
+  z
+    .object({ [field]: tokenCount.nullable().optional() } as Record<K, z.ZodOptional<z.ZodNullable<typeof tokenCount>>>)
+    .loose()
+    .nullable()
+    .optional()
+    .catch(undefined);
+
 const usageSchema = z.object({
-  prompt_tokens: z.number().int().nonnegative(),
-  completion_tokens: z.number().int().nonnegative(),
+  prompt_tokens: tokenCount,
+  completion_tokens: tokenCount,
   /** Gemini counts thinking tokens here but not in `completion_tokens` (see `readUsage`). */
-  total_tokens: z.number().int().nonnegative().optional().catch(undefined),
-  /** Reasoning tokens, counted inside `completion_tokens`. An unreadable detail is dropped, never the counts. */
-  completion_tokens_details: z
-    .object({ reasoning_tokens: z.number().int().nonnegative().nullable().optional() })
-    .loose()
-    .nullable()
-    .optional()
-    .catch(undefined),
+  total_tokens: tokenCount.optional().catch(undefined),
+  /** Reasoning tokens, counted inside `completion_tokens`. */
+  completion_tokens_details: tokenDetail('reasoning_tokens'),
   /** Prompt tokens served from the provider's prompt cache (OpenAI, OpenRouter, DeepSeek-compatible gateways). */
-  prompt_tokens_details: z
-    .object({ cached_tokens: z.number().int().nonnegative().nullable().optional() })
-    .loose()
-    .nullable()
-    .optional()
-    .catch(undefined),
+  prompt_tokens_details: tokenDetail('cached_tokens'),
   /** DeepSeek's own name for the cached prompt tokens (read when `prompt_tokens_details` does not say). */
-  prompt_cache_hit_tokens: z.number().int().nonnegative().optional().catch(undefined),
+  prompt_cache_hit_tokens: tokenCount.optional().catch(undefined),
   /** What the request cost, in USD (OpenRouter). An unreadable cost is dropped, never the token counts. */
   cost: z.number().nonnegative().optional().catch(undefined),
 });

@@ -125,29 +125,13 @@ export function adaptToRejection(
   const named = (name: string) =>
     rejection.param === name || new RegExp(`['"\`]${name}['"\`]|\\b${name}\\b`).test(rejection.message);
   const explicit = options.params ?? {};
-  if (
-    current.maxTokensParam === undefined &&
-    'max_tokens' in sent &&
-    named('max_tokens') &&
-    options.maxTokensParam === undefined &&
-    !('max_tokens' in explicit)
-  )
-    return { ...current, maxTokensParam: 'max_completion_tokens' };
-  if (
-    current.maxTokensParam === undefined &&
-    'max_completion_tokens' in sent &&
-    named('max_completion_tokens') &&
-    options.maxTokensParam === undefined &&
-    !('max_completion_tokens' in explicit)
-  )
-    return { ...current, maxTokensParam: 'max_tokens' };
-  if (
-    !current.dropTemperature &&
-    'temperature' in sent &&
-    named('temperature') &&
-    options.temperature === undefined &&
-    !('temperature' in explicit)
-  )
+  // A default we sent, that the provider names, and that the user did not set explicitly.
+  const rejectedDefault = (name: string) => name in sent && named(name) && !(name in explicit);
+  if (current.maxTokensParam === undefined && options.maxTokensParam === undefined) {
+    if (rejectedDefault('max_tokens')) return { ...current, maxTokensParam: 'max_completion_tokens' };
+    if (rejectedDefault('max_completion_tokens')) return { ...current, maxTokensParam: 'max_tokens' };
+  }
+  if (!current.dropTemperature && options.temperature === undefined && rejectedDefault('temperature'))
     return { ...current, dropTemperature: true };
   return undefined;
 }

@@ -1,4 +1,5 @@
-import type { CcbVariant } from './types.js';
+import type { Prompt } from '../task.js';
+import type { CcbInstance, CcbProfile, CcbVariant } from './types.js';
 
 /**
  * Prompt-variant helpers shared by D1 and D2. The release defines the A/B/C variants only for D3 (§9);
@@ -44,6 +45,25 @@ export function withVariant(standard: string, variant: CcbVariant, sections: Var
 
 /** The release's user message: one `Step i: …` line per operation. */
 export const stepList = (lines: readonly string[]): string => lines.map((l, i) => `Step ${i + 1}: ${l}`).join('\n');
+
+/**
+ * A D1/D2 system prompt: the release's prompt (with the paper profile's extra constraint appended under
+ * `paper`), plus the section the variant adds.
+ */
+export const chainSystemPrompt =
+  (release: string, paperConstraint: string, sections: VariantSections) =>
+  (profile: CcbProfile, variant: CcbVariant): string =>
+    withVariant(profile === 'paper' ? `${release}\n\n${paperConstraint}` : release, variant, sections);
+
+/** A D1/D2 prompt: the system prompt, and the instance's operations as the release's step list. */
+export const chainRender =
+  <I extends CcbInstance<{ ops: readonly string[] }>>(
+    systemPrompt: (profile: CcbProfile, variant: CcbVariant) => string,
+  ) =>
+  (instance: I, variant: CcbVariant): Prompt => ({
+    system: systemPrompt(instance.profile, variant),
+    user: stepList(instance.data.ops),
+  });
 
 /** The canonical response in the release's requested format. */
 export function formatResponse(steps: readonly string[], answer: string): string {

@@ -143,31 +143,23 @@ export function accuracyDepthChart(report: Report): ChartResult {
       : ' No retention fit in this report, so no curve.');
   return FIGURE.drawn(
     caption,
-    facetedSpec(
-      rows,
-      { field: 'task', sort: tasks },
-      {
-        width: 260,
-        height: 190,
-        layer: [
-          ...layerOf(rows, 'fit', {
-            mark: { type: 'line', strokeWidth: 1.5, clip: true },
-            encoding: { x, y, color, order: { field: 'depth', type: 'quantitative' } },
-          }),
-          ...layerOf(rows, 'observed', {
-            mark: { type: 'rule', strokeWidth: 1 },
-            encoding: { ...verticalInterval(x, 'lo', 'hi', 'Accuracy (%)'), color },
-          }),
-          ...layerOf(rows, 'observed', {
-            mark: { type: 'point', filled: true, size: 36, opacity: 1 },
-            encoding: { x, y, color },
-          }),
-          ...layerOf(rows, 'fit-input', {
-            mark: { type: 'point', filled: false, size: 36, strokeWidth: 1 },
-            encoding: { x, y, color },
-          }),
-        ],
-      },
-    ),
+    facetedSpec(rows, { field: 'task', sort: tasks }, { width: 260, height: 190 }, [
+      ...layerOf(rows, 'fit', {
+        mark: { type: 'line', strokeWidth: 1.5, clip: true },
+        encoding: { x, y, color, order: { field: 'depth', type: 'quantitative' } },
+      }),
+      ...layerOf(rows, 'observed', {
+        mark: { type: 'rule', strokeWidth: 1 },
+        encoding: { ...verticalInterval(x, 'lo', 'hi', 'Accuracy (%)'), color },
+      }),
+      ...layerOf(rows, 'observed', {
+        mark: { type: 'point', filled: true, size: 36, opacity: 1 },
+        encoding: { x, y, color },
+      }),
+      ...layerOf(rows, 'fit-input', {
+        mark: { type: 'point', filled: false, size: 36, strokeWidth: 1 },
+        encoding: { x, y, color },
+      }),
+    ]),
   );
 }

@@ -64,28 +64,20 @@ export function kStarChart(report: Report): ChartResult {
   return FIGURE.drawn(
     'Histogram of the first step at which the trace diverged from the canonical one, over Reasoning and ' +
       'Constraint trials (n per panel); the dashed rule is the mean k*.',
-    facetedSpec(
-      rows,
-      { field: 'panel', sort: ordered, independent: ['y'] },
-      {
-        width: 260,
-        height: 150,
-        layer: [
-          ...layerOf(rows, 'bar', {
-            mark: { type: 'rect', color: '#4c78a8', stroke: 'white', strokeWidth: 0.5 },
-            encoding: {
-              x: { field: 'k0', type: 'quantitative', title: 'First divergent step k*', scale: { zero: false } },
-              x2: { field: 'k1' },
-              y: { field: 'count', type: 'quantitative', title: 'Trials' },
-              y2: { datum: 0 },
-            },
-          }),
-          ...layerOf(rows, 'mean', {
-            mark: { type: 'rule', color: '#d62728', strokeDash: [4, 3], strokeWidth: 1.5 },
-            encoding: { x: { field: 'k', type: 'quantitative' } },
-          }),
-        ],
-      },
-    ),
+    facetedSpec(rows, { field: 'panel', sort: ordered, independent: ['y'] }, { width: 260, height: 150 }, [
+      ...layerOf(rows, 'bar', {
+        mark: { type: 'rect', color: '#4c78a8', stroke: 'white', strokeWidth: 0.5 },
+        encoding: {
+          x: { field: 'k0', type: 'quantitative', title: 'First divergent step k*', scale: { zero: false } },
+          x2: { field: 'k1' },
+          y: { field: 'count', type: 'quantitative', title: 'Trials' },
+          y2: { datum: 0 },
+        },
+      }),
+      ...layerOf(rows, 'mean', {
+        mark: { type: 'rule', color: '#d62728', strokeDash: [4, 3], strokeWidth: 1.5 },
+        encoding: { x: { field: 'k', type: 'quantitative' } },
+      }),
+    ]),
   );
 }

@@ -57,20 +57,17 @@ export function leaderboardLambdaChart(report: Report): ChartResult[] {
       facetedSpec(
         rows,
         { field: 'task', sort: boards.map((b) => b.task) },
-        {
-          width: 60 + 40 * x.sort.length,
-          height: 160,
-          layer: [
-            ...layerOf(rows, 'lambda', {
-              mark: { type: 'rule', color: '#d62728' },
-              encoding: verticalInterval(x, 'lo', 'hi', 'λ* (level index)'),
-            }),
-            ...layerOf(rows, 'lambda', {
-              mark: { type: 'point', filled: true, size: 60, color: '#d62728', opacity: 1 },
-              encoding: { x, y },
-            }),
-          ],
-        },
+        { width: 60 + 40 * x.sort.length, height: 160 },
+        [
+          ...layerOf(rows, 'lambda', {
+            mark: { type: 'rule', color: '#d62728' },
+            encoding: verticalInterval(x, 'lo', 'hi', 'λ* (level index)'),
+          }),
+          ...layerOf(rows, 'lambda', {
+            mark: { type: 'point', filled: true, size: 60, color: '#d62728', opacity: 1 },
+            encoding: { x, y },
+          }),
+        ],
       ),
     ),
   ];
@@ -109,24 +106,21 @@ export function leaderboardCcChart(report: Report): ChartResult[] {
       facetedSpec(
         rows,
         { field: 'task', sort: boards.map((b) => b.task), independent: ['y'] },
-        {
-          width: 60 + 40 * x.sort.length,
-          height: 180,
-          layer: [
-            ...layerOf(rows, 'cc', {
-              mark: { type: 'rule', color: '#4c78a8', strokeWidth: 2 },
-              encoding: {
-                x,
-                y: { field: 'lo', type: 'quantitative', title: 'Counting capacity (symlog)', scale },
-                y2: { field: 'hi' },
-              },
-            }),
-            ...layerOf(rows, 'cc', {
-              mark: { type: 'point', filled: true, size: 60, color: '#4c78a8', opacity: 1 },
-              encoding: { x, y: { field: 'cc', type: 'quantitative', scale } },
-            }),
-          ],
-        },
+        { width: 60 + 40 * x.sort.length, height: 180 },
+        [
+          ...layerOf(rows, 'cc', {
+            mark: { type: 'rule', color: '#4c78a8', strokeWidth: 2 },
+            encoding: {
+              x,
+              y: { field: 'lo', type: 'quantitative', title: 'Counting capacity (symlog)', scale },
+              y2: { field: 'hi' },
+            },
+          }),
+          ...layerOf(rows, 'cc', {
+            mark: { type: 'point', filled: true, size: 60, color: '#4c78a8', opacity: 1 },
+            encoding: { x, y: { field: 'cc', type: 'quantitative', scale } },
+          }),
+        ],
       ),
     ),
   ];

@@ -43,39 +43,31 @@ export function puzzleCollapseChart(report: Report): ChartResult {
     'Accuracy (pass / answered) per level with Clopper–Pearson 95% intervals. Red dashed rule: λ*, the upper ' +
       'level of the steepest accuracy step; shaded: its 95% bootstrap interval over trial resamples.' +
       (undefinedFor.length > 0 ? ` λ* is undefined (flat curve) for ${undefinedFor.join(', ')}.` : ''),
-    facetedSpec(
-      rows,
-      { field: 'task', sort: tasks },
-      {
-        width: 240,
-        height: 160,
-        layer: [
-          ...layerOf(rows, 'lambda-ci', {
-            mark: { type: 'rect', color: '#d62728', opacity: 0.1 },
-            encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } },
-          }),
-          ...layerOf(rows, 'lambda', {
-            mark: { type: 'rule', color: '#d62728', strokeDash: [5, 3], strokeWidth: 1.5 },
-            encoding: { x },
-          }),
-          ...layerOf(rows, 'lambda', {
-            mark: { type: 'text', color: '#d62728', align: 'left', dx: 4, fontSize: 10 },
-            encoding: { x, y: { datum: 95 }, text: { field: 'label' } },
-          }),
-          ...layerOf(rows, 'level', {
-            mark: { type: 'line', color: '#4c78a8' },
-            encoding: { x, y, order: { field: 'level', type: 'quantitative' } },
-          }),
-          ...layerOf(rows, 'level', {
-            mark: { type: 'rule', color: '#4c78a8' },
-            encoding: verticalInterval(x),
-          }),
-          ...layerOf(rows, 'level', {
-            mark: { type: 'point', filled: true, size: 36, color: '#4c78a8', opacity: 1 },
-            encoding: { x, y },
-          }),
-        ],
-      },
-    ),
+    facetedSpec(rows, { field: 'task', sort: tasks }, { width: 240, height: 160 }, [
+      ...layerOf(rows, 'lambda-ci', {
+        mark: { type: 'rect', color: '#d62728', opacity: 0.1 },
+        encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } },
+      }),
+      ...layerOf(rows, 'lambda', {
+        mark: { type: 'rule', color: '#d62728', strokeDash: [5, 3], strokeWidth: 1.5 },
+        encoding: { x },
+      }),
+      ...layerOf(rows, 'lambda', {
+        mark: { type: 'text', color: '#d62728', align: 'left', dx: 4, fontSize: 10 },
+        encoding: { x, y: { datum: 95 }, text: { field: 'label' } },
+      }),
+      ...layerOf(rows, 'level', {
+        mark: { type: 'line', color: '#4c78a8' },
+        encoding: { x, y, order: { field: 'level', type: 'quantitative' } },
+      }),
+      ...layerOf(rows, 'level', {
+        mark: { type: 'rule', color: '#4c78a8' },
+        encoding: verticalInterval(x),
+      }),
+      ...layerOf(rows, 'level', {
+        mark: { type: 'point', filled: true, size: 36, color: '#4c78a8', opacity: 1 },
+        encoding: { x, y },
+      }),
+    ]),
   );
 }

@@ -61,7 +61,8 @@ export const facetColumns = (panels: number): number => Math.min(3, Math.max(1, 
 export function facetedSpec(
   rows: readonly Row[],
   facet: { field: string; sort: readonly string[]; independent?: ReadonlyArray<'x' | 'y'> },
-  panel: { width: number; height: number; layer: LayerItem[] },
+  panel: { width: number; height: number },
+  layer: LayerItem[],
 ): TopLevelSpec {
   const independent = facet.independent ?? [];
   return {
@@ -73,7 +74,7 @@ export function facetedSpec(
     ...(independent.length > 0
       ? { resolve: { scale: Object.fromEntries(independent.map((channel) => [channel, 'independent' as const])) } }
       : {}),
-    spec: { width: panel.width, height: panel.height, layer: panel.layer },
+    spec: { width: panel.width, height: panel.height, layer },
   };
 }
 

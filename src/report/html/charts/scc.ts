@@ -62,58 +62,50 @@ export function sccLadderChart(report: Report): ChartResult {
     'Each marker is one tier of the ladder (expansion doubles, refinement bisects), coloured by its verdict ' +
       '(pass = every trial parsed and mean relative error within tolerance); bars span the jittered lengths ' +
       'sampled in the tier. Horizontal rules: the counting capacity CC and the first failing length.',
-    facetedSpec(
-      rows,
-      { field: 'task', sort: tasks, independent: ['x', 'y'] },
-      {
-        width: 320,
-        height: 220,
-        layer: [
-          ...layerOf(rows, 'bound', {
-            mark: { type: 'rule', strokeDash: [4, 3], color: '#888' },
-            encoding: { y: { field: 'value', type: 'quantitative' } },
-          }),
-          ...(['above', 'below'] as const).flatMap((side) =>
-            layerOf(
-              rows,
-              'bound',
-              {
-                mark: {
-                  type: 'text' as const,
-                  align: 'left' as const,
-                  dy: side === 'above' ? -6 : 8,
-                  fontSize: 10,
-                  color: '#555',
-                },
-                encoding: {
-                  y: { field: 'value', type: 'quantitative' as const },
-                  x: { value: 4 },
-                  text: { field: 'label' },
-                },
-              },
-              { field: 'side', equals: side },
-            ),
-          ),
-          ...layerOf(rows, 'tier', {
-            mark: { type: 'line', color: '#bbb', strokeWidth: 1 },
-            encoding: { x, y, order: { field: 'step', type: 'quantitative' } },
-          }),
-          ...layerOf(rows, 'tier', {
-            mark: { type: 'rule', color: '#999' },
-            encoding: verticalInterval(x, 'low', 'high'),
-          }),
-          ...layerOf(rows, 'tier', {
-            mark: { type: 'point', filled: true, size: 60, opacity: 1 },
-            encoding: {
-              x,
-              y,
-              color: verdictColor('verdict', 'Tier', 'pass', 'fail'),
-              shape: { field: 'phase', type: 'nominal', title: 'Phase' },
+    facetedSpec(rows, { field: 'task', sort: tasks, independent: ['x', 'y'] }, { width: 320, height: 220 }, [
+      ...layerOf(rows, 'bound', {
+        mark: { type: 'rule', strokeDash: [4, 3], color: '#888' },
+        encoding: { y: { field: 'value', type: 'quantitative' } },
+      }),
+      ...(['above', 'below'] as const).flatMap((side) =>
+        layerOf(
+          rows,
+          'bound',
+          {
+            mark: {
+              type: 'text' as const,
+              align: 'left' as const,
+              dy: side === 'above' ? -6 : 8,
+              fontSize: 10,
+              color: '#555',
             },
-          }),
-        ],
-      },
-    ),
+            encoding: {
+              y: { field: 'value', type: 'quantitative' as const },
+              x: { value: 4 },
+              text: { field: 'label' },
+            },
+          },
+          { field: 'side', equals: side },
+        ),
+      ),
+      ...layerOf(rows, 'tier', {
+        mark: { type: 'line', color: '#bbb', strokeWidth: 1 },
+        encoding: { x, y, order: { field: 'step', type: 'quantitative' } },
+      }),
+      ...layerOf(rows, 'tier', {
+        mark: { type: 'rule', color: '#999' },
+        encoding: verticalInterval(x, 'low', 'high'),
+      }),
+      ...layerOf(rows, 'tier', {
+        mark: { type: 'point', filled: true, size: 60, opacity: 1 },
+        encoding: {
+          x,
+          y,
+          color: verdictColor('verdict', 'Tier', 'pass', 'fail'),
+          shape: { field: 'phase', type: 'nominal', title: 'Phase' },
+        },
+      }),
+    ]),
   );
 }
 
@@ -182,42 +174,34 @@ export function sccScatterChart(report: Report): ChartResult {
       'Dashed vertical rule: CC. Orange bands: attractor values, the wrong answers past capacity that recur ' +
       '(width ∝ their share of the wrong answers past CC, in brackets). Log–log axes' +
       (nonPositive > 0 ? `; ${nonPositive} trials answering 0 or less are not drawn.` : '.'),
-    facetedSpec(
-      rows,
-      { field: 'task', sort: tasks, independent: ['x', 'y'] },
-      {
-        width: 400,
-        height: 300,
-        layer: [
-          ...layerOf(rows, 'attractor', {
-            mark: { type: 'rule', color: '#ff7f0e', opacity: 0.35 },
-            encoding: {
-              y,
-              size: { field: 'share', type: 'quantitative', legend: null, scale: { range: [2, 10] } },
-            },
-          }),
-          ...layerOf(rows, 'attractor', {
-            mark: { type: 'text', align: 'left', dy: -6, fontSize: 10, color: '#b35900' },
-            encoding: { y, x: { value: 4 }, text: { field: 'label' } },
-          }),
-          ...layerOf(rows, 'diagonal', {
-            mark: { type: 'line', color: '#999', strokeWidth: 1 },
-            encoding: { x, y },
-          }),
-          ...layerOf(rows, 'cc', {
-            mark: { type: 'rule', strokeDash: [4, 3], color: '#555' },
-            encoding: { x },
-          }),
-          ...layerOf(rows, 'trial', {
-            mark: { type: 'point', filled: true, size: 22, opacity: 0.7 },
-            encoding: {
-              x,
-              y,
-              color: verdictColor('result', 'Answer', 'exact', 'wrong'),
-            },
-          }),
-        ],
-      },
-    ),
+    facetedSpec(rows, { field: 'task', sort: tasks, independent: ['x', 'y'] }, { width: 400, height: 300 }, [
+      ...layerOf(rows, 'attractor', {
+        mark: { type: 'rule', color: '#ff7f0e', opacity: 0.35 },
+        encoding: {
+          y,
+          size: { field: 'share', type: 'quantitative', legend: null, scale: { range: [2, 10] } },
+        },
+      }),
+      ...layerOf(rows, 'attractor', {
+        mark: { type: 'text', align: 'left', dy: -6, fontSize: 10, color: '#b35900' },
+        encoding: { y, x: { value: 4 }, text: { field: 'label' } },
+      }),
+      ...layerOf(rows, 'diagonal', {
+        mark: { type: 'line', color: '#999', strokeWidth: 1 },
+        encoding: { x, y },
+      }),
+      ...layerOf(rows, 'cc', {
+        mark: { type: 'rule', strokeDash: [4, 3], color: '#555' },
+        encoding: { x },
+      }),
+      ...layerOf(rows, 'trial', {
+        mark: { type: 'point', filled: true, size: 22, opacity: 0.7 },
+        encoding: {
+          x,
+          y,
+          color: verdictColor('result', 'Answer', 'exact', 'wrong'),
+        },
+      }),
+    ]),
   );
 }

@@ -1,6 +1,4 @@
-import type { Prompt } from '../../task.js';
-import type { CcbProfile, CcbVariant } from '../types.js';
-import { stepList, strictSchema, withVariant } from '../variants.js';
+import { chainRender, chainSystemPrompt, strictSchema } from '../variants.js';
 import type { D1Instance } from './generate.js';
 import { applyD1, D1_OPS } from './grid.js';
 import { D1_OPERATIONS, D1_OUTPUT_FORMAT } from './release-text.js';
@@ -56,16 +54,10 @@ const MAPPING = [
   ),
 ].join('\n');
 
-export function systemPromptD1(profile: CcbProfile, variant: CcbVariant): string {
-  const standard = profile === 'paper' ? `${D1_SYSTEM_PROMPT}\n\n${PAPER_INTEGRITY}` : D1_SYSTEM_PROMPT;
-  return withVariant(standard, variant, {
-    verbose: VERBOSE,
-    schema: strictSchema('the full grid as [[a, b, c], [d, e, f], [g, h, i]]'),
-    slots: SLOTS,
-    mapping: MAPPING,
-  });
-}
+const SCHEMA = strictSchema('the full grid as [[a, b, c], [d, e, f], [g, h, i]]');
 
-export function renderD1(instance: D1Instance, variant: CcbVariant): Prompt {
-  return { system: systemPromptD1(instance.profile, variant), user: stepList(instance.data.ops) };
-}
+const SECTIONS = { verbose: VERBOSE, schema: SCHEMA, slots: SLOTS, mapping: MAPPING };
+
+export const systemPromptD1 = chainSystemPrompt(D1_SYSTEM_PROMPT, PAPER_INTEGRITY, SECTIONS);
+
+export const renderD1 = chainRender<D1Instance>(systemPromptD1);

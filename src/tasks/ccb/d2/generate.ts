@@ -1,4 +1,5 @@
 import type { PyRandom } from '../../../rng/index.js';
+import { drawChain, type OpChain, replayChain } from '../op-chain.js';
 import type { CcbInstance, CcbProfile } from '../types.js';
 import {
   applyD2,
@@ -15,6 +16,8 @@ export interface D2Data {
 }
 export type D2Instance = CcbInstance<D2Data>;
 
+const D2_CHAIN: OpChain<D2Op, Registers> = { start: START_REGISTERS, apply: applyD2 };
+
 /**
  * `paper` profile (docs/spec/ccb.md §7): the operations offered at a step, in canonical order, omitting a SET whose
  * result is already held by a register other than the one being set. SHIFT and SWAP permute values, so the
@@ -29,24 +32,19 @@ export function offeredPaperOps(r: Registers): D2Op[] {
 
 /** `official`: one `choice(OPS)` per step (release); `paper`: `choice(offeredPaperOps(state))`. */
 export function generateD2(rng: PyRandom, depth: number, seed: number, profile: CcbProfile): D2Instance {
-  const ops: D2Op[] = [];
-  const trace: string[] = [];
-  let r = START_REGISTERS;
-  for (let i = 0; i < depth; i++) {
-    const op = rng.choice(profile === 'paper' ? offeredPaperOps(r) : D2_OPS);
-    r = applyD2(op, r);
-    ops.push(op);
-    trace.push(formatRegisters(r));
-  }
-  return { task: 'd2', level: depth, seed, profile, data: { ops }, trace, answer: formatRegisters(r) };
+  const offered = profile === 'paper' ? offeredPaperOps : () => D2_OPS;
+  const { ops, states, end } = drawChain(D2_CHAIN, rng, depth, offered);
+  return {
+    task: 'd2',
+    level: depth,
+    seed,
+    profile,
+    data: { ops },
+    trace: states.map(formatRegisters),
+    answer: formatRegisters(end),
+  };
 }
 
 export function replayD2(ops: readonly D2Op[]): Registers[] {
-  const out: Registers[] = [];
-  let r = START_REGISTERS;
-  for (const op of ops) {
-    r = applyD2(op, r);
-    out.push(r);
-  }
-  return out;
+  return replayChain(D2_CHAIN, ops);
 }

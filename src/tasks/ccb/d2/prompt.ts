@@ -1,6 +1,4 @@
-import type { Prompt } from '../../task.js';
-import type { CcbProfile, CcbVariant } from '../types.js';
-import { stepList, strictSchema, withVariant } from '../variants.js';
+import { chainRender, chainSystemPrompt, strictSchema } from '../variants.js';
 import type { D2Instance } from './generate.js';
 import { D2_OPERATIONS, D2_OUTPUT_FORMAT } from './release-text.js';
 
@@ -32,16 +30,10 @@ const MAPPING = [
   "- SET_C_TO_G_MINUS_E : C'=(G - E + 10) mod 10",
 ].join('\n');
 
-export function systemPromptD2(profile: CcbProfile, variant: CcbVariant): string {
-  const standard = profile === 'paper' ? `${D2_SYSTEM_PROMPT}\n\n${PAPER_UNIQUENESS}` : D2_SYSTEM_PROMPT;
-  return withVariant(standard, variant, {
-    verbose: VERBOSE,
-    schema: strictSchema('all 7 variables as [A=a, B=b, C=c, D=d, E=e, F=f, G=g]'),
-    slots: SLOTS,
-    mapping: MAPPING,
-  });
-}
+const SCHEMA = strictSchema('all 7 variables as [A=a, B=b, C=c, D=d, E=e, F=f, G=g]');
 
-export function renderD2(instance: D2Instance, variant: CcbVariant): Prompt {
-  return { system: systemPromptD2(instance.profile, variant), user: stepList(instance.data.ops) };
-}
+const SECTIONS = { verbose: VERBOSE, schema: SCHEMA, slots: SLOTS, mapping: MAPPING };
+
+export const systemPromptD2 = chainSystemPrompt(D2_SYSTEM_PROMPT, PAPER_UNIQUENESS, SECTIONS);
+
+export const renderD2 = chainRender<D2Instance>(systemPromptD2);
