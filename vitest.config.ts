@@ -13,7 +13,9 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           setupFiles: ['./src/vitest/setup.ts'],
-          testTimeout: 120_000,
+          // A guard against a hang, not a speed claim: an end-to-end test starts up to six child runs, and with
+          // three files at once beside CI's consumer smoke test one child can take a minute on two cores.
+          testTimeout: 600_000,
           // Vitest's default is cores − 1 workers: one on a 2-core machine, so the files ran one after another
           // while most of the slow ones sit blocked on a child process (a `vitest run` or `ceilingbench run`).
           // Three overlap that waiting; the in-process files keep both cores busy meanwhile. Every test already
