@@ -1,17 +1,60 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { ceilingbench } from './src/vitest/plugin.js';
+
+/**
+ * The test files that start child processes (a `vitest run` or `ceilingbench run`, a browser): minutes each, most
+ * of it waiting on the child. `npm run test:quick` leaves them out; a full run starts them first.
+ */
+const CHILD_PROCESS_FILES = [
+  'test/e2e/**',
+  'test/reliability/**',
+  'test/cli/plan.test.ts',
+  'test/cli/polish-run.test.ts',
+  'test/subjects/resume.test.ts',
+  'test/report/html/*browser.test.ts',
+];
+/** A glob of the list as a test of an absolute path (`**` any folders, `*` within one). */
+const globTest = (glob: string) =>
+  new RegExp(
+    `/${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*/g, '\0')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\0/g, '.*')}$`,
+  );
+const childProcessTests = CHILD_PROCESS_FILES.map(globTest);
+const startsChildren = (file: string) => childProcessTests.some((test) => test.test(file));
+
+/**
+ * Vitest orders files by their last duration, else by size (large first): on a fresh clone the small end-to-end
+ * files started late and the last of them ran alone for minutes. Files that start children go first, the
+ * in-process files fill the cores around them and finish the run.
+ */
+class ChildrenFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    return [...sorted.filter((f) => startsChildren(f.moduleId)), ...sorted.filter((f) => !startsChildren(f.moduleId))];
+  }
+}
 
 // Our own repository uses the plugin as a user does: the standard benchmark projects (d1, d2, d3, puzzles,
 // scc; spec files in src/specs, shipped as dist/specs), the setup file and the reporter; plus our tests.
 export default defineConfig({
   plugins: [ceilingbench({ specs: false })],
   test: {
+    sequence: { sequencer: ChildrenFirst },
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
+          // npm sets npm_lifecycle_event to the script's name
+          exclude: [
+            ...configDefaults.exclude,
+            ...(process.env.npm_lifecycle_event === 'test:quick' ? CHILD_PROCESS_FILES : []),
+          ],
           setupFiles: ['./src/vitest/setup.ts'],
           // A guard against a hang, not a speed claim: an end-to-end test starts up to six child runs, and with
           // three files at once beside CI's consumer smoke test one child can take a minute on two cores.
