@@ -215,9 +215,12 @@ export const registerRun: RegisterCommand = (cli, io) => {
                 reporters: [new progress.default(), new reporter.default()],
                 // Transformed modules are cached on disk between runs (Vitest 4.1's `experimental.fsModuleCache`,
                 // the default in Vitest 5), keyed by file content: a rerun transforms only what changed. Ours go with
-                // Vite's cache, so a run writes nothing under node_modules.
-                ...({ fsModuleCachePath: resolve(root, '.ceilingbench/vitest-cache') } as object),
-                experimental: { fsModuleCache: true, fsModuleCachePath: resolve(root, '.ceilingbench/vitest-cache') },
+                // Vite's cache, so a run writes nothing under node_modules. Vitest 4.1 reads `experimental.*`, Vitest
+                // 5 the top-level path; each version's types know only its own (hence the cast).
+                ...({
+                  fsModuleCachePath: resolve(root, '.ceilingbench/vitest-cache'),
+                  experimental: { fsModuleCache: true, fsModuleCachePath: resolve(root, '.ceilingbench/vitest-cache') },
+                } as object),
               },
               {
                 cacheDir: resolve(root, '.ceilingbench/vite'),
