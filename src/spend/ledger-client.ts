@@ -15,8 +15,11 @@ const admissionsSchema = z.object({
 /** How long a worker waits for the ledger before it gives up on a trial (the main process answers in ~1 ms). */
 const LEDGER_TIMEOUT_MS = 30_000;
 
-/** A reserve unused this long is returned: a worker that has finished does not hold admissions it will not use. */
-const IDLE_RETURN_MS = 250;
+/**
+ * A reserve unused this long is returned: a worker that has finished does not hold admissions it will not use.
+ * Longer than a provider's typical answer, so a worker between two rounds of slow answers keeps it.
+ */
+const IDLE_RETURN_MS = 5_000;
 
 export interface LedgerClientOptions {
   /**
@@ -24,6 +27,8 @@ export interface LedgerClientOptions {
    * limiter slot). Below it the reserve follows the worker's own peak of trials in flight.
    */
   maxReserve?: number;
+  /** A reserve unused this long is returned (default IDLE_RETURN_MS). */
+  idleReturnMs?: number;
 }
 
 /**
@@ -76,11 +81,15 @@ function batcher<I, O>(send: (items: I[]) => Promise<O[]>, failed: (error: unkno
  * - a stop (a limit reached, Ctrl-C) reaches the worker on a request held open for it (`GET <url>/stop`): the
  *   reserve is returned unused at once, so after a stop a trial can still be sent only within that one loopback
  *   transit, the window an admission already in transit has without a reserve.
+ * - the reserve goes back with the settle of the worker's last trial in flight (and after IDLE_RETURN_MS unused), so
+ *   a worker (one per test file) that ends holds none; one that dies holding a reserve leaves it counted in flight
+ *   at its cap: the bound stays true, only wider.
  * It fails closed: a ledger that cannot be reached (the main process has exited) admits nothing and its reserve is
  * dropped, so a worker orphaned by a second Ctrl-C sends no new request.
  */
 export function createLedgerClient(url: string, options: LedgerClientOptions = {}): SpendGate {
   const maxReserve = Math.max(0, Math.min(options.maxReserve ?? MAX_RESERVE, MAX_RESERVE));
+  const idleReturnMs = options.idleReturnMs ?? IDLE_RETURN_MS;
   const post = async (route: string, body: unknown): Promise<unknown> => {
     const response = await fetch(`${url}/${route}`, {
       method: 'POST',
@@ -98,6 +107,7 @@ export function createLedgerClient(url: string, options: LedgerClientOptions = {
   let refilling = false;
   let watching = false;
   let inFlight = 0;
+  let asking = 0;
   let peakInFlight = 0;
   let lastUse = 0;
   let idle: NodeJS.Timeout | undefined;
@@ -132,14 +142,14 @@ export function createLedgerClient(url: string, options: LedgerClientOptions = {
     if (idle !== undefined) return;
     const check = () => {
       const quiet = performance.now() - lastUse;
-      if (quiet < IDLE_RETURN_MS) {
-        idle = setTimeout(check, IDLE_RETURN_MS - quiet).unref();
+      if (quiet < idleReturnMs) {
+        idle = setTimeout(check, idleReturnMs - quiet).unref();
         return;
       }
       idle = undefined;
       giveBack(reserve.splice(0));
     };
-    idle = setTimeout(check, IDLE_RETURN_MS).unref();
+    idle = setTimeout(check, idleReturnMs).unref();
   };
   /** The reserve to ask for with the next request to the ledger (none: 0), marked as being asked for. */
   const shortfall = (): number => {
@@ -153,6 +163,8 @@ export function createLedgerClient(url: string, options: LedgerClientOptions = {
     refilling = false;
     if (closed) return giveBack([...reserved]);
     if (reserved.length === 0) return close();
+    // no trial left in flight or asking: the worker may be about to exit, so nothing is held
+    if (inFlight === 0 && asking === 0) return giveBack([...reserved]);
     reserve.push(...reserved);
     lastUse = performance.now();
     watchStop();
@@ -203,7 +215,8 @@ export function createLedgerClient(url: string, options: LedgerClientOptions = {
         topUp(claim);
         return admitted(id);
       }
-      const answer = await ask(claim);
+      asking++;
+      const answer = await ask(claim).finally(() => asking--);
       if (!answer.admitted) {
         close(); // a refusal is final: the run stopped
         return answer;
@@ -212,6 +225,9 @@ export function createLedgerClient(url: string, options: LedgerClientOptions = {
     },
     settle: async (id, actual) => {
       inFlight = Math.max(0, inFlight - 1);
+      // the worker's last trial in flight has landed: its reserve goes back with this settle (the same request or
+      // an earlier one), before the trial is over, so a worker that exits after its last trial holds nothing
+      if (inFlight === 0 && asking === 0) giveBack(reserve.splice(0));
       await settle({ id, actual });
     },
   };
