@@ -76,6 +76,8 @@ function batcher<I, O>(send: (items: I[]) => Promise<O[]>, failed: (error: unkno
  * costs the guarantees, each bounded:
  * - the overshoot bound counts reserved admissions in flight at their cap: with a reserve no larger than the
  *   worker's own peak in flight, the bound is at most twice the bound without one;
+ * - a trial that takes a reserved admission tells the ledger its claim in the background (`use`): within one
+ *   loopback transit the launch rule counts it at its floor, as if it had asked;
  * - near a limit nothing is granted, and each trial asks on its own as without a reserve (after one refusal to
  *   grant, this worker no longer asks for a reserve);
  * - a stop (a limit reached, Ctrl-C) reaches the worker on a request held open for it (`GET <url>/stop`): the
@@ -118,6 +120,13 @@ export function createLedgerClient(url: string, options: LedgerClientOptions = {
       return settles.map(() => undefined);
     },
     // the run is over (its main process is gone): there is no one left to tell
+    () => undefined,
+  );
+  const use = batcher<{ id: number; claim: TrialClaim }, undefined>(
+    async (uses) => {
+      await post('use', { uses });
+      return uses.map(() => undefined);
+    },
     () => undefined,
   );
   const giveBack = (ids: number[]) => {
@@ -212,6 +221,7 @@ export function createLedgerClient(url: string, options: LedgerClientOptions = {
       const id = reserve.pop();
       if (id !== undefined) {
         lastUse = performance.now();
+        void use({ id, claim }); // the ledger counts it at this trial's floor from one transit on
         topUp(claim);
         return admitted(id);
       }

@@ -12,6 +12,7 @@ import { MAX_LEDGER_BATCH, MAX_RESERVE, SpendLedger } from './ledger.js';
  *   POST <url>/admit  {claims: [{floor, cap}, …], reserve?: {claim, count}}
  *                                          → {admissions: [Admission, …], reserved: [id, …]}  (in order, one by one;
  *                                            then `ledger.reserve`, which grants only far from every limit)
+ *   POST <url>/use    {uses: [{id, claim}, …]}         → {}  (reserved ids taken by trials, and their claims)
  *   POST <url>/settle {settles: [{id, actual}, …]}     → {}  (a reserved id returned unused settles at 0)
  *   GET  <url>/stop                                    → {stoppedBy}, held open until the run stops
  * A batch is the same ledger calls in the same order as one request per trial, so the accounting is unchanged.
@@ -28,6 +29,12 @@ export const admitBodySchema = z
     reserve: z.object({ claim: claimSchema, count: z.number().int().min(1).max(MAX_RESERVE) }).optional(),
   })
   .refine((body) => body.claims.length > 0 || body.reserve !== undefined, 'nothing asked');
+export const useBodySchema = z.object({
+  uses: z
+    .array(z.object({ id: z.number().int().positive(), claim: claimSchema }))
+    .min(1)
+    .max(MAX_LEDGER_BATCH),
+});
 export const settleBodySchema = z.object({ settles: z.array(settleSchema).min(1).max(MAX_LEDGER_BATCH) });
 
 const REGISTRY = Symbol.for('ceilingbench.spend.ledgers');
@@ -113,7 +120,7 @@ export async function startLedgerServer(limits: SpendLimits): Promise<LedgerServ
       });
       return;
     }
-    if (req.method !== 'POST' || (route !== 'admit' && route !== 'settle')) {
+    if (req.method !== 'POST' || (route !== 'admit' && route !== 'use' && route !== 'settle')) {
       reply(res, 404, { error: 'not found' });
       return;
     }
@@ -126,6 +133,12 @@ export async function startLedgerServer(limits: SpendLimits): Promise<LedgerServ
           const admissions = claims.map((claim) => ledger.admit(claim));
           const reserved = reserve ? ledger.reserve(reserve.claim, reserve.count) : [];
           return reply(res, 200, { admissions, reserved });
+        }
+        if (route === 'use') {
+          const use = useBodySchema.safeParse(body);
+          if (!use.success) return reply(res, 400, { error: 'bad use body' });
+          for (const { id, claim } of use.data.uses) ledger.use(id, claim);
+          return reply(res, 200, {});
         }
         const settle = settleBodySchema.safeParse(body);
         if (!settle.success) return reply(res, 400, { error: 'bad settle body' });

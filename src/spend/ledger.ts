@@ -121,8 +121,8 @@ export class SpendLedger {
    * unreachable even if every trial in flight, reserved ones included, spent its whole cap: near a limit nothing is
    * reserved and each trial asks on its own, as before. A reserved admission counts in flight from now, at its cap
    * in the bound (peak in flight × cap: so the bound widens by at most a worker's reserve) and at a floor of 0 in
-   * the launch rule (it may be returned unused, settled at 0: a stopped run has still spent at least its limit).
-   * Never refuses, never stops the run.
+   * the launch rule until a trial takes it (`use`; it may be returned unused, settled at 0: a stopped run has still
+   * spent at least its limit). Never refuses, never stops the run.
    */
   reserve(claim: TrialClaim, count: number): number[] {
     if (this.#stoppedBy !== null) return [];
@@ -142,6 +142,16 @@ export class SpendLedger {
       cap: claim.cap,
     };
     return Array.from({ length: granted }, () => this.#open(reserved));
+  }
+
+  /**
+   * A reserved admission taken by a trial (told by its worker after the trial was sent, without waiting): from now
+   * on it counts at that trial's floor in the launch rule, and the trial's cap widens the bound's per-trial cap.
+   */
+  use(id: number, claim: TrialClaim): void {
+    if (!this.#inFlight.has(id)) return; // settled already, or never admitted here
+    this.#inFlight.set(id, claim);
+    this.#cap = widest(this.#cap, claim.cap);
   }
 
   /** Resolves once the run is stopped (a limit reached, or an interrupt): the reserves are then returned. */

@@ -95,8 +95,15 @@ describe('the ledger over loopback HTTP', () => {
     expect(await ids(8)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]); // 8 in flight in this worker: its reserve is 8
     expect(await ids(1)).toEqual([9]); // asked, with a reserve of 8: ids 10–17
     expect(service.ledger.inFlight).toBe(17);
-    // the next 8 are admitted from the reserve, in this worker, without asking
-    expect(await ids(8)).toEqual([17, 16, 15, 14, 13, 12, 11, 10]);
+    // the next 8 are admitted from the reserve, in this worker, without asking; the worker tells their claims after
+    const wide = { ...claim, cap: { calls: 6, tokens: 5000, costUsd: null } };
+    const local = await Promise.all(Array.from({ length: 8 }, () => client.admit(wide)));
+    expect(local.map((a) => (a.admitted ? a.id : 0))).toEqual([17, 16, 15, 14, 13, 12, 11, 10]);
+    const capTokens = () => {
+      const bound = service.ledger.report().overshootBound; // peak in flight × the per-trial cap (6 calls)
+      return bound.tokens / (bound.calls / 6);
+    };
+    await until(() => capTokens() === 5000);
     // half-empty, it was topped up in the background: the worker holds a reserve when the run stops
     await until(() => service.ledger.inFlight > 17);
     service.ledger.interrupt();

@@ -172,6 +172,18 @@ describe('SpendLedger: the launch rule', () => {
     expect(ledger.inFlight).toBe(0);
   });
 
+  it('a reserved admission a trial took counts at that trial’s floor, and its cap in the bound, once told', () => {
+    const ledger = new SpendLedger({ maxCalls: 100 });
+    const claim = claimOf(10, 100);
+    const reserved = ledger.reserve(claim, 4);
+    for (const id of reserved) ledger.use(id, claimOf(10, 3000));
+    ledger.use(999, claimOf(10, 9000)); // not in flight: nothing
+    let asked = 0;
+    while (ledger.admit(claim).admitted) asked++;
+    expect(asked).toBe(96);
+    expect(ledger.report().overshootBound.tokens).toBe(100 * 3010);
+  });
+
   it('without a limit a reserve is granted up to MAX_RESERVE; once stopped none is, and whenStopped tells', async () => {
     const ledger = new SpendLedger({});
     expect(ledger.reserve(claimOf(1, 1), 1000)).toHaveLength(MAX_RESERVE);
@@ -250,8 +262,10 @@ describe('SpendLedger: the overshoot bound, for any interleaving of trials', () 
               // a trial's own claim may be wider than the one its reserved admission was granted as
               const claim = claimOf(step.prompt, step.output, step.attempts);
               const local = step.fromReserve ? reserve.pop() : undefined;
-              if (local !== undefined) open.push({ id: local, claim });
-              else {
+              if (local !== undefined) {
+                open.push({ id: local, claim });
+                if (step.prompt % 2 === 0) ledger.use(local, claim); // told, or not yet
+              } else {
                 const a = ledger.admit(claim);
                 if (a.admitted) open.push({ id: a.id, claim });
               }
