@@ -75,7 +75,7 @@ function batcher<I, O>(send: (items: I[]) => Promise<O[]>, failed: (error: unkno
  * reserve is topped up in the background at half-empty, and with the next trials' asks when it ran out. What it
  * costs the guarantees, each bounded:
  * - the overshoot bound counts reserved admissions in flight at their cap: with a reserve no larger than the
- *   worker's own peak in flight, the bound is at most twice the bound without one;
+ *   worker's own peak in flight, it widens by at most that peak per worker (≈ 2× with one worker);
  * - a trial that takes a reserved admission tells the ledger its claim in the background (`use`): within one
  *   loopback transit the launch rule counts it at its floor, as if it had asked;
  * - near a limit nothing is granted, and each trial asks on its own as without a reserve (after one refusal to
