@@ -3,22 +3,38 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { type SpendLimitReport, type SpendLimits, spendAmountSchema } from '../schema/spend.js';
-import { MAX_LEDGER_BATCH, SpendLedger } from './ledger.js';
+import { MAX_LEDGER_BATCH, MAX_RESERVE, SpendLedger } from './ledger.js';
 
 /**
  * The run's spend ledger (./ledger.ts) served to the workers on 127.0.0.1 at an ephemeral port, under a path
  * with a random token (so nothing else on the machine can spend or stop for the run by chance). Routes, JSON, each
  * a batch (a worker sends the trials that asked while its previous request was out together, ./ledger-client.ts):
- *   POST <url>/admit  {claims: [{floor, cap}, …]}      → {admissions: [Admission, …]}  (in order, one by one)
- *   POST <url>/settle {settles: [{id, actual}, …]}     → {}
+ *   POST <url>/admit  {claims: [{floor, cap}, …], reserve?: {claim, count}}
+ *                                          → {admissions: [Admission, …], reserved: [id, …]}  (in order, one by one;
+ *                                            then `ledger.reserve`, which grants only far from every limit)
+ *   POST <url>/use    {uses: [{id, claim}, …]}         → {}  (reserved ids taken by trials, and their claims)
+ *   POST <url>/settle {settles: [{id, actual}, …]}     → {}  (a reserved id returned unused settles at 0)
+ *   GET  <url>/stop                                    → {stoppedBy}, held open until the run stops
  * A batch is the same ledger calls in the same order as one request per trial, so the accounting is unchanged.
+ * `stop` is how a worker holding a reserve learns at once that the run stopped, and returns its reserve.
  * The server is unref'd (it never keeps the main process alive) and closed with Vitest. The ledger itself stays
  * reachable in this process by its URL (`ledgerAt`), for the reporter and the CLI, after the server closed.
  */
 
 const claimSchema = z.object({ floor: spendAmountSchema, cap: spendAmountSchema });
 const settleSchema = z.object({ id: z.number().int().positive(), actual: spendAmountSchema });
-export const admitBodySchema = z.object({ claims: z.array(claimSchema).min(1).max(MAX_LEDGER_BATCH) });
+export const admitBodySchema = z
+  .object({
+    claims: z.array(claimSchema).max(MAX_LEDGER_BATCH),
+    reserve: z.object({ claim: claimSchema, count: z.number().int().min(1).max(MAX_RESERVE) }).optional(),
+  })
+  .refine((body) => body.claims.length > 0 || body.reserve !== undefined, 'nothing asked');
+export const useBodySchema = z.object({
+  uses: z
+    .array(z.object({ id: z.number().int().positive(), claim: claimSchema }))
+    .min(1)
+    .max(MAX_LEDGER_BATCH),
+});
 export const settleBodySchema = z.object({ settles: z.array(settleSchema).min(1).max(MAX_LEDGER_BATCH) });
 
 const REGISTRY = Symbol.for('ceilingbench.spend.ledgers');
@@ -97,8 +113,14 @@ export async function startLedgerServer(limits: SpendLimits): Promise<LedgerServ
   const ledger = new SpendLedger(limits);
   const base = `/ledger/${randomUUID()}`;
   const server = createServer((req, res) => {
-    const route = req.method === 'POST' && req.url?.startsWith(`${base}/`) ? req.url.slice(base.length + 1) : '';
-    if (route !== 'admit' && route !== 'settle') {
+    const route = req.url?.startsWith(`${base}/`) ? req.url.slice(base.length + 1) : '';
+    if (route === 'stop' && req.method === 'GET') {
+      void ledger.whenStopped().then((stoppedBy) => {
+        if (!res.destroyed) reply(res, 200, { stoppedBy });
+      });
+      return;
+    }
+    if (req.method !== 'POST' || (route !== 'admit' && route !== 'use' && route !== 'settle')) {
       reply(res, 404, { error: 'not found' });
       return;
     }
@@ -107,7 +129,16 @@ export async function startLedgerServer(limits: SpendLimits): Promise<LedgerServ
         if (route === 'admit') {
           const admit = admitBodySchema.safeParse(body);
           if (!admit.success) return reply(res, 400, { error: 'bad admit body' });
-          return reply(res, 200, { admissions: admit.data.claims.map((claim) => ledger.admit(claim)) });
+          const { claims, reserve } = admit.data;
+          const admissions = claims.map((claim) => ledger.admit(claim));
+          const reserved = reserve ? ledger.reserve(reserve.claim, reserve.count) : [];
+          return reply(res, 200, { admissions, reserved });
+        }
+        if (route === 'use') {
+          const use = useBodySchema.safeParse(body);
+          if (!use.success) return reply(res, 400, { error: 'bad use body' });
+          for (const { id, claim } of use.data.uses) ledger.use(id, claim);
+          return reply(res, 200, {});
         }
         const settle = settleBodySchema.safeParse(body);
         if (!settle.success) return reply(res, 400, { error: 'bad settle body' });

@@ -30,6 +30,9 @@ export interface TrialClaim {
 /** The most trials one loopback request to the ledger carries (a claim is ~150 bytes of JSON). */
 export const MAX_LEDGER_BATCH = 256;
 
+/** The most admissions one worker may hold in reserve (./ledger-client.ts): what the overshoot bound may widen by. */
+export const MAX_RESERVE = 64;
+
 export type Admission = { admitted: true; id: number } | { admitted: false; stoppedBy: SpendStop; reason: string };
 
 /**
@@ -88,6 +91,7 @@ export class SpendLedger {
   #cap: SpendAmount = { ...ZERO };
   #stoppedBy: SpendStop | null = null;
   #notSent = 0;
+  readonly #onStop: Array<(stop: SpendStop) => void> = [];
 
   constructor(limits: SpendLimits = {}) {
     this.limits = { ...limits };
@@ -103,16 +107,71 @@ export class SpendLedger {
 
   /** Admits a trial (it may now send its requests) or refuses it (it is never sent: outcome `budget`). */
   admit(claim: TrialClaim): Admission {
-    if (this.#stoppedBy === null) this.#stoppedBy = this.#reached(claim);
+    if (this.#stoppedBy === null) this.#stop(this.#reached(claim));
     if (this.#stoppedBy !== null) {
       this.#notSent++;
       return { admitted: false, stoppedBy: this.#stoppedBy, reason: this.#reason(this.#stoppedBy) };
     }
+    return { admitted: true, id: this.#open(claim) };
+  }
+
+  /**
+   * Admits up to `count` trials in advance, each as `claim` (a worker's reserve, ./ledger-client.ts: its trials
+   * then admit locally, without a round trip under their limiter slot), but only as many as leave every limit
+   * unreachable even if every trial in flight, reserved ones included, spent its whole cap: near a limit nothing is
+   * reserved and each trial asks on its own, as before. A reserved admission counts in flight from now, at its cap
+   * in the bound (peak in flight × cap: so the bound widens by at most a worker's reserve) and at a floor of 0 in
+   * the launch rule until a trial takes it (`use`; it may be returned unused, settled at 0: a stopped run has still
+   * spent at least its limit). Never refuses, never stops the run.
+   */
+  reserve(claim: TrialClaim, count: number): number[] {
+    if (this.#stoppedBy !== null) return [];
+    const cap = widest(this.#cap, claim.cap);
+    let worst = this.#settled;
+    for (const open of this.#inFlight.values()) worst = add(worst, open.cap);
+    const { maxCalls, maxTokens, maxCost: costLimit } = this.limits;
+    const fits = (k: number): boolean =>
+      (maxCalls === undefined || worst.calls + k * cap.calls < maxCalls) &&
+      (maxTokens === undefined || worst.tokens + k * cap.tokens < maxTokens) &&
+      (costLimit === undefined ||
+        (worst.costUsd !== null && cap.costUsd !== null && worst.costUsd + k * cap.costUsd < costLimit));
+    let granted = Math.min(count, MAX_RESERVE);
+    while (granted > 0 && !fits(granted)) granted--;
+    const reserved: TrialClaim = {
+      floor: { calls: 0, tokens: 0, costUsd: claim.floor.costUsd === null ? null : 0 },
+      cap: claim.cap,
+    };
+    return Array.from({ length: granted }, () => this.#open(reserved));
+  }
+
+  /**
+   * A reserved admission taken by a trial (told by its worker after the trial was sent, without waiting): from now
+   * on it counts at that trial's floor in the launch rule, and the trial's cap widens the bound's per-trial cap.
+   */
+  use(id: number, claim: TrialClaim): void {
+    if (!this.#inFlight.has(id)) return; // settled already, or never admitted here
+    this.#inFlight.set(id, claim);
+    this.#cap = widest(this.#cap, claim.cap);
+  }
+
+  /** Resolves once the run is stopped (a limit reached, or an interrupt): the reserves are then returned. */
+  whenStopped(): Promise<SpendStop> {
+    const stop = this.#stoppedBy;
+    return stop !== null ? Promise.resolve(stop) : new Promise((resolve) => this.#onStop.push(resolve));
+  }
+
+  #open(claim: TrialClaim): number {
     const id = this.#nextId++;
     this.#inFlight.set(id, claim);
     this.#peakInFlight = Math.max(this.#peakInFlight, this.#inFlight.size);
     this.#cap = widest(this.#cap, claim.cap);
-    return { admitted: true, id };
+    return id;
+  }
+
+  #stop(stop: SpendStop | null): void {
+    if (stop === null || this.#stoppedBy !== null) return;
+    this.#stoppedBy = stop;
+    for (const listener of this.#onStop.splice(0)) listener(stop);
   }
 
   /** What an admitted trial spent (requests sent, retries included; the provider's tokens; their price). */
@@ -126,7 +185,7 @@ export class SpendLedger {
 
   /** Stops launching (Ctrl-C): the trials in flight may finish; every later trial is refused. */
   interrupt(): void {
-    this.#stoppedBy ??= 'interrupt';
+    this.#stop('interrupt');
   }
 
   /** The limit this claim would be launched past, or null when it may go. */

@@ -30,6 +30,14 @@ async function serve(options: Partial<LoopbackOptions> = {}): Promise<LoopbackSe
   return server;
 }
 
+/** Waits for `done` (what a worker does in the background), failing after 10 s instead of hanging. */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 10) {
+    if (waited > 10_000) throw new Error('not done after 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const claim = { floor: { calls: 1, tokens: 10, costUsd: null }, cap: { calls: 6, tokens: 100, costUsd: null } };
 const usageSum = (server: LoopbackServer) =>
   server.log.reduce((sum, r) => sum + (r.usage ? r.usage.promptTokens + r.usage.completionTokens : 0), 0);
@@ -75,6 +83,69 @@ describe('the ledger over loopback HTTP', () => {
     expect(service.ledger.inFlight).toBe(0);
     const empty = await fetch(`${service.url}/admit`, { method: 'POST', body: JSON.stringify({ claims: [] }) });
     expect(empty.status).toBe(400);
+    await service.close();
+  });
+
+  it('a worker admits from its reserve without a round trip, and returns the reserve as soon as the run stops', async () => {
+    const service = await startLedgerServer({});
+    // never idle here: only the stop can bring the reserve back
+    const client = createLedgerClient(service.url, { idleReturnMs: 600_000 });
+    const ids = async (n: number) =>
+      (await Promise.all(Array.from({ length: n }, () => client.admit(claim)))).map((a) => (a.admitted ? a.id : 0));
+    expect(await ids(8)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]); // 8 in flight in this worker: its reserve is 8
+    expect(await ids(1)).toEqual([9]); // asked, with a reserve of 8: ids 10–17
+    expect(service.ledger.inFlight).toBe(17);
+    // the next 8 are admitted from the reserve, in this worker, without asking; the worker tells their claims after
+    const wide = { ...claim, cap: { calls: 6, tokens: 5000, costUsd: null } };
+    const local = await Promise.all(Array.from({ length: 8 }, () => client.admit(wide)));
+    expect(local.map((a) => (a.admitted ? a.id : 0))).toEqual([17, 16, 15, 14, 13, 12, 11, 10]);
+    const capTokens = () => {
+      const bound = service.ledger.report().overshootBound; // peak in flight × the per-trial cap (6 calls)
+      return bound.tokens / (bound.calls / 6);
+    };
+    await until(() => capTokens() === 5000);
+    // half-empty, it was topped up in the background: the worker holds a reserve when the run stops
+    await until(() => service.ledger.inFlight > 17);
+    service.ledger.interrupt();
+    // the stop reaches the worker on its held-open request: what is left of its reserve comes back unused
+    await until(() => service.ledger.inFlight === 17);
+    expect(await client.admit(claim)).toMatchObject({ admitted: false, stoppedBy: 'interrupt' });
+    await Promise.all(
+      Array.from({ length: 17 }, (_, i) => client.settle(i + 1, { calls: 1, tokens: 3, costUsd: null })),
+    );
+    expect(service.ledger.report()).toMatchObject({ notSent: 1, spent: { calls: 17, tokens: 51 } });
+    expect(service.ledger.inFlight).toBe(0);
+    await service.close();
+  });
+
+  it('a reserve goes back when unused a while, and with the settle of the worker’s last trial; none with maxReserve 0', async () => {
+    const service = await startLedgerServer({});
+    const five = async (client: ReturnType<typeof createLedgerClient>) => {
+      const ids = (await Promise.all(Array.from({ length: 4 }, () => client.admit(claim)))).map((a) =>
+        a.admitted ? a.id : 0,
+      );
+      const fifth = await client.admit(claim); // asked, with a reserve of 4 when the worker holds one
+      return [...ids, fifth.admitted ? fifth.id : 0];
+    };
+    const spent = { calls: 1, tokens: 1, costUsd: null };
+
+    const idle = createLedgerClient(service.url, { idleReturnMs: 50 });
+    const first = await five(idle);
+    expect(service.ledger.inFlight).toBe(9);
+    for (const id of first.slice(1)) await idle.settle(id, spent);
+    await until(() => service.ledger.inFlight === 1); // unused: back, while one trial is still in flight
+    await idle.settle(first[0], spent);
+
+    const last = createLedgerClient(service.url, { idleReturnMs: 600_000 });
+    const second = await five(last);
+    expect(service.ledger.inFlight).toBe(9);
+    for (const id of second) await last.settle(id, spent);
+    expect(service.ledger.inFlight).toBe(0); // back with the last settle, before it returned
+    expect(service.ledger.report().spent).toMatchObject({ calls: 10, tokens: 10 });
+
+    const asking = createLedgerClient(service.url, { maxReserve: 0 });
+    await five(asking);
+    expect(service.ledger.inFlight).toBe(5);
     await service.close();
   });
 

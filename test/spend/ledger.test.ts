@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type SpendAmount, type SpendLimits, spendLimitReportSchema } from '../../src/schema/spend.js';
-import { SpendLedger, stopLine, type TrialClaim } from '../../src/spend/ledger.js';
+import { MAX_RESERVE, SpendLedger, stopLine, type TrialClaim } from '../../src/spend/ledger.js';
 import { costOf } from '../../src/spend/price.js';
 
 /** A trial of `prompt` tokens and an output budget of `output`, at `price` per million (null: unpriced). */
@@ -152,6 +152,49 @@ describe('SpendLedger: the launch rule', () => {
     expect(report.overshootBound.tokens).toBe(2 * 400);
   });
 
+  it('reserves in advance only while every limit is out of reach at every cap, and never refuses or stops', () => {
+    const ledger = new SpendLedger({ maxCalls: 100 });
+    const claim = claimOf(10, 100); // cap: 6 calls
+    // 16 × 6 = 96 < 100, 17 × 6 = 102: the 17th could take the run past its limit
+    expect(ledger.reserve(claim, MAX_RESERVE)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    expect(ledger.reserve(claim, 1)).toEqual([]);
+    expect(ledger.inFlight).toBe(16);
+    // reserved admissions count at floor 0 in the launch rule (a reserve may come back unused): trials asking one
+    // by one are admitted as without a reserve, 100 of them, and the run stops at its limit
+    const asked: number[] = [];
+    for (let a = ledger.admit(claim); a.admitted; a = ledger.admit(claim)) asked.push(a.id);
+    expect(asked).toHaveLength(100);
+    expect(ledger.report()).toMatchObject({ stoppedBy: 'maxCalls', notSent: 1, overshootBound: { calls: 116 * 6 } });
+    // the reserve returned unused settles at 0: a stopped run has still spent at least its limit, exactly
+    for (let id = 1; id <= 16; id++) ledger.settle(id, spent(0, 0));
+    for (const id of asked) ledger.settle(id, spent(1, 20));
+    expect(ledger.report().spent).toEqual(spent(100, 2000));
+    expect(ledger.inFlight).toBe(0);
+  });
+
+  it('a reserved admission a trial took counts at that trial’s floor, and its cap in the bound, once told', () => {
+    const ledger = new SpendLedger({ maxCalls: 100 });
+    const claim = claimOf(10, 100);
+    const reserved = ledger.reserve(claim, 4);
+    for (const id of reserved) ledger.use(id, claimOf(10, 3000));
+    ledger.use(999, claimOf(10, 9000)); // not in flight: nothing
+    let asked = 0;
+    while (ledger.admit(claim).admitted) asked++;
+    expect(asked).toBe(96);
+    expect(ledger.report().overshootBound.tokens).toBe(100 * 3010);
+  });
+
+  it('without a limit a reserve is granted up to MAX_RESERVE; once stopped none is, and whenStopped tells', async () => {
+    const ledger = new SpendLedger({});
+    expect(ledger.reserve(claimOf(1, 1), 1000)).toHaveLength(MAX_RESERVE);
+    const stopped = ledger.whenStopped();
+    ledger.interrupt();
+    await expect(stopped).resolves.toBe('interrupt');
+    await expect(ledger.whenStopped()).resolves.toBe('interrupt');
+    expect(ledger.reserve(claimOf(1, 1), 4)).toEqual([]);
+    expect(ledger.report().notSent).toBe(0);
+  });
+
   it('settling twice, or an id it never admitted, changes nothing', () => {
     const ledger = new SpendLedger({});
     const a = admitted(ledger, claimOf(1, 1));
@@ -162,9 +205,14 @@ describe('SpendLedger: the launch rule', () => {
   });
 });
 
-/** One step of a run as the ledger sees it: a trial asks, or the k-th trial in flight settles. */
+/**
+ * One step of a run as the ledger sees it: a trial asks (or takes an admission from a worker's reserve), a worker
+ * reserves admissions as a claim of its own, returns one unused, or the k-th trial in flight settles.
+ */
 type Step =
-  | { kind: 'admit'; prompt: number; output: number; attempts: number }
+  | { kind: 'admit'; prompt: number; output: number; attempts: number; fromReserve: boolean }
+  | { kind: 'reserve'; count: number; prompt: number; output: number; attempts: number }
+  | { kind: 'return' }
   | { kind: 'settle'; pick: number; calls: number; used: number };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
@@ -173,7 +221,16 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     prompt: fc.integer({ min: 0, max: 500 }),
     output: fc.integer({ min: 1, max: 2000 }),
     attempts: fc.integer({ min: 1, max: 6 }),
+    fromReserve: fc.boolean(),
   }),
+  fc.record({
+    kind: fc.constant('reserve' as const),
+    count: fc.integer({ min: 1, max: 16 }),
+    prompt: fc.integer({ min: 0, max: 500 }),
+    output: fc.integer({ min: 1, max: 2000 }),
+    attempts: fc.integer({ min: 1, max: 6 }),
+  }),
+  fc.record({ kind: fc.constant('return' as const) }),
   fc.record({
     kind: fc.constant('settle' as const),
     pick: fc.nat(),
@@ -183,7 +240,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 );
 
 describe('SpendLedger: the overshoot bound, for any interleaving of trials', () => {
-  it('spent − limit never exceeds overshootBound (trials in flight × the per-trial cap), and a stopped run spent ≥ its limit', () => {
+  it('spent − limit never exceeds overshootBound (trials in flight × the per-trial cap), and a stopped run spent ≥ its limit, with reserves too', () => {
     fc.assert(
       fc.property(
         fc.record({ maxCalls: fc.integer({ min: 1, max: 40 }), maxTokens: fc.integer({ min: 1, max: 20_000 }) }),
@@ -199,13 +256,27 @@ describe('SpendLedger: the overshoot bound, for any interleaving of trials', () 
             const tokens = claim.floor.tokens + Math.floor(used * (claim.cap.tokens - claim.floor.tokens));
             ledger.settle(id, spent(Math.max(1, Math.min(calls, claim.cap.calls)), tokens));
           };
+          const reserve: number[] = [];
           for (const step of steps) {
             if (step.kind === 'admit') {
+              // a trial's own claim may be wider than the one its reserved admission was granted as
               const claim = claimOf(step.prompt, step.output, step.attempts);
-              const a = ledger.admit(claim);
-              if (a.admitted) open.push({ id: a.id, claim });
+              const local = step.fromReserve ? reserve.pop() : undefined;
+              if (local !== undefined) {
+                open.push({ id: local, claim });
+                if (step.prompt % 2 === 0) ledger.use(local, claim); // told, or not yet
+              } else {
+                const a = ledger.admit(claim);
+                if (a.admitted) open.push({ id: a.id, claim });
+              }
+            } else if (step.kind === 'reserve') {
+              reserve.push(...ledger.reserve(claimOf(step.prompt, step.output, step.attempts), step.count));
+            } else if (step.kind === 'return') {
+              const id = reserve.pop();
+              if (id !== undefined) ledger.settle(id, spent(0, 0));
             } else if (open.length > 0) settle(step.pick % open.length, step.calls, step.used);
           }
+          for (const id of reserve) ledger.settle(id, spent(0, 0));
           while (open.length > 0) settle(0, 6, 1);
           const report = ledger.report();
           expect(report.overshoot.calls).toBeLessThanOrEqual(report.overshootBound.calls);
