@@ -23,7 +23,7 @@ export interface VitestRun {
  * else the root vitest.config.ts on src/. Decided once per test file: a test edits no source while it runs.
  */
 const CHILD_ON_DIST = distIsCurrent(ROOT);
-const CHILD_CONFIG = CHILD_ON_DIST
+export const CHILD_CONFIG = CHILD_ON_DIST
   ? ['--config', 'test/support/vitest.child.config.mjs', '--configLoader', 'native']
   : [];
 /** Where a child's standard benchmark projects read their spec files (for a file filter: `${CHILD_SPECS}/d2/…`). */
