@@ -83,8 +83,6 @@ describe('verdicts: the exit code never depends on the route', () => {
   });
 
   it('shards merged: all shards pass or fail with the gate; a merge that lacks a shard names it and fails', () => {
-    // A blob run evaluates no gate (the gates come with the merge, src/vitest/reporter.ts), so one set of shards
-    // serves the passing and the failing merge.
     const shardRun = (gates: string) => {
       const blobs = mkdtempSync(join(tmpdir(), 'cb-verdict-blobs-'));
       for (const shard of ['1/2', '2/2']) {
@@ -108,7 +106,8 @@ describe('verdicts: the exit code never depends on the route', () => {
     const merged = runVitest([`--merge-reports=${passing}`], { ...base, CEILINGBENCH_GATES: PASS });
     expect(merged.status, said(merged)).toBe(0);
     expect(merged.report().scope?.shards).toEqual({ count: 2, merged: [1, 2], missing: [] });
-    const mergedFail = runVitest([`--merge-reports=${passing}`], { ...base, CEILINGBENCH_GATES: FAIL });
+    const failing = shardRun(FAIL);
+    const mergedFail = runVitest([`--merge-reports=${failing}`], { ...base, CEILINGBENCH_GATES: FAIL });
     expect(mergedFail.status).toBe(1);
     // one shard's blob lost: the merge names the missing shard and fails, whatever the gates say
     const blob = readdirSync(passing).find((f) => f.includes('blob-2')) as string;
