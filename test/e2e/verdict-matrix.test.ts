@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCeilingbench, runVitest, type VitestRun } from '../support/run-vitest.js';
+import { CHILD_SPECS, runCeilingbench, runVitest, type VitestRun } from '../support/run-vitest.js';
 
 /**
  * The exit code is a function of the configured gates and what was measured, never of the route (issue 25):
@@ -15,6 +15,9 @@ const base = { CEILINGBENCH_SUBJECT: TRUTH, CEILINGBENCH_TRIALS: '3' };
 const gate = (project: string, minRetention: number) => JSON.stringify({ [project]: { minRetention } });
 const PASS = gate('d2', 0.5);
 const FAIL = gate('d2', 0.999);
+
+/** The file filter route: d2's spec file by its path. */
+const D2_SPEC = `${CHILD_SPECS}/d2/retention`;
 
 const reportOf = (run: VitestRun) => join(run.outDir, 'ceilingbench.json');
 const said = (run: VitestRun) => `${run.stdout}\n${run.stderr}`;
@@ -33,7 +36,11 @@ describe('verdicts: the exit code never depends on the route', () => {
     const fail = once('run-fail', ['--project', 'd2'], { CEILINGBENCH_GATES: FAIL });
     expect(fail.status).toBe(1);
     // the fit test fails with the gate line itself, counted once in junit.xml
-    expect(said(fail)).toMatch(/ceilingbench: gate d2\.minRetention FAILED \(hard\): d2 p_d = /);
+    // it names the gate, the estimate and its CI (was a second 40-trial run in ccb-projects.test.ts)
+    expect(said(fail)).toMatch(
+      /ceilingbench: gate d2\.minRetention FAILED \(hard\): d2 p_d = \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \(95% CI\)/,
+    );
+    expect(fail.report().summary.hardGatesFailed).toBe(1);
     expect(said(fail)).not.toMatch(/to be ''|Object\.is equality/);
     expect(fail.junit().match(/<failure message="gate d2\.minRetention FAILED/g)).toHaveLength(1);
     // every answer cut off: no trial counts toward p_d; the fit is insufficient and says so, never a p_d
@@ -66,11 +73,11 @@ describe('verdicts: the exit code never depends on the route', () => {
   });
 
   it('a file filter: passes and fails with the gate; a gate of a project the filter left out fails', () => {
-    const pass = once('file-pass', ['src/specs/d2/retention'], { CEILINGBENCH_GATES: PASS });
+    const pass = once('file-pass', [D2_SPEC], { CEILINGBENCH_GATES: PASS });
     expect(pass.status, said(pass)).toBe(0);
-    const fail = once('file-fail', ['src/specs/d2/retention'], { CEILINGBENCH_GATES: FAIL });
+    const fail = once('file-fail', [D2_SPEC], { CEILINGBENCH_GATES: FAIL });
     expect(fail.status).toBe(1);
-    const other = once('file-other', ['src/specs/d2/retention'], { CEILINGBENCH_GATES: gate('d1', 0.5) });
+    const other = once('file-other', [D2_SPEC], { CEILINGBENCH_GATES: gate('d1', 0.5) });
     expect(other.status, said(other)).toBe(1);
     expect(said(other)).toMatch(/gate d1\.minRetention FAILED \(hard\): not evaluated — project 'd1' did not run/);
   });
@@ -124,7 +131,7 @@ describe('verdicts: the exit code never depends on the route', () => {
 
   it('compare: identical runs pass, a worse run fails, a candidate that did not run the baseline fails', () => {
     const baseline = reportOf(once('run-pass', ['--project', 'd2'], { CEILINGBENCH_GATES: PASS }));
-    const same = reportOf(once('file-pass', ['src/specs/d2/retention'], { CEILINGBENCH_GATES: PASS }));
+    const same = reportOf(once('file-pass', [D2_SPEC], { CEILINGBENCH_GATES: PASS }));
     expect(runCeilingbench(['compare', baseline, same]).status).toBe(0);
     const worse = runVitest(['--project', 'd2'], {
       ...base,

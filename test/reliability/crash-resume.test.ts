@@ -7,6 +7,7 @@ import { cacheEntrySchema } from '../../src/subjects/cache/entry.js';
 import type { LoopbackReply, LoopbackRequest, LoopbackServer } from '../support/loopback-server.js';
 import { startLoopbackServer } from '../support/loopback-server.js';
 import { filesContaining, filesUnder, SENTINEL_API_KEY, tempDir } from '../support/openai-harness.js';
+import { CHILD_CONFIG } from '../support/run-vitest.js';
 import {
   LOOP_MODEL,
   promptsOf,
@@ -93,7 +94,7 @@ interface Attempt {
 async function attempt(cacheDir: string, outDir: string, killAfter?: number, delayMs = 0): Promise<Attempt> {
   const cachedBefore = (await cachedKeys(cacheDir)).size;
   const firstLog = server.log.length;
-  const child = spawnBench([VITEST_BIN, 'run', '--project', 'd2'], benchEnv(cacheDir, outDir));
+  const child = spawnBench([VITEST_BIN, 'run', ...CHILD_CONFIG, '--project', 'd2'], benchEnv(cacheDir, outDir));
   let answers = 0;
   onAnswer = () => {
     answers++;

@@ -72,7 +72,8 @@ function runChild(
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    // a guard against a hang, not a speed claim: a tsx child beside a loaded full run took over 30 s (load ~20)
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
     child.on('error', reject);
     child.on('exit', async (code, signal) => {
       clearTimeout(timer);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Report, reportSchema } from '../../src/schema/report.js';
 import { CLI_BIN } from './cli-bin.js';
+import { distIsCurrent } from './dist-current.js';
 
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 
@@ -17,27 +18,43 @@ export interface VitestRun {
 }
 
 /**
+ * The configuration a child runs when the test names none: while dist/ is current, a small one on dist/ (no
+ * TypeScript graph to bundle or transform, the transforms cached across children — about a third of a child's CPU);
+ * else the root vitest.config.ts on src/. Decided once per test file: a test edits no source while it runs.
+ */
+const CHILD_ON_DIST = distIsCurrent(ROOT);
+export const CHILD_CONFIG = CHILD_ON_DIST
+  ? ['--config', 'test/support/vitest.child.config.mjs', '--configLoader', 'native']
+  : [];
+/** Where a child's standard benchmark projects read their spec files (for a file filter: `${CHILD_SPECS}/d2/…`). */
+export const CHILD_SPECS = CHILD_ON_DIST ? 'dist/specs' : 'src/specs';
+
+/**
  * Runs `vitest run <args>` in a child process (the way CI and users run it), with CEILINGBENCH_*
  * variables, writing reports into a fresh temporary directory. No network: sim/oracle subjects only.
  */
 export function runVitest(args: string[], env: Record<string, string>): VitestRun {
   const outDir = env.CEILINGBENCH_OUT ?? mkdtempSync(join(tmpdir(), 'cb-e2e-'));
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...args], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      CI: 'true',
-      CEILINGBENCH_OUT: outDir,
-      ...env,
-      VITEST: undefined,
-      VITEST_WORKER_ID: undefined,
-      VITEST_POOL_ID: undefined,
-      NODE_ENV: undefined,
-      TEST: undefined,
+  const result = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...(args.includes('--config') ? [] : CHILD_CONFIG), ...args],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        CI: 'true',
+        CEILINGBENCH_OUT: outDir,
+        ...env,
+        VITEST: undefined,
+        VITEST_WORKER_ID: undefined,
+        VITEST_POOL_ID: undefined,
+        NODE_ENV: undefined,
+        TEST: undefined,
+      },
+      encoding: 'utf8',
+      timeout: 300_000,
     },
-    encoding: 'utf8',
-    timeout: 300_000,
-  });
+  );
   return {
     status: result.status,
     stdout: result.stdout,
