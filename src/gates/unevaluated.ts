@@ -17,7 +17,8 @@ export interface GateScope {
 /**
  * A configured hard gate with no result fails, naming why: its project did not run (filtered out, or in no
  * shard that was merged), or it ran and no record the gate reads finished (a name filter skipped the fit, a gate
- * of the wrong kind). A gate never passes on data it did not check; an advisory gate is never a failure.
+ * of the wrong kind), or what was evaluated used another threshold or mode (blobs merged under other gates than
+ * the shards ran with). A gate never passes on data it did not check; an advisory gate is never a failure.
  */
 export function unevaluatedGates(
   configured: Readonly<Record<string, ProjectGates>>,
@@ -34,11 +35,17 @@ export function unevaluatedGates(
       // a gate across subjects has one result for its key; a threshold gate one per project the key covers
       const targets = name === 'notWorseThan' ? [key] : covered.length > 0 ? covered : [key];
       for (const project of targets) {
-        if (evaluated.some((g) => g.project === project && g.gate === name)) continue;
+        const sameName = evaluated.filter((g) => g.project === project && g.gate === name);
+        if (sameName.some((g) => g.threshold === value && g.mode === mode)) continue;
         const didRun = name === 'notWorseThan' ? covered.some((p) => ran.has(p)) : ran.has(project);
-        const why = didRun
-          ? `not evaluated — no finished record in project '${project}' that this gate applies to (check the gate name and that the fit test ran${scope.filters ? `; this run's filters: ${scope.filters}` : ''})`
-          : `not evaluated — project '${project}' did not run${scope.filters ? ` (this run's filters: ${scope.filters})` : ''}; run it, or make the gate advisory ({ value: ${value}, mode: 'advisory' })`;
+        // a merge judges blobs whose tests evaluated the gates of their own run: a result at another threshold or
+        // mode is not this configuration's gate
+        const other = sameName[0];
+        const why = other
+          ? `not evaluated at this threshold — the tests that wrote these results evaluated it at ${other.threshold} (${other.mode}); rerun them with this configuration's gates, or merge with the gates they ran with`
+          : didRun
+            ? `not evaluated — no finished record in project '${project}' that this gate applies to (check the gate name and that the fit test ran${scope.filters ? `; this run's filters: ${scope.filters}` : ''})`
+            : `not evaluated — project '${project}' did not run${scope.filters ? ` (this run's filters: ${scope.filters})` : ''}; run it, or make the gate advisory ({ value: ${value}, mode: 'advisory' })`;
         results.push({
           project,
           task: '*',

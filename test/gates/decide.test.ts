@@ -122,6 +122,35 @@ describe('decideRunGates (the one verdict, whatever the route)', () => {
       "gate d2.minHorizon FAILED (hard): not evaluated — no finished record in project 'd2' that this gate applies to (check the gate name and that the fit test ran; this run's filters: -t canonical)",
     ]);
   });
+  it('a result at another threshold or mode is not the configured gate (blobs merged under other gates)', () => {
+    const measured = (threshold: number, mode: 'hard' | 'advisory'): GateResult => ({
+      project: 'd2',
+      task: 'd2',
+      gate: 'minRetention',
+      mode,
+      threshold,
+      estimate: 0.97,
+      ci95: null,
+      passed: true,
+      message: `gate d2.minRetention passed (${mode})`,
+    });
+    const decide = (result: GateResult) =>
+      decideRunGates({
+        configured: { d2: { minRetention: 0.99 } },
+        entries: [],
+        measured: [result],
+        scope: { declared: ['d2'], ran: ['d2'] },
+        seed: 0,
+      });
+    expect(hardFailures(decide(measured(0.99, 'hard')))).toEqual([]);
+    for (const other of [measured(0.95, 'hard'), measured(0.99, 'advisory')]) {
+      const failed = hardFailures(decide(other));
+      expect(failed).toHaveLength(1);
+      expect(failed[0]?.message).toContain(
+        `not evaluated at this threshold — the tests that wrote these results evaluated it at ${other.threshold} (${other.mode})`,
+      );
+    }
+  });
 });
 
 describe('gate keys', () => {
