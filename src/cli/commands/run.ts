@@ -13,6 +13,7 @@ import { type RunEnvFlags, runFlagsEnv } from '../run-flags.js';
 import { selectedProjectsOnly } from '../selected-projects.js';
 import { standardProjectList } from '../task-help.js';
 import { printPlan } from './plan.js';
+import { COMMAND_HELP } from './table.js';
 
 interface RunFlags extends RunEnvFlags {
   root?: string;
@@ -136,7 +137,7 @@ function ledgerOf(vitest: Vitest): SpendLedger | undefined {
  */
 export const registerRun: RegisterCommand = (cli, io) => {
   cli
-    .command('run', 'Run the benchmark (all projects by default) and write reports')
+    .command(COMMAND_HELP.run.usage, COMMAND_HELP.run.description)
     .option('--root <dir>', 'The repository to run in (default: the current directory)')
     .option(
       '--project <list>',
