@@ -1,6 +1,15 @@
 #!/usr/bin/env node
 // The installed command: plain Node running the built JavaScript in dist/ (no loader, no TypeScript).
 import { existsSync } from 'node:fs';
+import module from 'node:module';
+
+// V8's compiled code of every module the run loads (the CLI, Vitest, Vite, rolldown's bindings…) is cached on
+// disk between runs (Node >= 22.1, in the OS temporary folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off); the
+// variable passes the cache to Vitest's worker processes, which each load Vitest and the run's modules again.
+const compileCache = module.enableCompileCache?.();
+if (compileCache?.directory && process.env.NODE_COMPILE_CACHE === undefined) {
+  process.env.NODE_COMPILE_CACHE = compileCache.directory;
+}
 
 const main = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(main)) {

@@ -7,7 +7,16 @@
 // start-up (every import of the CLI, Vitest and Vite resolved through a hooks thread). Any source file newer than
 // the build, or no finished build, and the sources run through tsx (a devDependency) as before.
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
+
+// V8's compiled code of every module the run loads (the CLI, Vitest, Vite, rolldown's bindings…) is cached on
+// disk between runs (Node >= 22.1, in the OS temporary folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off); the
+// variable passes the cache to Vitest's worker processes, which each load Vitest and the run's modules again.
+const compileCache = module.enableCompileCache?.();
+if (compileCache?.directory && process.env.NODE_COMPILE_CACHE === undefined) {
+  process.env.NODE_COMPILE_CACHE = compileCache.directory;
+}
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 /** Written by `npm run build` once tsc has written every file (a build in progress has none). */

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { cac } from 'cac';
+import { type CAC, cac } from 'cac';
 import { terminalSafe } from '../report/safe-text.js';
 import type { Mark } from '../report/show-text.js';
 import type { CliIo } from './command.js';
-import { commands } from './commands/index.js';
+import { commands, type LazyCommand } from './commands/index.js';
 import { ERROR_CODES, EXIT, errorCodeOf, UsageError } from './errors.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -39,13 +39,31 @@ const safeIo = (io: CliIo): CliIo => ({
     ),
 });
 
+function parser(): CAC {
+  const cli = cac('ceilingbench');
+  cli.help();
+  cli.version(pkg.version);
+  return cli;
+}
+
+/**
+ * The command argv names, found by parsing against the help rows alone (no help or version handler, so this
+ * parse prints nothing); undefined for none or an unknown one. Only that command's graph is then imported.
+ */
+function namedCommand(argv: string[]): LazyCommand | undefined {
+  const rows = cac('ceilingbench');
+  for (const { usage, description } of commands) rows.command(usage, description);
+  rows.parse(['node', 'ceilingbench', ...argv], { run: false });
+  return commands.find((command) => command.name === rows.matchedCommandName);
+}
+
 /** Parses argv and runs one command; resolves to the process exit code (never calls process.exit). */
 export async function runCli(argv: string[], rawIo: CliIo = defaultIo): Promise<number> {
   const io = safeIo(rawIo);
-  const cli = cac('ceilingbench');
-  for (const register of commands) register(cli, io);
-  cli.help();
-  cli.version(pkg.version);
+  const cli = parser();
+  const named = namedCommand(argv);
+  if (named === undefined) for (const { usage, description } of commands) cli.command(usage, description);
+  else (await named.load())(cli, io);
   try {
     cli.parse(['node', 'ceilingbench', ...argv], { run: false });
     if (cli.options.help || cli.options.version) return EXIT.ok;

@@ -21,18 +21,26 @@ import { resolveTask } from '../../src/tasks/registry.js';
 // One command, `throw <code>`, that throws a CeilingbenchError with that code.
 vi.mock('../../src/cli/commands/index.js', async () => {
   const errors = await import('../../src/errors.js');
+  const lazy = (usage: string, description: string, register: (cli: CAC) => void) => ({
+    name: usage.split(' ')[0],
+    usage,
+    description,
+    load: async () => register,
+  });
   return {
     commands: [
-      (cli: CAC) => {
+      lazy('throw <code>', 'throws', (cli) => {
         cli.command('throw <code>', 'throws').action((code: ErrorCode) => {
           throw new errors.CeilingbenchError(code, `thrown with ${code}`);
         });
-        // What a second copy of src/errors.ts throws (Vitest's module runner loads one for the reporter and the
-        // config): same name and code, another class.
+      }),
+      // What a second copy of src/errors.ts throws (Vitest's module runner loads one for the reporter and the
+      // config): same name and code, another class.
+      lazy('foreign <code>', 'throws a look-alike', (cli) => {
         cli.command('foreign <code>', 'throws a look-alike').action((code: string) => {
           throw Object.assign(new Error(`look-alike with ${code}`), { name: 'ConfigError', code });
         });
-      },
+      }),
     ],
   };
 });

@@ -8,6 +8,7 @@ import { readReport } from '../../schema/read-report.js';
 import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { readJsonFile } from './read-json.js';
+import { COMMAND_HELP } from './table.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -35,10 +36,7 @@ function historyTable(baselines: Baseline[]): string {
 /** `ceilingbench baseline save <name>` and `ceilingbench baseline history`. */
 export const registerBaseline: RegisterCommand = (cli, io) => {
   cli
-    .command(
-      'baseline <action> [name]',
-      'save <name>: store a run as a release baseline; history: CC and p_d per release',
-    )
+    .command(COMMAND_HELP.baseline.usage, COMMAND_HELP.baseline.description)
     .option('--from <file>', 'Report to save', { default: 'reports/ceilingbench.json' })
     .option('--dir <dir>', 'Baseline directory', { default: 'baselines' })
     .option('--json', 'Machine-readable output')

@@ -11,6 +11,7 @@ import { formatLevels } from '../../compare/levels.js';
 import { fixed } from '../../report/format.js';
 import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
+import { COMMAND_HELP } from './table.js';
 
 const KIND_HEADING: Record<NotComparedKind, string> = {
   absent: 'absent from the candidate',
@@ -143,10 +144,7 @@ function onlyProjects(value: unknown): string[] | undefined {
  */
 export const registerCompare: RegisterCommand = (cli, io) => {
   cli
-    .command(
-      'compare <baseline> <candidate>',
-      'Compare two runs (ceilingbench.json or baselines/*.json); exit 1 on a regression or on a baseline record it did not compare',
-    )
+    .command(COMMAND_HELP.compare.usage, COMMAND_HELP.compare.description)
     .option(
       '--only <projects>',
       'Gate only these projects of the baseline (comma list, repeatable; d2 covers d2@<label>)',

@@ -9,6 +9,7 @@ import {
 } from '../../stats/index.js';
 import type { RegisterCommand } from '../command.js';
 import { EXIT, UsageError } from '../errors.js';
+import { COMMAND_HELP } from './table.js';
 
 const optionsSchema = z.object({
   input: z.string({ error: 'missing --input <file>; pass a JSON or CSV file of per-depth counts' }).min(1),
@@ -79,7 +80,7 @@ export function fitResultText(e: RetentionEstimate): string {
 /** `ceilingbench fit`: p_d with intervals, horizons and alternative decay forms from per-depth counts. */
 export const registerFit: RegisterCommand = (cli, io) => {
   cli
-    .command('fit', 'Fit the geometric step-retention p_d to per-depth counts (JSON or CSV)')
+    .command(COMMAND_HELP.fit.usage, COMMAND_HELP.fit.description)
     .option('--input <file>', 'JSON [{"depth":5,"correct":39,"n":40}, …] or CSV rows depth,correct,n (header optional)')
     .option('--json', 'Print the full result as JSON (an infinite horizon is written as null)')
     .option('--seed <n>', 'Seed of the parametric bootstrap', { default: 0 })

@@ -5,6 +5,7 @@ import type { AnyTaskPlugin, TaskInstance } from '../../tasks/task.js';
 import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { choicesByTask, tasksWithAxis } from '../task-help.js';
+import { COMMAND_HELP } from './table.js';
 
 /** Options shared by `generate` and `grade`, as cac hands them over (mri may turn digit strings into numbers). */
 export interface InstanceArgs {
@@ -101,9 +102,7 @@ export const withInstanceOptions = (command: Command): Command =>
     .option('--query', 'D3 paper profile: ask for the query pair instead of the full state');
 
 export const registerGenerate: RegisterCommand = (cli, io) => {
-  withInstanceOptions(
-    cli.command('generate <task>', 'Generate one instance with its prompt and canonical (perfect) response'),
-  )
+  withInstanceOptions(cli.command(COMMAND_HELP.generate.usage, COMMAND_HELP.generate.description))
     .option('--variant <name>', `Prompt variant (${choicesByTask('variants')})`)
     .option('--json', 'Print one JSON object')
     .example('ceilingbench generate d1 --depth 5 --seed 50000 --json')

@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { type InstanceArgs, resolveInstance, withInstanceOptions } from './generate.js';
 import { gradeLines, gradeSummary } from './grade-lines.js';
 import { importConfigFile } from './plan.js';
+import { COMMAND_HELP } from './table.js';
 
 const FINISH_REASONS = ['stop', 'length'] as const;
 
@@ -52,7 +53,7 @@ async function configuredTask(task: string) {
 }
 
 export const registerGrade: RegisterCommand = (cli, io) => {
-  withInstanceOptions(cli.command('grade <task>', 'Grade model responses against generated instances'))
+  withInstanceOptions(cli.command(COMMAND_HELP.grade.usage, COMMAND_HELP.grade.description))
     .option('--finish-reason <reason>', 'Why generation stopped: stop | length')
     .option('--response [file]', 'The response text: a file, or - for stdin')
     .option(

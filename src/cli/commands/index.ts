@@ -1,2 +1,2 @@
 export type { RegisterCommand } from '../command.js';
-export { commands } from './list.js';
+export { commands, type LazyCommand } from './list.js';

@@ -5,6 +5,7 @@ import { CONFIG_FILES } from '../../config/load.js';
 import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
+import { COMMAND_HELP } from './table.js';
 
 /** The example user repository, shipped with the package: `init` copies its files (it is also CI's contract). */
 const EXAMPLE = fileURLToPath(new URL('../../../examples/consumer/', import.meta.url));
@@ -142,10 +143,7 @@ function updateGitignore(root: string, io: CliIo): void {
 /** `ceilingbench init`: scaffolds the plugin config, a gate, one example spec, a CI workflow and `.gitignore` entries. */
 export const registerInit: RegisterCommand = (cli, io) => {
   cli
-    .command(
-      'init',
-      'Add vitest.config.ts, ceilingbench.config.ts, an example spec, a CI workflow and .gitignore entries to a repository',
-    )
+    .command(COMMAND_HELP.init.usage, COMMAND_HELP.init.description)
     .option('--root <dir>', 'The repository (default: the current directory)')
     .option('--force', 'Overwrite files that exist, and write vitest.config.ts beside an existing Vite/Vitest config')
     .action((flags: { root?: string; force?: boolean }) => {

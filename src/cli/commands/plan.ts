@@ -8,6 +8,7 @@ import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { type RunEnvFlags, runFlagsEnv } from '../run-flags.js';
 import { standardProjectList } from '../task-help.js';
+import { COMMAND_HELP } from './table.js';
 
 /** The flags `plan` shares with `run` (whose `--dry-run` prints the same plan). */
 export interface PlanFlags extends RunEnvFlags {
@@ -147,7 +148,7 @@ export async function printPlan(flags: PlanFlags, io: CliIo): Promise<number> {
 /** `ceilingbench plan`: calls, tokens and cost of a run before it starts, and what the response cache already holds. */
 export const registerPlan: RegisterCommand = (cli, io) => {
   cli
-    .command('plan', 'Estimate a run before it starts: calls, tokens and cost per project (no request is sent)')
+    .command(COMMAND_HELP.plan.usage, COMMAND_HELP.plan.description)
     .option('--root <dir>', 'The repository (default: the current directory)')
     .option('--project <list>', `Comma list of projects (${standardProjectList()}, your own, d2@<label>) or all`, {
       default: 'all',

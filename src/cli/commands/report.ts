@@ -8,6 +8,7 @@ import { readReport } from '../../schema/read-report.js';
 import type { Report } from '../../schema/report.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
+import { COMMAND_HELP, DEFAULT_REPORT } from './table.js';
 
 interface ReportFlags {
   out?: string;
@@ -168,7 +169,7 @@ function relativeName(path: string): string {
 }
 
 /** Where `ceilingbench run` writes its report by default, relative to the directory it ran in. */
-export const DEFAULT_REPORT = 'reports/ceilingbench.json';
+export { DEFAULT_REPORT };
 
 /** The arguments as given, or the default report of a run in the current directory when there are none. */
 function reportArgs(jsons: readonly unknown[] | undefined): string[] {
@@ -186,10 +187,7 @@ function reportArgs(jsons: readonly unknown[] | undefined): string[] {
  */
 export const registerReport: RegisterCommand = (cli, io) => {
   cli
-    .command(
-      'report [...json]',
-      `Write index.html (inline SVG charts, no network) and charts.vl.json from a ceilingbench.json (default ${DEFAULT_REPORT}); with several files or a folder, merge the runs into one report and leaderboard (--out required)`,
-    )
+    .command(COMMAND_HELP.report.usage, COMMAND_HELP.report.description)
     .option('--out <dir>', "Output directory (default: the JSON file's directory; required when merging)")
     .option('--baselines <dir>', 'Folder of saved baselines (*.json) for the per-release history charts')
     .option('--resamples <n>', 'Merging: bootstrap resamples per leaderboard pair (default 2000)')

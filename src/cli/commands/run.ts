@@ -7,11 +7,13 @@ import type { SpendLedger } from '../../spend/ledger.js';
 import { ledgerAt, setInterruptible } from '../../spend/ledger-server.js';
 import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
 import type { CliIo, RegisterCommand } from '../command.js';
+import { configLoaderFor } from '../config-loader.js';
 import { UsageError } from '../errors.js';
 import { type RunEnvFlags, runFlagsEnv } from '../run-flags.js';
 import { selectedProjectsOnly } from '../selected-projects.js';
 import { standardProjectList } from '../task-help.js';
 import { printPlan } from './plan.js';
+import { COMMAND_HELP } from './table.js';
 
 interface RunFlags extends RunEnvFlags {
   root?: string;
@@ -135,7 +137,7 @@ function ledgerOf(vitest: Vitest): SpendLedger | undefined {
  */
 export const registerRun: RegisterCommand = (cli, io) => {
   cli
-    .command('run', 'Run the benchmark (all projects by default) and write reports')
+    .command(COMMAND_HELP.run.usage, COMMAND_HELP.run.description)
     .option('--root <dir>', 'The repository to run in (default: the current directory)')
     .option(
       '--project <list>',
@@ -201,10 +203,9 @@ export const registerRun: RegisterCommand = (cli, io) => {
                 watch: false,
                 root,
                 config: hasConfig ? undefined : false,
-                // Vite's default loader bundles vitest.config.ts through a temporary file in
-                // node_modules/.vite-temp; the module-runner loader reads it in memory, so a run writes nothing
-                // under node_modules.
-                configLoader: 'runner',
+                // The module runner in a user's repository (nothing written under node_modules); one bundle in
+                // ceilingbench's own, whose configuration imports the plugin's TypeScript sources (config-loader.ts).
+                configLoader: configLoaderFor(root),
                 project,
                 shard: flags.shard,
                 testNamePattern,

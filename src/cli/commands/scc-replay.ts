@@ -10,6 +10,7 @@ import {
 import { auditTable, FORMAT_TITLES } from '../../tasks/count/audit.js';
 import type { RegisterCommand } from '../command.js';
 import { EXIT, UsageError } from '../errors.js';
+import { COMMAND_HELP } from './table.js';
 
 interface SccReplayFlags {
   trials?: string;
@@ -83,7 +84,7 @@ function auditSummary(rows: SccReplayRow[]): string {
 /** `ceilingbench scc-replay`: runs our SCC ladder on released logs and checks it against the published CCs. */
 export const registerSccReplay: RegisterCommand = (cli, io) => {
   cli
-    .command('scc-replay', 'Replay released SCC logs through our ladder and compare with the published CC')
+    .command(COMMAND_HELP['scc-replay'].usage, COMMAND_HELP['scc-replay'].description)
     .option('--trials <jsonl>', 'Trial log, one JSON object per trial (closed.jsonl format)')
     .option('--summary <json>', 'Per-model summary with inferred_seed and published CC (closed.summary.json format)')
     .option('--model <model>', 'Replay only this model')

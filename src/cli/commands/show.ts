@@ -7,6 +7,7 @@ import { outcomeKinds } from '../../tasks/outcome.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_REPORT, readReportFile } from './report.js';
+import { COMMAND_HELP } from './table.js';
 
 interface ShowFlags {
   project?: string;
@@ -100,10 +101,7 @@ function showAction(path: string, flags: ShowFlags, io: CliIo): number {
 
 export const registerShow: RegisterCommand = (cli, io) => {
   cli
-    .command(
-      'show [json]',
-      `Print the example trials of a report's cells (default ${DEFAULT_REPORT}): what the model wrote, its trace beside the canonical one with the first divergent step marked`,
-    )
+    .command(COMMAND_HELP.show.usage, COMMAND_HELP.show.description)
     .option('--project <name>', 'Only this project or task (d2, puzzles, hanoi)')
     .option('--level <n>', 'Only cells at this level (a CCB depth N, a puzzle level, a length)')
     .option(
