@@ -61,7 +61,9 @@ function subjectAssayTest(
   const ownName =
     options.name === undefined ? undefined : label === undefined ? options.name : `${options.name} · ${label}`;
   const name = ownName ?? `${withSubject(defaultName.project, label)} · ${defaultName.what}`;
-  test(name, label === undefined ? {} : { meta: { [SUBJECT_META_KEY]: label } }, async ({ task, signal }) => {
+  // with several subjects their assays run side by side, as their projects did
+  const subjectOptions = label === undefined ? {} : { concurrent: true, meta: { [SUBJECT_META_KEY]: label } };
+  test(name, subjectOptions, async ({ task, signal }) => {
     const context = await runContext(options.subject, of);
     const { config, subject } = context;
     const assayed = await assay(context, signal, (options.seed ?? baseSeed) + config.seed);

@@ -56,8 +56,12 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
   for (const subject of projectSubjects()) describeSubjectSweep(taskId, options, subject);
 }
 
-/** The suite's options that say which subject it is (none with one subject). */
-const subjectSuite = (of: ProjectSubject | undefined) => (of ? { meta: { [SUBJECT_META_KEY]: of.label } } : {});
+/**
+ * The suite options of a subject's block: its label, and concurrent, so that the subjects' blocks run side by side
+ * as their projects did (each block's fit test is sequential: it waits for the block's cells). None with one subject.
+ */
+const subjectSuite = (of: ProjectSubject | undefined) =>
+  of ? { concurrent: true, meta: { [SUBJECT_META_KEY]: of.label } } : {};
 
 /** One subject's block of a sweep (the run's subject, unlabelled, with one subject). */
 function describeSubjectSweep(taskId: string, options: SweepOptions, of: ProjectSubject | undefined): void {
@@ -108,7 +112,7 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
       });
     }
 
-    test(`${label} · fit ${sweepSpan(task, levels)}`, async ({ task: testTask, expect }) => {
+    test.sequential(`${label} · fit ${sweepSpan(task, levels)}`, async ({ task: testTask, expect }) => {
       const { config, subject } = await runContext(options.subject, of);
       const done = levels.flatMap((level) => cells.get(level) ?? []);
       expect(done.length, `cells that did not finish: ${levels.filter((l) => !cells.has(l)).join(', ')}`).toBe(
@@ -253,7 +257,7 @@ function describeSubjectAblation(taskId: string, options: AblationOptions, of: P
       });
     }
 
-    test(`${head} · McNemar`, async ({ task: testTask, expect }) => {
+    test.sequential(`${head} · McNemar`, async ({ task: testTask, expect }) => {
       const { config, subject } = await runContext(options.subject, of);
       const [baseline, ...rest] = options.variants.map((v) => cells.get(v));
       expect(baseline && rest.every(Boolean), 'every variant cell must finish before the paired test').toBe(true);
