@@ -112,6 +112,14 @@ export function runContext(own?: DefinedSubject, of?: ProjectSubject): Promise<R
     ownContexts.set(own, context);
     return context;
   }
+  // a project of several subjects has no one subject: a test that asks for "the" subject would silently get one
+  if (of === undefined && projectSubjects(provided)[0] !== undefined) {
+    throw new ConfigError(
+      `ceilingbench: this project runs ${provided.subjects.length} subjects (${provided.subjects.join(', ')}), so ` +
+        'runContext() without a subject has none to give — describe the benchmark with describeSweep, ' +
+        'describeAblation or the SCC tests, which run one block per subject',
+    );
+  }
   const spec = of?.spec ?? provided.subject;
   let context = contexts.get(spec);
   context ??= (async () => {
