@@ -1,4 +1,5 @@
 import type { Plugin } from 'vitest/config';
+import { SUBJECTS_KEY } from '../vitest/subject-keys.js';
 
 /** A `--project` pattern as Vitest reads it: `*` any run of characters, a leading `!` negates, case-insensitive. */
 function patternRegExp(pattern: string): RegExp {
@@ -8,6 +9,19 @@ function patternRegExp(pattern: string): RegExp {
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('.*')}$`;
   return new RegExp(`^${negated ? `(?!${body})` : body}`, 'i');
+}
+
+/**
+ * The names an inline project answers to: its own, and `<name>@<label>` for each subject of a benchmark project
+ * that runs several (src/vitest/declare.ts).
+ */
+function namesOf(project: unknown): string[] | undefined {
+  const name = fixedName(project);
+  if (name === undefined) return undefined;
+  const provide = (project as { test?: { provide?: Record<string, unknown> } }).test?.provide;
+  const subjects = provide?.[SUBJECTS_KEY];
+  const labels = Array.isArray(subjects) ? subjects.map((s) => (s as { label?: unknown }).label) : [];
+  return [name, ...labels.filter((l): l is string => typeof l === 'string').map((l) => `${name}@${l}`)];
 }
 
 /** The name an inline project declares for itself, when it is a fixed one (no browser instances to name others). */
@@ -28,8 +42,8 @@ function fixedName(project: unknown): string | undefined {
  * is not; anything else (a path, a glob, a project named only once resolved) is kept for Vitest to decide.
  */
 export function maySelect(project: unknown, patterns: readonly string[]): boolean {
-  const name = fixedName(project);
-  return name === undefined || patterns.some((pattern) => patternRegExp(pattern).test(name));
+  const names = namesOf(project);
+  return names === undefined || names.some((name) => patterns.some((pattern) => patternRegExp(pattern).test(name)));
 }
 
 /**

@@ -5,7 +5,9 @@ import { createLedgerClient } from '../spend/ledger-client.js';
 import type { DefinedSubject } from '../subjects/function/define.js';
 import { createSubject, subjectOfFunction } from '../subjects/index.js';
 import type { Subject } from '../subjects/subject.js';
+import { withSubject } from '../tasks/project-names.js';
 import { workerModuleImporter } from './module-import.js';
+import { PROJECT_PATTERNS_KEY, SUBJECTS_KEY } from './subject-keys.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,21 +15,25 @@ declare module 'vitest' {
     ceilingbench: RunConfig;
     /** Set on the projects the ceilingbench plugin adds. */
     'ceilingbench:benchmark': boolean;
-    /** The subject of a per-subject project (`d2@<label>`), in a run with several subjects; absent with one. */
-    'ceilingbench:subject'?: ProjectSubject;
+    /**
+     * The subjects a benchmark project runs, in a run with several subjects (each names its records, tests and gate
+     * key `d2@<label>`); absent with one (the run's subject).
+     */
+    'ceilingbench:subjects'?: ProjectSubject[];
+    /** The `--project` patterns of `ceilingbench run`, as typed (`d2@gpt-4o`): they select subjects (provide.ts). */
+    'ceilingbench:project-patterns'?: string[];
     /** Set on the projects the plugin adds: every project of the configuration, as the plugin declared them. */
     'ceilingbench:declared'?: { benchmark: string[]; other: string[]; root?: string };
   }
 }
 
-/** The subject a per-subject project runs: its spec, and the label in its project and test names. */
+/** A subject of a run with several: its spec, and the label in its test names, records and gate key (`d2@<label>`). */
 export interface ProjectSubject {
   spec: string;
   label: string;
 }
 
-/** The key under which a per-subject project provides its subject. */
-export const SUBJECT_KEY = 'ceilingbench:subject';
+export { PROJECT_PATTERNS_KEY, SUBJECTS_KEY };
 
 export interface RunContext {
   config: RunConfig;
@@ -72,21 +78,19 @@ function leaveFirstInterruptToMain(config: RunConfig): void {
 }
 
 /**
- * The subject of the project this test file runs in: the project's own in a run with several subjects, else
- * undefined (the run's one subject). Several subjects without per-subject projects (the reporter without the
- * plugin) would silently run the first only: an error.
+ * The subjects the project this test file runs in describes, one block each: the project's own in a run with
+ * several subjects, else `[undefined]` (the run's one subject, unlabelled). Several subjects without the plugin's
+ * projects (the reporter without the plugin) would silently run the first only: an error.
  */
-export function projectSubject(config: RunConfig = runConfig()): ProjectSubject | undefined {
-  const subject = inject(SUBJECT_KEY);
-  if (subject || config.subjects.length <= 1) return subject;
+export function projectSubjects(config: RunConfig = runConfig()): Array<ProjectSubject | undefined> {
+  const subjects = inject(SUBJECTS_KEY);
+  if (subjects) return subjects;
+  if (config.subjects.length <= 1) return [undefined];
   throw new ConfigError(
     `ceilingbench: the run has ${config.subjects.length} subjects (${config.subjects.join(', ')}) but this project ` +
-      'runs none of them: several subjects need the projects the ceilingbench plugin adds (`<project>@<label>`)',
+      'runs none of them: several subjects need the projects the ceilingbench plugin adds',
   );
 }
-
-/** The label that names a per-subject project's tests (`d2@<label> · N=15`); undefined with one subject. */
-export const subjectLabelOf = (): string | undefined => projectSubject()?.label;
 
 const contexts = new Map<string, Promise<RunContext>>();
 const ownContexts = new WeakMap<DefinedSubject, Promise<RunContext>>();
@@ -96,10 +100,11 @@ const spendOf = (config: RunConfig) =>
   config.spendLedger ? { gate: createLedgerClient(config.spendLedger.url), prices: config.prices } : undefined;
 
 /**
- * Config and subject, created once per worker and subject spec from the provided configuration; with `own`, the
- * subject a spec file passed itself (`describeSweep(task, { subject })`) instead of the run's.
+ * Config and subject, created once per worker and subject spec from the provided configuration: `of`, one of the
+ * project's subjects (several subjects), else the run's one; with `own`, the subject a spec file passed itself
+ * (`describeSweep(task, { subject })`) instead.
  */
-export function runContext(own?: DefinedSubject): Promise<RunContext> {
+export function runContext(own?: DefinedSubject, of?: ProjectSubject): Promise<RunContext> {
   const provided = runConfig();
   if (own) {
     let context = ownContexts.get(own);
@@ -107,7 +112,15 @@ export function runContext(own?: DefinedSubject): Promise<RunContext> {
     ownContexts.set(own, context);
     return context;
   }
-  const spec = projectSubject(provided)?.spec ?? provided.subject;
+  // a project of several subjects has no one subject: a test that asks for "the" subject would silently get one
+  if (of === undefined && projectSubjects(provided)[0] !== undefined) {
+    throw new ConfigError(
+      `ceilingbench: this project runs ${provided.subjects.length} subjects (${provided.subjects.join(', ')}), so ` +
+        'runContext() without a subject has none to give — describe the benchmark with describeSweep, ' +
+        'describeAblation or the SCC tests, which run one block per subject',
+    );
+  }
+  const spec = of?.spec ?? provided.subject;
   let context = contexts.get(spec);
   context ??= (async () => {
     const config = provided;
@@ -132,10 +145,10 @@ export function runContext(own?: DefinedSubject): Promise<RunContext> {
  * its module, where the main process sees it).
  */
 async function ownContext(config: RunConfig, own: DefinedSubject): Promise<RunContext> {
-  if (projectSubject(config) !== undefined) {
+  if (projectSubjects(config)[0] !== undefined) {
     throw new ConfigError(
       `ceilingbench: subject '${own.id}' was passed to the spec in a run of ${config.subjects.length} subjects, so ` +
-        'every subject project would run it again — list it among the subjects instead ' +
+        'every subject block would run it again — list it among the subjects instead ' +
         "(subjects: ['module:<path>#<export>', …]) and call describeSweep without { subject }",
     );
   }
@@ -155,8 +168,11 @@ async function ownContext(config: RunConfig, own: DefinedSubject): Promise<RunCo
 export const seedOffsetFor = (runSeed: number): number => runSeed * 1_000_000;
 
 /**
- * The Vitest project a test runs in — the name `vitest --project` selects and gates are keyed by — falling
- * back to the task's standard project outside a named project.
+ * The project a test's gates are keyed by and its report names: its Vitest project, with its subject's label in a
+ * run with several (`d2@gpt-4o`), falling back to the task's standard project outside a named project.
  */
-export const vitestProjectOf = (test: { file: { projectName?: string } }, fallback: string): string =>
-  test.file.projectName || fallback;
+export const vitestProjectOf = (
+  test: { file: { projectName?: string } },
+  fallback: string,
+  subject?: ProjectSubject,
+): string => withSubject(test.file.projectName || fallback, subject?.label);

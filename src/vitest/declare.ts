@@ -5,9 +5,9 @@ import type { Plugin, TestProjectConfiguration, TestProjectInlineConfiguration }
 import { ConfigError } from '../config/errors.js';
 import { loadSubjects, nativeImport } from '../config/load.js';
 import { subjectLabels } from '../subjects/label.js';
-import { standardProjects } from '../tasks/project-names.js';
+import { standardProjects, withSubject } from '../tasks/project-names.js';
 import { BENCHMARK_MARK } from './benchmark-mark.js';
-import { type ProjectSubject, SUBJECT_KEY } from './context.js';
+import { type ProjectSubject, SUBJECTS_KEY } from './context.js';
 import { SETUP_FILE, SPECS_DIR } from './files.js';
 
 export interface CeilingbenchPluginOptions {
@@ -34,7 +34,10 @@ const SPEC_FILES = ['**/*.spec.{ts,mts,js,mjs}'];
 
 /** The projects of a configuration as the plugin declared them (provided to each benchmark project). */
 export interface DeclaredProjects {
-  /** The benchmark projects the plugin added, before any `--project` filter. */
+  /**
+   * The benchmark projects the plugin added, before any `--project` filter, as records and gates name them: with
+   * several subjects one per (project, subject), `d2@<label>`.
+   */
   benchmark: string[];
   /** The names of the configuration's other inline projects. */
   other: string[];
@@ -47,8 +50,10 @@ export interface DeclaredProjects {
 export const DECLARED_KEY = 'ceilingbench:declared' as const;
 
 /**
- * One project per (project, subject) when a run has several subjects: `<project>@<label>`, providing its subject
- * to its workers; with one subject the project keeps its own name and provides none (the run's subject).
+ * One Vitest project per standard project (or spec folder), whatever the number of subjects: with several it
+ * provides them all and its spec files describe one block per subject, whose tests, records and gate keys say
+ * `<project>@<label>` (src/vitest/sweep.ts, scc.ts). A project per subject cost a Vite server, a setup and a worker
+ * per subject, 2-3 CPU s each (BENCHMARKS.md, "per subject"); a subject now costs its trials.
  * `own`: the plugin that provides the run's configuration to a project that does not extend the root configuration
  * (a standard project: see `declareProjects`); without it the project extends the root configuration.
  */
@@ -56,13 +61,13 @@ function benchmarkProject(
   name: string,
   dir: string,
   options: CeilingbenchPluginOptions,
-  subject: ProjectSubject | undefined,
+  subjects: readonly ProjectSubject[] | undefined,
   own?: Plugin,
 ): TestProjectInlineConfiguration {
   return {
     ...(own ? { plugins: [own] } : { extends: true }),
     test: {
-      name: subject ? `${name}@${subject.label}` : name,
+      name,
       dir,
       include: SPEC_FILES,
       exclude: ['**/node_modules/**', '**/*.d.ts'],
@@ -70,7 +75,7 @@ function benchmarkProject(
       testTimeout: options.testTimeout ?? 1_800_000,
       hookTimeout: 600_000,
       maxConcurrency: options.maxConcurrency ?? 10,
-      provide: subject ? { [BENCHMARK_MARK]: true, [SUBJECT_KEY]: subject } : { [BENCHMARK_MARK]: true },
+      provide: subjects ? { [BENCHMARK_MARK]: true, [SUBJECTS_KEY]: [...subjects] } : { [BENCHMARK_MARK]: true },
     },
   };
 }
@@ -78,7 +83,7 @@ function benchmarkProject(
 function userProjects(
   root: string,
   options: CeilingbenchPluginOptions,
-  subjects: ReadonlyArray<ProjectSubject | undefined>,
+  subjects: readonly ProjectSubject[] | undefined,
 ): TestProjectInlineConfiguration[] {
   const specs = options.specs ?? DEFAULT_SPECS;
   if (specs === false) return [];
@@ -91,7 +96,7 @@ function userProjects(
       `ceilingbench plugin: specs folder '${dir}' does not exist under ${root} — create it or remove the option`,
     );
   }
-  return subjects.map((subject) => benchmarkProject(name ?? basename(absolute), absolute, options, subject));
+  return [benchmarkProject(name ?? basename(absolute), absolute, options, subjects)];
 }
 
 /**
@@ -107,11 +112,11 @@ async function importConfigFile(path: string, root: string): Promise<unknown> {
 
 /**
  * The run's subjects, as the projects are declared (before `configureVitest` resolves the whole configuration):
- * with one subject, `[undefined]` (the projects as they always were); with several, each with its label.
+ * with one subject, undefined (the projects run the run's subject, unlabelled); with several, each with its label.
  */
-async function projectSubjects(root: string): Promise<Array<ProjectSubject | undefined>> {
+async function projectSubjects(root: string): Promise<ProjectSubject[] | undefined> {
   const specs = await loadSubjects(process.env, root, (path) => importConfigFile(path, root));
-  if (specs.length === 1) return [undefined];
+  if (specs.length === 1) return undefined;
   const labels = subjectLabels(specs);
   return specs.map((spec, i) => ({ spec, label: labels[i] }));
 }
@@ -151,12 +156,10 @@ export async function declareProjects(
       `ceilingbench plugin: unknown standard project '${unknown.join(', ')}' — use some of ${known.join(', ')}`,
     );
   }
-  const projects = names.flatMap((name) =>
-    subjects.map((subject) => benchmarkProject(name, resolve(SPECS_DIR, name), options, subject, standalone)),
-  );
+  const projects = names.map((name) => benchmarkProject(name, resolve(SPECS_DIR, name), options, subjects, standalone));
   projects.push(...userProjects(root, options, subjects));
   // every benchmark project knows them all (each project loads its own copy of the plugin)
-  const declared: DeclaredProjects = { benchmark: projectNames(projects), other };
+  const declared: DeclaredProjects = { benchmark: subjectProjectNames(projects), other };
   for (const project of projects)
     project.test = { ...project.test, provide: { ...project.test?.provide, [DECLARED_KEY]: declared } };
   return projects;
@@ -164,6 +167,15 @@ export async function declareProjects(
 
 export const projectNames = (projects: readonly TestProjectInlineConfiguration[]): string[] =>
   projects.map((p) => p.test?.name).filter((n): n is string => typeof n === 'string');
+
+/** The names records and gates give the projects: `<project>@<label>` per subject of a project with several. */
+export const subjectProjectNames = (projects: readonly TestProjectInlineConfiguration[]): string[] =>
+  projects.flatMap((p) => {
+    const name = p.test?.name;
+    if (typeof name !== 'string') return [];
+    const subjects = p.test?.provide?.[SUBJECTS_KEY] as ProjectSubject[] | undefined;
+    return subjects ? subjects.map((s) => withSubject(name, s.label)) : [name];
+  });
 
 /** The inline projects among a configuration's that the plugin declared (they provide the benchmark mark). */
 export function declaredIn(projects: readonly unknown[] | undefined): TestProjectInlineConfiguration[] {
@@ -198,7 +210,7 @@ export function forPackage(
         provide: {
           ...provide,
           [DECLARED_KEY]: {
-            benchmark: declared?.benchmark ?? projectNames(projects),
+            benchmark: declared?.benchmark ?? subjectProjectNames(projects),
             other: declared?.other ?? [],
             root,
           },

@@ -13,11 +13,19 @@ declare module 'vitest' {
     ceilingbench?: CeilingbenchMeta;
     /** On a test module: the run's stamp (src/vitest/setup.ts). */
     ceilingbenchRun?: ModuleStamp;
+    /**
+     * On a subject's suite or test, in a run with several subjects: its label, which the reporter adds to the
+     * project the test ran in (`d2` → `d2@<label>`), also for a test that never ran.
+     */
+    ceilingbenchSubject?: string;
   }
 }
 
 /** The key of the run's stamp on a test module's meta (src/vitest/setup.ts). */
 export const MODULE_STAMP_KEY = 'ceilingbenchRun';
+
+/** The key of a subject's label on a suite's or test's meta. */
+export const SUBJECT_META_KEY = 'ceilingbenchSubject';
 
 /** What every benchmark module carries to the reporter, through blobs too: which shard ran it. */
 export interface ModuleStamp {

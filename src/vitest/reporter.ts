@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Reporter, TestModule, TestProject, Vitest } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestProject, TestSuite, Vitest } from 'vitest/node';
 import { loadBaselineDir } from '../compare/load.js';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { ERROR_CODES } from '../errors.js';
@@ -13,8 +13,9 @@ import type { Report } from '../schema/report.js';
 import { limitRecordAt } from '../spend/ledger-server.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
 import { REPORTER_MARK } from './files.js';
-import { type CeilingbenchMeta, MODULE_STAMP_KEY, type ModuleStamp } from './meta.js';
+import { type CeilingbenchMeta, MODULE_STAMP_KEY, type ModuleStamp, SUBJECT_META_KEY } from './meta.js';
 import { configOf, configsOf } from './run-config.js';
+import { PROJECT_PATTERNS_KEY } from './subject-keys.js';
 
 /** The message of the first trial a provider-fatal condition stopped (src/subjects/openai), if any. */
 function providerStop(report: Report): string | undefined {
@@ -75,6 +76,20 @@ interface Collected {
   stamps: ModuleStamp[];
 }
 
+/**
+ * The project a test's records and gates name: its Vitest project, with its subject's label in a run with several
+ * subjects (`d2@gpt-4o`; the label is on the test's suite or the test, src/vitest/sweep.ts and scc.ts).
+ */
+function projectOfTest(test: TestCase): string {
+  let node: TestCase | TestSuite | undefined = test;
+  while (node) {
+    const label = node.meta()[SUBJECT_META_KEY];
+    if (label) return `${test.project.name}@${label}`;
+    node = node.parent.type === 'suite' ? node.parent : undefined;
+  }
+  return test.project.name;
+}
+
 function collect(modules: ReadonlyArray<TestModule>, root: string): Collected {
   const entries: TestEntry[] = [];
   const projects = new Set<string>();
@@ -86,8 +101,10 @@ function collect(modules: ReadonlyArray<TestModule>, root: string): Collected {
     for (const test of module.children.allTests()) {
       const result = test.result();
       const meta = test.meta().ceilingbench as CeilingbenchMeta | undefined;
+      const project = projectOfTest(test);
+      projects.add(project);
       entries.push({
-        project: test.project.name,
+        project,
         name: terminalSafe(test.fullName),
         file: module.relativeModuleId ?? module.moduleId.replace(`${root}/`, ''),
         state: result.state,
@@ -103,7 +120,9 @@ function collect(modules: ReadonlyArray<TestModule>, root: string): Collected {
 /** How this run was narrowed, as a user would have typed it; null when it ran everything it declares. */
 function filtersOf(vitest: Vitest): string | null {
   const parts: string[] = [];
-  for (const p of vitest.config.project ?? []) parts.push(`--project ${p}`);
+  // as typed: `ceilingbench run --project d2@gpt-4o` gives Vitest `d2` (src/vitest/subject-filter.ts)
+  const typed = vitest.config.provide?.[PROJECT_PATTERNS_KEY] as string[] | undefined;
+  for (const p of typed ?? vitest.config.project ?? []) parts.push(`--project ${p}`);
   if (vitest.config.testNamePattern) parts.push(`-t ${vitest.config.testNamePattern.source}`);
   const files = (vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
   if (files && files.length > 0) parts.push(`files ${files.join(' ')}`);

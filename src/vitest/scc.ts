@@ -16,8 +16,8 @@ import type { DefinedSubject } from '../subjects/function/define.js';
 import type { Subject } from '../subjects/subject.js';
 import { withSubject } from '../tasks/project-names.js';
 import type { TaskId } from '../tasks/registry.js';
-import { type RunContext, runContext, subjectLabelOf, vitestProjectOf } from './context.js';
-import type { CeilingbenchRecord } from './meta.js';
+import { type ProjectSubject, projectSubjects, type RunContext, runContext, vitestProjectOf } from './context.js';
+import { type CeilingbenchRecord, SUBJECT_META_KEY } from './meta.js';
 import { recordProjectOf } from './names.js';
 import { recordAndJudge } from './verdict.js';
 
@@ -37,26 +37,40 @@ type Assay = (
   seed: number,
 ) => Promise<{ record: CeilingbenchRecord; incomplete?: string }>;
 
-/** One Vitest test that runs an SCC assay on the run's subject and leaves its record (and gates) on meta. */
+/**
+ * One Vitest test per subject of the project that runs an SCC assay on it and leaves its record (and gates) on meta.
+ */
 function assayTest(
   defaultName: { project: string; what: string },
   baseSeed: number,
   assay: Assay,
   options: AssayTestOptions,
 ): void {
-  // with several subjects the name carries the project's subject: `scc@gpt-4o-mini · counting capacity`
-  const label = subjectLabelOf();
+  for (const of of projectSubjects()) subjectAssayTest(defaultName, baseSeed, assay, options, of);
+}
+
+function subjectAssayTest(
+  defaultName: { project: string; what: string },
+  baseSeed: number,
+  assay: Assay,
+  options: AssayTestOptions,
+  of: ProjectSubject | undefined,
+): void {
+  // with several subjects the name carries the subject: `scc@gpt-4o-mini · counting capacity`
+  const label = of?.label;
   const ownName =
     options.name === undefined ? undefined : label === undefined ? options.name : `${options.name} · ${label}`;
   const name = ownName ?? `${withSubject(defaultName.project, label)} · ${defaultName.what}`;
-  test(name, async ({ task, signal }) => {
-    const context = await runContext(options.subject);
+  // with several subjects their assays run side by side, as their projects did
+  const subjectOptions = label === undefined ? {} : { concurrent: true, meta: { [SUBJECT_META_KEY]: label } };
+  test(name, subjectOptions, async ({ task, signal }) => {
+    const context = await runContext(options.subject, of);
     const { config, subject } = context;
     const assayed = await assay(context, signal, (options.seed ?? baseSeed) + config.seed);
     // the record names the Vitest project it ran in (a user's own ladder is not the standard scc project's)
     const record = { ...assayed.record, project: recordProjectOf(task, assayed.record.project) };
     const incomplete = assayed.incomplete;
-    const gateKey = vitestProjectOf(task, defaultName.project);
+    const gateKey = vitestProjectOf(task, defaultName.project, of);
     const gates = record.kind === 'scc' ? evaluateGates(gateKey, record, gatesFor(config.gates, gateKey)) : [];
     // a ladder the spend ledger stopped fails its test once recorded, as a cell with trials not sent does
     recordAndJudge(task, { record, gates, subject: subject.identity, seed: config.seed }, incomplete);

@@ -12,8 +12,15 @@ import { tokenCounter } from '../subjects/openai/prompt-tokens.js';
 import { generateCell } from '../tasks/instances.js';
 import { cellName, projectOf, sweepSpan, withSubject } from '../tasks/project-names.js';
 import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task.js';
-import { runConfig, runContext, seedOffsetFor, subjectLabelOf, vitestProjectOf } from './context.js';
-import type { CeilingbenchMeta } from './meta.js';
+import {
+  type ProjectSubject,
+  projectSubjects,
+  runConfig,
+  runContext,
+  seedOffsetFor,
+  vitestProjectOf,
+} from './context.js';
+import { type CeilingbenchMeta, SUBJECT_META_KEY } from './meta.js';
 import { recordProjectOf } from './names.js';
 import { runTask } from './run-task.js';
 import { recordAndJudge } from './verdict.js';
@@ -46,26 +53,38 @@ function cellFailureMessage(cell: CellResult): string {
  * `task.meta.ceilingbench` to the reporter; hard gates of the project fail the fit test.
  */
 export function describeSweep(taskId: string, options: SweepOptions = {}): void {
+  for (const subject of projectSubjects()) describeSubjectSweep(taskId, options, subject);
+}
+
+/**
+ * The suite options of a subject's block: its label, and concurrent, so that the subjects' blocks run side by side
+ * as their projects did (each block's fit test is sequential: it waits for the block's cells). None with one subject.
+ */
+const subjectSuite = (of: ProjectSubject | undefined) =>
+  of ? { concurrent: true, meta: { [SUBJECT_META_KEY]: of.label } } : {};
+
+/** One subject's block of a sweep (the run's subject, unlabelled, with one subject). */
+function describeSubjectSweep(taskId: string, options: SweepOptions, of: ProjectSubject | undefined): void {
   const task = runTask(taskId);
   const project = projectOf(task);
   const levels = options.levels ?? task.levels.values;
   const variant = options.variant ?? task.variants[0];
   const profile = options.profile ?? task.profiles[0];
-  // with several subjects, the project's subject names its tests: `d2@gpt-4o-mini · N=15`
-  const subjectLabel = subjectLabelOf();
+  // with several subjects, the subject names its tests: `d2@gpt-4o-mini · N=15`
+  const subjectLabel = of?.label;
   const head = withSubject(task.id, subjectLabel);
   const label = variant === task.variants[0] ? head : `${head} [${variant}]`;
   const cells = new Map<number, CellResult>();
   const design = runConfig().design;
   if (design.kind === 'adaptive' && task.analysis === 'retention') {
-    describeAdaptive(task, project, label, options, design);
+    describeAdaptive(task, project, label, options, design, of);
     return;
   }
 
-  describe(label, () => {
+  describe(label, subjectSuite(of), () => {
     for (const level of levels) {
       test.concurrent(cellName(task, level, variant, subjectLabel), async ({ task: testTask, signal }) => {
-        const { config, subject } = await runContext(options.subject);
+        const { config, subject } = await runContext(options.subject, of);
         const cell = await runCell(
           {
             project: recordProjectOf(testTask, project),
@@ -93,8 +112,8 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
       });
     }
 
-    test(`${label} · fit ${sweepSpan(task, levels)}`, async ({ task: testTask, expect }) => {
-      const { config, subject } = await runContext(options.subject);
+    test.sequential(`${label} · fit ${sweepSpan(task, levels)}`, async ({ task: testTask, expect }) => {
+      const { config, subject } = await runContext(options.subject, of);
       const done = levels.flatMap((level) => cells.get(level) ?? []);
       expect(done.length, `cells that did not finish: ${levels.filter((l) => !cells.has(l)).join(', ')}`).toBe(
         levels.length,
@@ -104,7 +123,7 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
         missing: config.missing,
         seed: config.seed,
       });
-      const gateKey = vitestProjectOf(testTask, project);
+      const gateKey = vitestProjectOf(testTask, project, of);
       const gates = evaluateGates(gateKey, record, gatesFor(config.gates, gateKey));
       recordAndJudge(testTask, { record, gates, subject: subject.identity, seed: config.seed });
     });
@@ -124,11 +143,12 @@ function describeAdaptive(
   label: string,
   options: SweepOptions,
   design: Extract<SweepDesign, { kind: 'adaptive' }>,
+  of: ProjectSubject | undefined,
 ): void {
   const levels = options.levels ?? task.levels.values;
-  describe(label, () => {
+  describe(label, subjectSuite(of), () => {
     test(`${label} · adaptive`, async ({ task: testTask, signal }) => {
-      const { config, subject } = await runContext(options.subject);
+      const { config, subject } = await runContext(options.subject, of);
       const seedOffset = seedOffsetFor(config.seed);
       const objective = design.objective ?? 'cost';
       // The spend estimate's tokenizer (loaded only when a price bills the prompt, or a task has no length model).
@@ -169,7 +189,7 @@ function describeAdaptive(
           cost,
         },
       );
-      const gateKey = vitestProjectOf(testTask, project);
+      const gateKey = vitestProjectOf(testTask, project, of);
       const gates = evaluateGates(gateKey, fit, gatesFor(config.gates, gateKey));
       recordAndJudge(testTask, { record: fit, cells, gates, subject: subject.identity, seed: config.seed });
     });
@@ -190,21 +210,25 @@ export interface AblationOptions {
  * a cell, and a final test runs exact McNemar of each variant against the first (the baseline).
  */
 export function describeAblation(taskId: string, options: AblationOptions): void {
+  for (const subject of projectSubjects()) describeSubjectAblation(taskId, options, subject);
+}
+
+function describeSubjectAblation(taskId: string, options: AblationOptions, of: ProjectSubject | undefined): void {
   const task = runTask(taskId);
   const project = projectOf(task);
   const profile = options.profile ?? task.profiles[0];
   const cells = new Map<string, CellResult>();
 
-  const subjectLabel = subjectLabelOf();
+  const subjectLabel = of?.label;
   const head = `${withSubject(task.id, subjectLabel)} ablation · N=${options.level}`;
 
-  describe(head, () => {
+  describe(head, subjectSuite(of), () => {
     for (const variant of options.variants) {
       test.concurrent(`${cellName(task, options.level, undefined, subjectLabel)} · ${variant}`, async ({
         task: testTask,
         signal,
       }) => {
-        const { config, subject } = await runContext(options.subject);
+        const { config, subject } = await runContext(options.subject, of);
         const trials = options.trials ?? config.trials;
         const seedOffset = seedOffsetFor(config.seed);
         const instances = generateCell(task, options.level, trials, { profile, seedOffset });
@@ -233,8 +257,8 @@ export function describeAblation(taskId: string, options: AblationOptions): void
       });
     }
 
-    test(`${head} · McNemar`, async ({ task: testTask, expect }) => {
-      const { config, subject } = await runContext(options.subject);
+    test.sequential(`${head} · McNemar`, async ({ task: testTask, expect }) => {
+      const { config, subject } = await runContext(options.subject, of);
       const [baseline, ...rest] = options.variants.map((v) => cells.get(v));
       expect(baseline && rest.every(Boolean), 'every variant cell must finish before the paired test').toBe(true);
       const record = compareVariants(baseline as CellResult, rest as CellResult[], recordProjectOf(testTask, project));

@@ -27,4 +27,15 @@ describe('maySelect: inline projects the --project filter leaves out are not sta
     expect(maySelect(named('d2@p=0.90'), ['d2@p=0.90'])).toBe(true);
     expect(maySelect(named('d2@p=0x90'), ['d2@p=0.90'])).toBe(false);
   });
+
+  it('keeps a project of several subjects when a pattern names one of them (`d2@gpt-4o`, `*@gpt-4o`)', () => {
+    const subjects = (name: string, labels: string[]) => ({
+      test: { name, provide: { 'ceilingbench:subjects': labels.map((label) => ({ spec: label, label })) } },
+    });
+    expect(maySelect(subjects('d2', ['gpt-4o', 'oracle']), ['d2@oracle'])).toBe(true);
+    expect(maySelect(subjects('d2', ['gpt-4o', 'oracle']), ['*@gpt-4o'])).toBe(true);
+    expect(maySelect(subjects('d2', ['gpt-4o', 'oracle']), ['d3@oracle'])).toBe(false);
+    expect(maySelect(subjects('d2', ['gpt-4o']), ['*@oracle'])).toBe(false);
+    expect(maySelect(named('unit'), ['*@oracle'])).toBe(false);
+  });
 });

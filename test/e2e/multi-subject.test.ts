@@ -37,7 +37,7 @@ describe('several subjects in one run', () => {
     MULTI.output = run.stderr + run.stdout;
   }, 600_000);
 
-  it('runs one project per (project, subject), named <project>@<label>', () => {
+  it('runs each (project, subject) under the name <project>@<label>, in one Vitest project per project', () => {
     expect(MULTI.status, MULTI.output).toBe(0);
     expect(LABELS).toEqual(['sim-retention-p0.95', 'sim-retention-p0.90', 'sim-retention-p0.80']);
     const expected = PROJECTS.flatMap((p) => LABELS.map((l) => `${p}@${l}`)).sort();
@@ -92,8 +92,8 @@ describe('several subjects in one run', () => {
     }
   });
 
-  it("`vitest --project 'd2@*'` runs d2's three per-subject projects only; a gate keyed d2 applies to each", () => {
-    const run = runVitest(['--project', 'd2@*'], {
+  it('`vitest --project d2` runs every subject of d2; a gate keyed d2 applies to each, a key d2@<label> wins', () => {
+    const run = runVitest(['--project', 'd2'], {
       CEILINGBENCH_SUBJECTS: SUBJECTS.join(','),
       CEILINGBENCH_TRIALS: '10',
       CEILINGBENCH_GATES: '{"d2":{"minRetention":0.5},"d2@sim-retention-p0.80":{"minRetention":0.99}}',
@@ -107,5 +107,36 @@ describe('several subjects in one run', () => {
     ]);
     expect(run.status).toBe(1);
     expect(run.stderr).not.toMatch(/name no project/);
+  });
+
+  it('`--project d2@<label>` runs that subject only; a hard gate of a subject left out fails as not evaluated', () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'cb-multi-filter-'));
+    const run = runCeilingbench(
+      ['run', '--project', 'd2@sim-retention-p0.9*', ...SUBJECTS.flatMap((s) => ['--subject', s])],
+      {
+        CEILINGBENCH_TRIALS: '5',
+        CEILINGBENCH_OUT: outDir,
+        CEILINGBENCH_GATES:
+          '{"d2@sim-retention-p0.90":{"minRetention":0.1},"d2@sim-retention-p0.80":{"minRetention":0.1}}',
+      },
+    );
+    const filtered = reportSchema.parse(JSON.parse(readFileSync(join(outDir, 'ceilingbench.json'), 'utf8')));
+    expect(filtered.projects).toEqual(['d2@sim-retention-p0.90', 'd2@sim-retention-p0.95']);
+    expect(new Set(filtered.cells.map((c) => c.subject))).toEqual(new Set(SUBJECTS.slice(0, 2)));
+    expect(filtered.scope?.filters).toBe('--project d2@sim-retention-p0.9*');
+    expect(filtered.scope?.notRun).toContain('d2@sim-retention-p0.80');
+    const gates = filtered.gates.filter((g) => g.gate === 'minRetention');
+    expect(gates.map((g) => [g.project, g.passed])).toEqual([
+      ['d2@sim-retention-p0.80', false],
+      ['d2@sim-retention-p0.90', true],
+    ]);
+    expect(gates[0]?.message).toMatch(/not evaluated/);
+    expect(run.status, run.stderr).toBe(1);
+    // a pattern that selects no subject is a usage error, before anything runs
+    const none = runCeilingbench(['run', '--project', 'd2@nobody', ...SUBJECTS.flatMap((s) => ['--subject', s])], {
+      CEILINGBENCH_TRIALS: '5',
+    });
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/d2@nobody/);
   });
 });

@@ -6,6 +6,7 @@ import { EXIT } from '../../errors.js';
 import type { SpendLedger } from '../../spend/ledger.js';
 import { ledgerAt, setInterruptible } from '../../spend/ledger-server.js';
 import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
+import { PROJECT_PATTERNS_KEY } from '../../vitest/subject-keys.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { configLoaderFor } from '../config-loader.js';
 import { UsageError } from '../errors.js';
@@ -53,9 +54,16 @@ function parseProjects(value: string | string[] | undefined): string[] | undefin
     .map((s) => s.trim())
     .filter(Boolean);
   if (names.length === 0) throw new UsageError(`--project: '${value}' names no project; use a comma list or 'all'`);
-  // a plain project name also selects its per-subject projects (`d2` → `d2@<label>` for every subject)
-  return names.flatMap((name) => (name.includes('@') || name.includes('*') ? [name] : [name, `${name}@*`]));
+  return names;
 }
+
+/**
+ * The patterns Vitest filters its projects by: several subjects run inside one project (`d2`), so `d2@gpt-4o`
+ * selects project `d2` (its base) and, provided as typed, the subject (src/vitest/subject-filter.ts).
+ */
+const vitestPatterns = (typed: readonly string[]): string[] => [
+  ...new Set(typed.flatMap((p) => (p.includes('@') ? [p.slice(0, p.lastIndexOf('@'))] : [p]))),
+];
 
 /** `-t`, checked as Vitest will read it (a regular expression over the full test name). */
 function parseNamePattern(value: string | number | undefined): string | undefined {
@@ -206,7 +214,9 @@ export const registerRun: RegisterCommand = (cli, io) => {
                 // The module runner in a user's repository (nothing written under node_modules); one bundle in
                 // ceilingbench's own, whose configuration imports the plugin's TypeScript sources (config-loader.ts).
                 configLoader: configLoaderFor(root),
-                project,
+                project: project && vitestPatterns(project),
+                // as typed: they select the subjects of a project (`d2@gpt-4o`)
+                ...(project ? { provide: { [PROJECT_PATTERNS_KEY]: project } } : {}),
                 shard: flags.shard,
                 testNamePattern,
                 passWithNoTests: false,
