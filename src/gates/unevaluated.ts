@@ -1,6 +1,6 @@
 import type { ProjectGates } from '../config/schema.js';
 import type { GateResult } from '../schema/gate.js';
-import { gateKeyCovers } from './keys.js';
+import { gateKeyCovers, gatesFor } from './keys.js';
 import { configuredGatesOf } from './normalize.js';
 import { gateLine } from './threshold.js';
 
@@ -35,6 +35,8 @@ export function unevaluatedGates(
       // a gate across subjects has one result for its key; a threshold gate one per project the key covers
       const targets = name === 'notWorseThan' ? [key] : covered.length > 0 ? covered : [key];
       for (const project of targets) {
+        // a `d2@<label>` key's value wins over the `d2` key's for that subject (gatesFor): judged on its own key
+        if (name !== 'notWorseThan' && overridden(configured, project, name, value, mode)) continue;
         const sameName = evaluated.filter((g) => g.project === project && g.gate === name);
         if (sameName.some((g) => g.threshold === value && g.mode === mode)) continue;
         const didRun = name === 'notWorseThan' ? covered.some((p) => ran.has(p)) : ran.has(project);
@@ -61,4 +63,16 @@ export function unevaluatedGates(
     }
   }
   return results;
+}
+
+/** Whether another key's gate of this name decides for the project (a more specific key, gate by gate). */
+function overridden(
+  configured: Readonly<Record<string, ProjectGates>>,
+  project: string,
+  name: string,
+  value: number,
+  mode: string,
+): boolean {
+  const effective = configuredGatesOf(gatesFor(configured, project) ?? {}).find((g) => g.name === name);
+  return effective !== undefined && (effective.value !== value || effective.mode !== mode);
 }

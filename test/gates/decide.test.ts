@@ -143,6 +143,28 @@ describe('decideRunGates (the one verdict, whatever the route)', () => {
         seed: 0,
       });
     expect(hardFailures(decide(measured(0.99, 'hard')))).toEqual([]);
+    // a `d2@<label>` key's gate wins over the `d2` key's for that subject: its result is not a mismatch
+    const perSubject = (project: string, threshold: number): GateResult => ({
+      ...measured(threshold, 'hard'),
+      project,
+    });
+    const layered = decideRunGates({
+      configured: { d2: { minRetention: 0.5 }, 'd2@a': { minRetention: 0.99 } },
+      entries: [],
+      measured: [perSubject('d2@a', 0.99), perSubject('d2@b', 0.5)],
+      scope: { declared: ['d2@a', 'd2@b'], ran: ['d2@a', 'd2@b'] },
+      seed: 0,
+    });
+    expect(hardFailures(layered)).toEqual([]);
+    const stale = decideRunGates({
+      configured: { d2: { minRetention: 0.5 }, 'd2@a': { minRetention: 0.99 } },
+      entries: [],
+      measured: [perSubject('d2@a', 0.5), perSubject('d2@b', 0.5)],
+      scope: { declared: ['d2@a', 'd2@b'], ran: ['d2@a', 'd2@b'] },
+      seed: 0,
+    });
+    expect(hardFailures(stale).map((g) => [g.project, g.threshold])).toEqual([['d2@a', 0.99]]);
+
     for (const other of [measured(0.95, 'hard'), measured(0.99, 'advisory')]) {
       const failed = hardFailures(decide(other));
       expect(failed).toHaveLength(1);
