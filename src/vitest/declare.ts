@@ -75,6 +75,10 @@ function benchmarkProject(
       testTimeout: options.testTimeout ?? 1_800_000,
       hookTimeout: 600_000,
       maxConcurrency: options.maxConcurrency ?? 10,
+      // Our own spec files share one worker per project instead of one fork each (the nine puzzle files paid nine
+      // start-ups): they hold no state of their own, and what a worker keeps (a subject's cache, limiter, ledger
+      // client) is the run's anyway. A user's spec folder keeps Vitest's isolation.
+      ...(own ? { isolate: false } : {}),
       provide: subjects ? { [BENCHMARK_MARK]: true, [SUBJECTS_KEY]: [...subjects] } : { [BENCHMARK_MARK]: true },
     },
   };
