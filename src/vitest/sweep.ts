@@ -57,6 +57,12 @@ export function describeSweep(taskId: string, options: SweepOptions = {}): void 
 }
 
 /**
+ * A block's closing test (the fit, the McNemar test) runs after the block's cells, which may run side by side:
+ * `{ concurrent: false }` is the spelling both Vitest 4 and 5 read (Vitest 5 has no `test.sequential`).
+ */
+const AFTER_THE_CELLS = { concurrent: false } as const;
+
+/**
  * The suite options of a subject's block: its label, and concurrent, so that the subjects' blocks run side by side
  * as their projects did (each block's fit test is sequential: it waits for the block's cells). None with one subject.
  */
@@ -112,7 +118,7 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
       });
     }
 
-    test.sequential(`${label} · fit ${sweepSpan(task, levels)}`, async ({ task: testTask, expect }) => {
+    test(`${label} · fit ${sweepSpan(task, levels)}`, AFTER_THE_CELLS, async ({ task: testTask, expect }) => {
       const { config, subject } = await runContext(options.subject, of);
       const done = levels.flatMap((level) => cells.get(level) ?? []);
       expect(done.length, `cells that did not finish: ${levels.filter((l) => !cells.has(l)).join(', ')}`).toBe(
@@ -257,7 +263,7 @@ function describeSubjectAblation(taskId: string, options: AblationOptions, of: P
       });
     }
 
-    test.sequential(`${head} · McNemar`, async ({ task: testTask, expect }) => {
+    test(`${head} · McNemar`, AFTER_THE_CELLS, async ({ task: testTask, expect }) => {
       const { config, subject } = await runContext(options.subject, of);
       const [baseline, ...rest] = options.variants.map((v) => cells.get(v));
       expect(baseline && rest.every(Boolean), 'every variant cell must finish before the paired test').toBe(true);

@@ -191,7 +191,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
       }
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
 
-      const [{ ceilingbench }, { isBenchmarkProject }, { createVitest }, progress, reporter] = await Promise.all([
+      const [{ ceilingbench }, { isBenchmarkProject }, { createVitest, version: vitestVersion }, progress, reporter] = await Promise.all([
         import('../../vitest/plugin.js'),
         import('../../vitest/benchmark-mark.js'),
         import('vitest/node'),
@@ -224,14 +224,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
                 // transforms its whole import graph (the report, gates, compare) once more at every start-up; the
                 // CLI has these modules loaded already.
                 reporters: [new progress.default(), new reporter.default()],
-                // Transformed modules are cached on disk between runs (Vitest 4.1's `experimental.fsModuleCache`,
-                // the default in Vitest 5), keyed by file content: a rerun transforms only what changed. Ours go with
-                // Vite's cache, so a run writes nothing under node_modules. Vitest 4.1 reads `experimental.*`, Vitest
-                // 5 the top-level path; each version's types know only its own (hence the cast).
-                ...({
-                  fsModuleCachePath: resolve(root, '.ceilingbench/vitest-cache'),
-                  experimental: { fsModuleCache: true, fsModuleCachePath: resolve(root, '.ceilingbench/vitest-cache') },
-                } as object),
+                ...moduleCacheOptions(vitestVersion, resolve(root, '.ceilingbench/vitest-cache')),
               },
               {
                 cacheDir: resolve(root, '.ceilingbench/vite'),
@@ -282,3 +275,15 @@ export const registerRun: RegisterCommand = (cli, io) => {
       return code;
     });
 };
+
+/**
+ * Transformed modules are cached on disk between runs (Vitest 4.1's `experimental.fsModuleCache`, the default in
+ * Vitest 5), keyed by file content: a rerun transforms only what changed. Ours go with Vite's cache, so a run writes
+ * nothing under node_modules. Vitest 4.1 reads `experimental.*`; Vitest 5 the top-level path and warns that the
+ * experimental keys are deprecated. Each version's types know only its own spelling (hence `object`).
+ */
+function moduleCacheOptions(vitestVersion: string, path: string): object {
+  return Number.parseInt(vitestVersion, 10) >= 5
+    ? { fsModuleCachePath: path }
+    : { experimental: { fsModuleCache: true, fsModuleCachePath: path } };
+}
