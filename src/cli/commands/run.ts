@@ -191,13 +191,14 @@ export const registerRun: RegisterCommand = (cli, io) => {
       }
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
 
-      const [{ ceilingbench }, { isBenchmarkProject }, { createVitest, version: vitestVersion }, progress, reporter] = await Promise.all([
-        import('../../vitest/plugin.js'),
-        import('../../vitest/benchmark-mark.js'),
-        import('vitest/node'),
-        import('../../vitest/progress-reporter.js'),
-        import('../../vitest/reporter.js'),
-      ]);
+      const [{ ceilingbench }, { isBenchmarkProject }, { createVitest, version: vitestVersion }, progress, reporter] =
+        await Promise.all([
+          import('../../vitest/plugin.js'),
+          import('../../vitest/benchmark-mark.js'),
+          import('vitest/node'),
+          import('../../vitest/progress-reporter.js'),
+          import('../../vitest/reporter.js'),
+        ]);
       const hasConfig = VITEST_CONFIG_FILES.some((name) => existsSync(resolve(root, name)));
       const create = async (project: string[] | undefined) => {
         try {
