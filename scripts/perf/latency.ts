@@ -19,3 +19,21 @@ export function cappedLognormalMean(medianMs: number, sigma: number, capFactor =
   const k = Math.log(capFactor) / sigma;
   return medianMs * Math.exp((sigma * sigma) / 2) * normalCdf(k - sigma) + capFactor * medianMs * (1 - normalCdf(k));
 }
+
+/**
+ * The makespan of a client with no overhead at all: `concurrency` slots, request k sent the moment a slot frees
+ * (in order), waiting the k-th draw. Its rate ÷ the limit is the most a whole run of these draws can reach: the
+ * limit (concurrency ÷ mean latency) assumes every slot busy throughout, but a finite run drains: its last
+ * requests run while the other slots sit idle.
+ */
+export function idealPoolMakespan(draws: readonly number[], concurrency: number): number {
+  const slots = new Array<number>(concurrency).fill(0);
+  let end = 0;
+  for (const latency of draws) {
+    let first = 0;
+    for (let s = 1; s < slots.length; s++) if (slots[s] < slots[first]) first = s;
+    slots[first] += latency;
+    end = Math.max(end, slots[first]);
+  }
+  return end;
+}

@@ -25,7 +25,7 @@ import type { Subject } from '../../src/subjects/subject.js';
 import { generateCell } from '../../src/tasks/instances.js';
 import { resolveTask } from '../../src/tasks/registry.js';
 import type { TaskInstance } from '../../src/tasks/task.js';
-import { cappedLognormalMean, serverLatencies } from './latency.js';
+import { cappedLognormalMean, idealPoolMakespan, serverLatencies } from './latency.js';
 
 const { values } = parseArgs({
   options: {
@@ -117,6 +117,7 @@ async function measure({ concurrency, medianMs, schemes }: Config): Promise<void
   const draws = serverLatencies(trials, medianMs, SIGMA, SEED);
   const meanMs = draws.reduce((a, b) => a + b, 0) / draws.length;
   const limit = (concurrency / meanMs) * 1000;
+  const idealRate = (trials / idealPoolMakespan(draws, concurrency)) * 1000;
   for (const scheme of schemes) {
     const { baseURL, child } = await startServer(medianMs);
     try {
@@ -131,7 +132,7 @@ async function measure({ concurrency, medianMs, schemes }: Config): Promise<void
       const rate = (trials / wallMs) * 1000;
       const steady = steadyRate(done);
       rows.push(
-        `| ${concurrency} | ${medianMs} | ${scheme} | ${trials} | ${(wallMs / 1000).toFixed(2)} | ${meanMs.toFixed(1)} | ${limit.toFixed(1)} | ${rate.toFixed(1)} | **${(rate / limit).toFixed(3)}** | ${steady.toFixed(1)} | ${(steady / limit).toFixed(3)} | ${(cpuMs / trials).toFixed(2)} | ${load.toFixed(1)} |`,
+        `| ${concurrency} | ${medianMs} | ${scheme} | ${trials} | ${(wallMs / 1000).toFixed(2)} | ${meanMs.toFixed(1)} | ${limit.toFixed(1)} | ${rate.toFixed(1)} | **${(rate / limit).toFixed(3)}** | ${steady.toFixed(1)} | ${(steady / limit).toFixed(3)} | ${(idealRate / limit).toFixed(3)} | ${(rate / idealRate).toFixed(3)} | ${(cpuMs / trials).toFixed(2)} | ${load.toFixed(1)} |`,
       );
       console.error(
         `concurrency ${concurrency} median ${medianMs} ${scheme}: ${rate.toFixed(1)} trials/s (limit ${limit.toFixed(1)})`,
@@ -152,10 +153,11 @@ await measure({ concurrency: 16, medianMs: MEDIAN / 4, schemes: ['ours'] });
 
 console.log(
   `Loopback server: lognormal latency, median as listed (${MEDIAN} ms unless a control row), σ = ${SIGMA}, capped at 10× the median (exact mean at ${MEDIAN} ms: ${cappedLognormalMean(MEDIAN, SIGMA).toFixed(1)} ms); ` +
-    `limit = concurrency ÷ (mean of the latencies the server drew for that run's requests).\n`,
+    `limit = concurrency ÷ (mean of the latencies the server drew for that run's requests); ideal pool = the same draws through ` +
+    `\`concurrency\` slots with no overhead (scripts/perf/latency.ts idealPoolMakespan): what a finite run can reach.\n`,
 );
 console.log(
-  '| concurrency | median ms | scheme | trials | wall s | mean latency ms | limit trials/s | achieved trials/s | ratio (whole run) | steady trials/s (p10–p90 completions) | steady ratio | client CPU ms/trial | load avg (1 min) at start |',
+  '| concurrency | median ms | scheme | trials | wall s | mean latency ms | limit trials/s | achieved trials/s | ratio (whole run) | steady trials/s (p10–p90 completions) | steady ratio | ideal pool ÷ limit (whole run, no overhead) | achieved ÷ ideal pool | client CPU ms/trial | load avg (1 min) at start |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);
