@@ -56,6 +56,8 @@ export default defineConfig({
             ...(process.env.npm_lifecycle_event === 'test:quick' ? CHILD_PROCESS_FILES : []),
           ],
           setupFiles: ['./src/vitest/setup.ts'],
+          // dist/ built from the current sources before any file runs (the end-to-end children run the package)
+          globalSetup: ['./test/support/build-dist.ts'],
           // A guard against a hang, not a speed claim: an end-to-end test starts up to six child runs, and with
           // three files at once beside CI's consumer smoke test one child can take a minute on two cores.
           testTimeout: 600_000,

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -8,11 +8,12 @@ import { ROOT } from '../support/run-vitest.js';
 
 /**
  * A workspace whose package `packages/bench` holds the plugin and its own ceilingbench.config.ts, run from the
- * workspace root with Vite's default config loader. The workspace imports the plugin from this checkout's source by
- * absolute path (nothing is installed in it); its configuration files are plain objects (`defineConfig` is the
+ * workspace root with Vite's default config loader. The workspace imports the plugin by the package's name, as a
+ * user does: its node_modules/ceilingbench links to this checkout, which resolves to dist/ (built from the current
+ * sources by the unit project's global setup). Its configuration files are plain objects (`defineConfig` is the
  * identity), and its spec imports only `vitest`, which Vitest resolves itself.
  */
-const PLUGIN = join(ROOT, 'src/vitest/plugin.ts');
+const PLUGIN = 'ceilingbench/plugin';
 
 const write = (path: string, text: string) => {
   mkdirSync(dirname(path), { recursive: true });
@@ -23,6 +24,8 @@ function workspace(): string {
   const root = mkdtempSync(join(tmpdir(), 'cb-monorepo-'));
   write(join(root, 'package.json'), '{ "private": true, "type": "module", "workspaces": ["packages/*"] }\n');
   write(join(root, 'packages/bench/package.json'), '{ "name": "bench", "private": true, "type": "module" }\n');
+  mkdirSync(join(root, 'node_modules'));
+  symlinkSync(ROOT, join(root, 'node_modules/ceilingbench'), 'dir');
   write(
     join(root, 'packages/bench/vitest.config.ts'),
     `import { ceilingbench } from '${PLUGIN}';\nexport default { plugins: [ceilingbench({ projects: ['d2'] })] };\n`,

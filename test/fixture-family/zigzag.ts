@@ -1,6 +1,6 @@
 import type { ParseResult, PuzzleOutcome, SimKnobs, TaskInstance, TaskPlugin } from '../../src/index.js';
-import { stepwiseSim } from '../../src/index.js';
 import type { PyRandom } from '../../src/rng/index.js';
+import { stepwiseSim } from '../../src/tasks/task.js';
 
 /**
  * A task family that exists only in this folder: a walk on the integers. Start at 0, take N moves of ±1…±5;

@@ -1,4 +1,4 @@
-import { defineSubject } from '../../src/index.js';
+import { defineSubject } from 'ceilingbench';
 
 /**
  * A consumer's own pipeline as a subject: a plain `fetch` client (no OpenAI SDK) of the test's loopback server

@@ -1,8 +1,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ceilingbench } from 'ceilingbench/plugin';
 import { defineConfig } from 'vitest/config';
-import { ceilingbench } from '../../src/vitest/plugin.js';
 
 // A consumer's configuration for the ladder family: no standard project, one spec folder named 'wordtally'.
 export default defineConfig({

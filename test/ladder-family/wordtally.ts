@@ -6,8 +6,8 @@ import type {
   TaskInstance,
   TaskPlugin,
 } from '../../src/index.js';
-import { countingSim } from '../../src/index.js';
 import type { PyRandom } from '../../src/rng/index.js';
+import { countingSim } from '../../src/tasks/task.js';
 
 /**
  * A counting family that exists only in this folder: count the words of a list. It proves an SCC ladder is a

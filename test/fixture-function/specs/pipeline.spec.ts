@@ -1,4 +1,4 @@
-import { describeSweep } from '../../../src/vitest/index.js';
+import { describeSweep } from 'ceilingbench/vitest';
 import pipeline from '../subject.js';
 
 // FIXTURE_OWN_SUBJECT=1: the spec passes its subject itself; otherwise the run's subject answers
