@@ -4,11 +4,10 @@ import type { SpendGate } from '../spend/ledger.js';
 import { resolveTask as registryResolveTask } from '../tasks/registry.js';
 import { CACHE_MODES, type CacheMode, type CacheReporter, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store.js';
 import type { DefinedSubject } from './function/define.js';
-import { createFunctionSubject } from './function/function-subject.js';
 import { loadConfigSubject, loadModuleSubject, type ModuleImporter } from './function/module-ref.js';
 import type { Env } from './openai/endpoint.js';
 import { openAiOptionsFromEnv } from './openai/env-options.js';
-import { createOpenAiSubject, type OpenAiSubjectOptions } from './openai/openai-subject.js';
+import type { OpenAiSubjectOptions } from './openai/openai-subject.js';
 import { createOracleSubject } from './oracle.js';
 import { createReplaySubject } from './replay/index.js';
 import { createSimSubject, type TaskResolver } from './sim/sim-subject.js';
@@ -63,7 +62,9 @@ export async function createSubject(spec: string, options: CreateSubjectOptions 
       return createOracleSubject(resolveTask);
     case 'replay':
       return createReplaySubject(parsed.path, parsed.model, { specText, report: options.report });
-    case 'openai':
+    case 'openai': {
+      // loaded here: the OpenAI SDK and undici cost ~0.25 s of a start-up that a simulated subject never needs
+      const { createOpenAiSubject } = await import('./openai/openai-subject.js');
       return createOpenAiSubject({
         ...openAiOptionsFromEnv(env),
         ...options.openai,
@@ -72,6 +73,7 @@ export async function createSubject(spec: string, options: CreateSubjectOptions 
         specText,
         cache: responseCache(options, env),
       });
+    }
     case 'function': {
       const defined =
         parsed.source === 'module'
@@ -93,10 +95,12 @@ function responseCache(options: CreateSubjectOptions, env: Env): ResponseCache |
  * A `defineSubject` subject with the run's cache, spend ledger, limiter and timeouts (the CEILINGBENCH_* variables
  * an `openai:` subject reads for them). `specText` names it in the report: its `module:` spec, else `function:<id>`.
  */
-export function subjectOfFunction(
+export async function subjectOfFunction(
   defined: DefinedSubject,
   options: CreateSubjectOptions & { specText?: string } = {},
-): Subject {
+): Promise<Subject> {
+  // loaded here, like the OpenAI subject: its retry and error classes are the SDK's
+  const { createFunctionSubject } = await import('./function/function-subject.js');
   const env = options.env ?? process.env;
   const { limiter, requestTimeoutMs, trialTimeoutMs } = openAiOptionsFromEnv(env);
   const spend = options.spend ?? options.openai?.spend;

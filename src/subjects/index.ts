@@ -48,9 +48,10 @@ export {
 } from './limiter.js';
 export { openAiOptionsFromEnv } from './openai/env-options.js';
 export { createOpenAiSubject, type OpenAiSubjectOptions, TRIAL_HEADER } from './openai/openai-subject.js';
-export { RequestTimeoutError, STREAM_AUTO_ABOVE, type StreamMode } from './openai/request.js';
+export { RequestTimeoutError } from './openai/request.js';
 export type { ProviderOptions } from './openai/request-body.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './openai/retry.js';
+export { STREAM_AUTO_ABOVE, type StreamMode } from './openai/stream-mode.js';
 export { createOracleSubject } from './oracle.js';
 export { createReplaySubject, detectReplayFormat } from './replay/index.js';
 export { knobsFor } from './sim/profiles.js';

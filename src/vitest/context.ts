@@ -2,8 +2,8 @@ import { inject } from 'vitest';
 import { ConfigError } from '../config/errors.js';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { createLedgerClient } from '../spend/ledger-client.js';
+import { createSubject, subjectOfFunction } from '../subjects/create.js';
 import type { DefinedSubject } from '../subjects/function/define.js';
-import { createSubject, subjectOfFunction } from '../subjects/index.js';
 import type { Subject } from '../subjects/subject.js';
 import { withSubject } from '../tasks/project-names.js';
 import { workerModuleImporter } from './module-import.js';
@@ -161,7 +161,7 @@ async function ownContext(config: RunConfig, own: DefinedSubject): Promise<RunCo
     );
   }
   const spend = spendOf(config);
-  return { config, subject: subjectOfFunction(own, { cacheDir: config.cacheDir, ...(spend ? { spend } : {}) }) };
+  return { config, subject: await subjectOfFunction(own, { cacheDir: config.cacheDir, ...(spend ? { spend } : {}) }) };
 }
 
 /** Instance seeds of a run: seed 0 reproduces the released CCB instances; seed s shifts every seed by s·10^6. */

@@ -6,7 +6,7 @@ import type { SpendLimits } from '../schema/spend.js';
 import { stopLine } from '../spend/ledger.js';
 import { isInterruptible, startLedgerServer } from '../spend/ledger-server.js';
 import { priceFor } from '../spend/price.js';
-import { createSubject } from '../subjects/index.js';
+import { createSubject } from '../subjects/create.js';
 import type { SubjectIdentity } from '../subjects/subject.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
 

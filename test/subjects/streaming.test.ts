@@ -3,7 +3,7 @@ import { runTrial } from '../../src/assays/sweep/run-trial.js';
 import { UsageError } from '../../src/errors.js';
 import { PyRandom } from '../../src/rng/index.js';
 import { createSubject, openAiOptionsFromEnv } from '../../src/subjects/index.js';
-import { STREAM_AUTO_ABOVE } from '../../src/subjects/openai/request.js';
+import { STREAM_AUTO_ABOVE } from '../../src/subjects/openai/stream-mode.js';
 import { fakeStepsPlugin } from '../support/fake-tasks.js';
 import {
   type Fault,

@@ -3,8 +3,8 @@ import { UsageError } from '../../errors.js';
 import type { LimiterConfig } from '../limiter.js';
 import type { Env } from './endpoint.js';
 import { headerProblem } from './headers.js';
-import { STREAM_MODES, type StreamMode } from './request.js';
 import type { ProviderOptions } from './request-body.js';
+import { STREAM_MODES, type StreamMode } from './stream-mode.js';
 
 /**
  * Provider and limiter options from the environment, for runs configured without code. `none` removes a

@@ -14,7 +14,7 @@ import { type Env, resolveEndpoint } from './endpoint.js';
 import { DEFAULT_RETRY_MAX_MS, type GateReport, type Pass, sharedGate } from './endpoint-gate.js';
 import { requestHeaders } from './headers.js';
 import { attemptUnderLease } from './limiter-step.js';
-import { createChatClient, learnFromRejection, type StreamMode, sendChatCompletion, shouldStream } from './request.js';
+import { createChatClient, learnFromRejection, sendChatCompletion } from './request.js';
 import {
   buildMessages,
   buildParams,
@@ -35,6 +35,7 @@ import {
   WAIT_HINT,
 } from './retry.js';
 import { RunStop } from './run-stop.js';
+import { type StreamMode, shouldStream } from './stream-mode.js';
 
 export { TRIAL_HEADER } from './request.js';
 

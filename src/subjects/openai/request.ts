@@ -90,19 +90,6 @@ export class RequestTimeoutError extends Error {
 /** The SDK's own timeout stops at the headers; ours covers the body, so the SDK's is only a backstop behind it. */
 const SDK_TIMEOUT_BACKSTOP_MS = 1_000;
 
-/** When to ask for an event stream: never (default), always, or auto = when the output budget is above STREAM_AUTO_ABOVE. */
-export const STREAM_MODES = ['never', 'always', 'auto'] as const;
-export type StreamMode = (typeof STREAM_MODES)[number];
-
-/**
- * `auto` streams requests whose output budget is above this many tokens: a long generation is where an idle,
- * non-streaming connection is most likely to be cut by a proxy or gateway before the answer comes.
- */
-export const STREAM_AUTO_ABOVE = 8192;
-
-export const shouldStream = (mode: StreamMode | undefined, budget: number): boolean =>
-  mode === 'always' || (mode === 'auto' && budget > STREAM_AUTO_ABOVE);
-
 /** What a streaming request adds to the body; never part of the cache key (a transport detail). */
 const STREAM_FIELDS = { stream: true, stream_options: { include_usage: true } } as const;
 const STREAM_ONLY_FIELD = { stream: true } as const;
