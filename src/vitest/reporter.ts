@@ -2,13 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestProject, TestSuite, Vitest } from 'vitest/node';
-import { loadBaselineDir } from '../compare/load.js';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { ERROR_CODES } from '../errors.js';
 import { hardFailures, unknownGateKeys } from '../gates/index.js';
-import { buildReport, type TestEntry } from '../report/build.js';
+import type { TestEntry } from '../report/build.js';
 import { terminalSafe } from '../report/safe-text.js';
-import { clearReportSet, writeReportSet } from '../report/write.js';
 import type { Report } from '../schema/report.js';
 import { limitRecordAt } from '../spend/ledger-server.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
@@ -167,7 +165,10 @@ export default class CeilingbenchReporter implements Reporter {
   /** index.html + charts.vl.json beside the JSON; a chart failure never costs the JSON, JUnit or Markdown. */
   private async writeHtml(report: Report, outDir: string, root: string): Promise<void> {
     try {
-      const { writeHtmlReport } = await import('../report/html/index.js');
+      const [{ writeHtmlReport }, { loadBaselineDir }] = await Promise.all([
+        import('../report/html/index.js'),
+        import('../compare/load.js'),
+      ]);
       const baselines = loadBaselineDir(resolve(root, 'baselines'), (line) =>
         process.stderr.write(`ceilingbench: warning: ${terminalSafe(line)}\n`),
       );
@@ -232,6 +233,11 @@ export default class CeilingbenchReporter implements Reporter {
     if (!selected && !touched && !(vitest.config.mergeReports && stamps.length > 0)) return;
     const write = (line: string) => process.stderr.write(`ceilingbench: ${terminalSafe(line)}\n`);
     try {
+      // loaded when the run ends, not at start-up (they are a tenth of a second of module loading before the first cell)
+      const [{ buildReport }, { clearReportSet, writeReportSet }] = await Promise.all([
+        import('../report/build.js'),
+        import('../report/write.js'),
+      ]);
       const declared = config.benchmarkProjects ?? [...benchmark];
       const known = [...new Set([...declared, ...vitest.projects.map((p) => p.name)])];
       // a gate key that names no project is a configuration error: the plugin refuses it at start-up; here only
