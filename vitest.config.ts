@@ -1,6 +1,8 @@
+// The plugin by the package's name (dist/), as a user's configuration imports it: `npm test`, `npm run test:quick`
+// and `npm run bench` build dist/ first when src/ changed (scripts/built.js).
+import { ceilingbench } from 'ceilingbench/plugin';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { ceilingbench } from './src/vitest/plugin.js';
 
 /**
  * The test files that start child processes (a `vitest run` or `ceilingbench run`, a browser): minutes each, most

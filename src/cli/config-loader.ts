@@ -17,10 +17,11 @@ const real = (path: string): string => {
  *
  * A user's configuration imports the plugin from node_modules, which Vite's module runner externalises: the runner
  * transforms the configuration file alone, and writes nothing (its bundling loader writes a temporary file under
- * the user's node_modules/.vite-temp, which `ceilingbench run` never does there). In ceilingbench's own repository
- * the configuration imports the plugin from src/, TypeScript the runner transforms module by module (≈ 270 of
- * them: 3.4 CPU s against 1.8 for one rolldown bundle of the same graph); there the bundling loader is used, its
- * temporary file going to this repository's own node_modules.
+ * the user's node_modules/.vite-temp, which `ceilingbench run` never does there). ceilingbench's own configuration
+ * imports the plugin by the package's name too, but that resolves into this folder (dist/), not node_modules, so
+ * the runner would transform its ~250 modules; the bundling loader leaves every bare import to Node (one small
+ * bundle, the plugin the module this command has loaded already), its temporary file under this repository's own
+ * node_modules.
  */
 export function configLoaderFor(root: string): 'runner' | 'bundle' {
   return real(root) === real(PACKAGE_ROOT) ? 'bundle' : 'runner';

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Report, reportSchema } from '../../src/schema/report.js';
 import { CLI_BIN } from './cli-bin.js';
-import { distIsCurrent } from './dist-current.js';
 
 export const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 
@@ -18,16 +17,13 @@ export interface VitestRun {
 }
 
 /**
- * The configuration a child runs when the test names none: while dist/ is current, a small one on dist/ (no
- * TypeScript graph to bundle or transform, the transforms cached across children — about a third of a child's CPU);
- * else the root vitest.config.ts on src/. Decided once per test file: a test edits no source while it runs.
+ * The configuration a child runs when the test names none: a small one on dist/ (no TypeScript graph to bundle or
+ * transform, the transforms cached across children), which the unit project's global setup has built from the
+ * current sources (test/support/build-dist.ts).
  */
-const CHILD_ON_DIST = distIsCurrent(ROOT);
-export const CHILD_CONFIG = CHILD_ON_DIST
-  ? ['--config', 'test/support/vitest.child.config.mjs', '--configLoader', 'native']
-  : [];
+export const CHILD_CONFIG = ['--config', 'test/support/vitest.child.config.mjs', '--configLoader', 'native'];
 /** Where a child's standard benchmark projects read their spec files (for a file filter: `${CHILD_SPECS}/d2/…`). */
-export const CHILD_SPECS = CHILD_ON_DIST ? 'dist/specs' : 'src/specs';
+export const CHILD_SPECS = 'dist/specs';
 
 /**
  * Runs `vitest run <args>` in a child process (the way CI and users run it), with CEILINGBENCH_*
