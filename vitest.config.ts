@@ -3,7 +3,6 @@
 import { ceilingbench } from 'ceilingbench/plugin';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { distModules } from './scripts/built.js';
 
 /**
  * The test files that start child processes (a `vitest run` or `ceilingbench run`, a browser): minutes each, most
@@ -47,8 +46,6 @@ export default defineConfig({
   plugins: [ceilingbench({ specs: false })],
   test: {
     sequence: { sequencer: ChildrenFirst },
-    // the package loaded by Node, as from a user's node_modules (scripts/built.js)
-    server: { deps: { external: [distModules()] } },
     projects: [
       {
         extends: true,

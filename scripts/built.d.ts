@@ -2,5 +2,3 @@
 export function distIsCurrent(root?: string): boolean;
 /** Runs `npm run build` when dist/ is not current; throws when the build fails. */
 export function ensureBuilt(root?: string): void;
-/** dist/'s modules, for Vitest's `server.deps.external` (loaded by Node, as from a user's node_modules). */
-export function distModules(root?: string): RegExp;

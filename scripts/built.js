@@ -32,17 +32,6 @@ export function distIsCurrent(root = ROOT) {
 }
 
 /**
- * dist/'s modules, for Vitest's `server.deps.external`: in a user's repository the package is under node_modules,
- * which Vitest leaves to Node; ours is this folder's dist/, which Vitest would otherwise transform and evaluate module
- * by module in the main process (the reporter) and in each worker (the spec files and what they import). A string
- * there names a package under node_modules, so the path goes as a regular expression.
- * @param {string} [root] @returns {RegExp}
- */
-export function distModules(root = ROOT) {
-  return new RegExp(join(root, 'dist/').replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-}
-
-/**
  * Runs `npm run build` when dist/ is not current (about 12 s on 2 cores), its output on stderr; throws when the
  * build fails. Not for two processes at once: the build empties dist/ first.
  * @param {string} [root] @returns {void}

@@ -8,7 +8,7 @@ import { subjectLabels } from '../subjects/label.js';
 import { standardProjects, withSubject } from '../tasks/project-names.js';
 import { BENCHMARK_MARK } from './benchmark-mark.js';
 import { type ProjectSubject, SUBJECTS_KEY } from './context.js';
-import { SETUP_FILE, SPECS_DIR } from './files.js';
+import { PACKAGE_MODULES, SETUP_FILE, SPECS_DIR } from './files.js';
 
 export interface CeilingbenchPluginOptions {
   /** Standard projects to add (default: all of d1, d2, d3, puzzles, scc); `false` adds none. */
@@ -79,6 +79,8 @@ function benchmarkProject(
       // start-ups): they hold no state of their own, and what a worker keeps (a subject's cache, limiter, ledger
       // client) is the run's anyway. A user's spec folder keeps Vitest's isolation.
       ...(own ? { isolate: false } : {}),
+      // not extending the root configuration, they do not inherit the package's own modules from it (files.ts)
+      ...(own ? { server: { deps: { external: PACKAGE_MODULES } } } : {}),
       provide: subjects ? { [BENCHMARK_MARK]: true, [SUBJECTS_KEY]: [...subjects] } : { [BENCHMARK_MARK]: true },
     },
   };

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Plugin } from 'vitest/config';
 import { adoptPackage, droppedProjects } from './adopt.js';
 import { type CeilingbenchPluginOptions, DEFAULT_SPECS, declareProjects, inlineProjectNames } from './declare.js';
-import { reportersToAdd } from './files.js';
+import { PACKAGE_MODULES, reportersToAdd } from './files.js';
 import { ownTestsProject } from './own-tests.js';
 import { provideRunConfig } from './provide.js';
 import type { CeilingbenchPluginApi } from './workspace.js';
@@ -62,7 +62,7 @@ export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
       const other = [...inlineProjectNames(userConfig.test?.projects), ...inlineProjectNames(own)];
       const projects = [...own, ...(await declareProjects(root, options, other, standardProjectPlugin()))];
       const reporters = reportersToAdd(userConfig.test?.reporters);
-      return { test: { projects, reporters } };
+      return { test: { projects, reporters, server: { deps: { external: PACKAGE_MODULES } } } };
     },
     async configureVitest(context) {
       const dropped = droppedProjects(context.vitest, context.project);

@@ -5,7 +5,7 @@ import type { Plugin, TestProjectInlineConfiguration } from 'vitest/config';
 import type { Vite } from 'vitest/node';
 import { ConfigError } from '../config/errors.js';
 import { type CeilingbenchPluginOptions, declareProjects, forPackage, inlineProjectNames } from './declare.js';
-import { reportersToAdd, VITEST_CONFIG_FILES } from './files.js';
+import { PACKAGE_MODULES, reportersToAdd, VITEST_CONFIG_FILES } from './files.js';
 
 /** What the ceilingbench plugin exposes to other plugins (Vite's `api`): the options it was given. */
 export interface CeilingbenchPluginApi {
@@ -103,7 +103,7 @@ export function ceilingbenchWorkspace(...packages: string[]): Plugin {
         projects.push(...declared);
       }
       const reporters = reportersToAdd(userConfig.test?.reporters);
-      return { test: { projects, reporters } };
+      return { test: { projects, reporters, server: { deps: { external: PACKAGE_MODULES } } } };
     },
   };
 }

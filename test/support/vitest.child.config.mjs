@@ -6,14 +6,9 @@
 import { ceilingbench } from 'ceilingbench/plugin';
 import { defineConfig } from 'vitest/config';
 import { version } from 'vitest/node';
-import { distModules } from '../../scripts/built.js';
 
 export default defineConfig({
   plugins: [ceilingbench({ specs: false, tests: false })],
-  test: {
-    // the package loaded by Node, as from a user's node_modules (a child cost 6.3-7.5 CPU s instead of 4.3-5.3)
-    server: { deps: { external: [distModules()] } },
-    // Vitest 5 caches by default and warns on the experimental key
-    ...(Number.parseInt(version, 10) >= 5 ? {} : { experimental: { fsModuleCache: true } }),
-  },
+  // Vitest 5 caches by default and warns on the experimental key
+  test: Number.parseInt(version, 10) >= 5 ? {} : { experimental: { fsModuleCache: true } },
 });
