@@ -13,13 +13,13 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** @param {string} [root] the repository (default this one) @returns {boolean} */
-export function distIsCurrent(root = ROOT) {
-  const built = join(root, 'dist/.built');
+/** @returns {boolean} */
+function distIsCurrent() {
+  const built = join(ROOT, 'dist/.built');
   if (!existsSync(built)) return false;
   try {
     const stamp = statSync(built).mtimeMs;
-    const src = join(root, 'src');
+    const src = join(ROOT, 'src');
     if (statSync(src).mtimeMs >= stamp) return false;
     for (const entry of readdirSync(src, { withFileTypes: true, recursive: true })) {
       if (!entry.isFile() && !entry.isDirectory()) continue;
@@ -34,12 +34,12 @@ export function distIsCurrent(root = ROOT) {
 /**
  * Runs `npm run build` when dist/ is not current (about 12 s on 2 cores), its output on stderr; throws when the
  * build fails. Not for two processes at once: the build empties dist/ first.
- * @param {string} [root] @returns {void}
+ * @returns {void}
  */
-export function ensureBuilt(root = ROOT) {
-  if (distIsCurrent(root)) return;
+export function ensureBuilt() {
+  if (distIsCurrent()) return;
   process.stderr.write('dist/ is older than src/: npm run build\n');
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 2, 2] });
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
   if (build.status !== 0) throw new Error('npm run build failed: this repository runs its package as built (dist/)');
 }
 

@@ -1,7 +1,4 @@
-import { resolve } from 'node:path';
 import { ensureBuilt } from '../../scripts/built.js';
-
-const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 
 /**
  * The unit project's global setup: builds dist/ when it is not the current sources compiled. `npm test` and
@@ -10,5 +7,5 @@ const ROOT = resolve(new URL('../..', import.meta.url).pathname);
  * consumer fixtures import it by its own name, which resolves to dist/): a child must never run a stale build.
  */
 export default function buildDist(): void {
-  ensureBuilt(ROOT);
+  ensureBuilt();
 }
