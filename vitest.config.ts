@@ -65,9 +65,15 @@ export default defineConfig({
           testTimeout: 600_000,
           // Vitest's default is cores − 1 workers: one on a 2-core machine, so the files ran one after another
           // while most of the slow ones sit blocked on a child process (a `vitest run` or `ceilingbench run`).
-          // Three overlap that waiting; the in-process files keep both cores busy meanwhile. Every test already
-          // owns its temporary directories and loopback ports (port 0), so files never share state.
+          // Three overlap that waiting; the in-process files keep both cores busy meanwhile. Every test owns its
+          // temporary directories and loopback ports, so files never share them.
           maxWorkers: 3,
+          // A worker runs file after file on the modules it already loaded, instead of a fresh process loading
+          // some two hundred modules of src/ per file (about a second of CPU each, a quarter of the suite's CPU). A
+          // file that changes what those modules hold (registers a task family, mocks a module) reloads them after
+          // itself (test/support/shared-worker.ts); loopback servers never reuse a port within a process
+          // (test/support/loopback-port.ts), since what a subject learns of an endpoint is kept by its address.
+          isolate: false,
         },
       },
     ],

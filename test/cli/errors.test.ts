@@ -1,5 +1,5 @@
 import type { CAC } from 'cac';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { runCli } from '../../src/cli/program.js';
 import { formatZodError } from '../../src/config/errors.js';
@@ -17,6 +17,13 @@ import {
 } from '../../src/errors.js';
 import { parseSubjectSpec } from '../../src/subjects/spec.js';
 import { resolveTask } from '../../src/tasks/registry.js';
+import { reloadModulesAfterThisFile } from '../support/shared-worker.js';
+
+// The worker may hold the real modules from an earlier file: drop them before this file's imports load (hoisted
+// above them, as the mock is), and again after it.
+vi.hoisted(() => vi.resetModules());
+afterAll(() => vi.doUnmock('../../src/cli/commands/index.js'));
+reloadModulesAfterThisFile();
 
 // One command, `throw <code>`, that throws a CeilingbenchError with that code.
 vi.mock('../../src/cli/commands/index.js', async () => {

@@ -9,6 +9,7 @@ import { buildPlan } from '../../src/plan/build.js';
 import { createSubject } from '../../src/subjects/index.js';
 import { wordtallyTask } from '../ladder-family/wordtally.js';
 import { ROOT, runVitest } from '../support/run-vitest.js';
+import { reloadModulesAfterThisFile } from '../support/shared-worker.js';
 
 /**
  * The proof that an SCC counting ladder is a declaration: `wordtally` (count the words of a list) lives only in
@@ -25,6 +26,7 @@ const filesUnder = (dir: string): string[] =>
   );
 
 registerTask(wordtallyTask);
+reloadModulesAfterThisFile();
 
 describe('a counting ladder defined entirely in test/', () => {
   it('no file under src/ names it', () => {

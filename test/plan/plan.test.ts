@@ -87,6 +87,8 @@ describe('what the standard projects run', () => {
     }
     vi.doUnmock('../../src/vitest/index.js');
     vi.doUnmock('../../src/vitest/scc.js');
+    // the spec files and what they imported were loaded over the mocks
+    vi.resetModules();
 
     const planned = (name: string) =>
       plannedUnits(name).map((u) => {

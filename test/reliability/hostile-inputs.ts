@@ -50,17 +50,21 @@ const FORMAT_CHARS = '0123456789[](){},:;=-+*#|/\\ \n"\'ABCDEFGHIJKLMNOPQRSTUVWX
 
 const randomStreams = new Map<string, string>();
 
-/** The first `length` characters of a seeded random stream over `alphabet` (no period; built once, grown on demand). */
+/**
+ * The first `length` characters of a seeded random stream over `alphabet` (no period; built once, grown on demand
+ * in whole 64 Ki blocks, so that the many lengths just under 10 MB the tasks ask for share one build).
+ */
 function randomText(alphabet: string, length: number, seed: number): string {
   const id = `${seed}|${alphabet}`;
   const cached = randomStreams.get(id) ?? '';
   if (cached.length >= length) return cached.slice(0, length);
+  const built = Math.ceil(length / 65_536) * 65_536;
   const rng = new PyRandom(seed);
-  const chars = new Array<string>(length);
-  for (let i = 0; i < length; i++) chars[i] = alphabet[rng.randbelow(alphabet.length)];
+  const chars = new Array<string>(built);
+  for (let i = 0; i < built; i++) chars[i] = alphabet[rng.randbelow(alphabet.length)];
   const stream = chars.join('');
   randomStreams.set(id, stream);
-  return stream;
+  return stream.slice(0, length);
 }
 
 function unicodeNoiseBlock(length: number, seed: number): string {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiSubject } from '../../src/subjects/openai/openai-subject.js';
+import { listenOnFreshPort } from '../support/loopback-port.js';
 import { FAST_RETRY, stepsRequest } from '../support/openai-harness.js';
 
 /**
@@ -22,8 +22,7 @@ beforeAll(async () => {
     res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0.001' });
     res.end(JSON.stringify({ error: { message: `rejected; you sent authorization=${req.headers.authorization}` } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  baseURL = `http://127.0.0.1:${await listenOnFreshPort(server)}/v1`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { APIConnectionError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveEndpoint } from '../../src/subjects/openai/endpoint.js';
 import { createChatClient, sendChatCompletion } from '../../src/subjects/openai/request.js';
+import { listenOnFreshPort } from '../support/loopback-port.js';
 
 /**
  * A generation longer than the HTTP stack's own timeouts: the server sends its headers only after HEADERS_AFTER_MS
@@ -11,7 +11,7 @@ import { createChatClient, sendChatCompletion } from '../../src/subjects/openai/
  * Undici's defaults (300 s for headers and for the gap between body chunks) are emulated at a small scale by a
  * transport timeout below the delays: the one timeout setting must govern them, whatever the SDK's timeout says.
  */
-const HEADERS_AFTER_MS = 1_500;
+const HEADERS_AFTER_MS = 2_500;
 const BODY_GAP_MS = 1_500;
 const body = JSON.stringify({
   choices: [{ message: { content: 'ANSWER: 4' }, finish_reason: 'stop' }],
@@ -31,8 +31,7 @@ beforeAll(async () => {
       }, HEADERS_AFTER_MS);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  baseURL = `http://127.0.0.1:${await listenOnFreshPort(server)}/v1`;
 });
 afterAll(
   () =>
@@ -53,7 +52,8 @@ const client = (transportTimeoutMs: number) =>
 
 describe('one timeout setting governs connect, headers and body', () => {
   it('a transport timeout shorter than the wait for headers cuts the request (undici’s 300 s default, in small)', async () => {
-    // transport limit = 100 ms + the 1 s backstop < 1.5 s to the headers; our own request timeout (20 s) never fires
+    // transport limit = 100 ms + the 1 s backstop < 2.5 s to the headers (a margin a loaded machine keeps); our own
+    // request timeout (20 s) never fires
     const error = await sendChatCompletion(client(100), chat(20_000)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
   });

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { PyRandom } from '../../src/rng/index.js';
+import { listenOnFreshPort } from './loopback-port.js';
 
 /**
  * An OpenAI-compatible chat-completions server on 127.0.0.1 for tests, with fault injection.
@@ -433,8 +434,7 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnFreshPort(server);
 
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,

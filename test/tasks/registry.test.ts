@@ -13,6 +13,10 @@ import {
 } from '../../src/tasks/index.js';
 import { puzzleTasks } from '../../src/tasks/puzzles/index.js';
 import { sccSecondaryTasks } from '../../src/tasks/scc-secondary/index.js';
+import { reloadModulesAfterThisFile } from '../support/shared-worker.js';
+
+// registers a plugin of its own
+reloadModulesAfterThisFile();
 
 describe('task registry', () => {
   /** The shipped families, each as its folder exports it: the one list the registry is built from. */

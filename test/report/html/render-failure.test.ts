@@ -1,4 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { reloadModulesAfterThisFile } from '../../support/shared-worker.js';
+
+// The worker may hold the real modules from an earlier file: drop them before this file's imports load (hoisted
+// above them, as the mock is), and again after it.
+vi.hoisted(() => vi.resetModules());
+afterAll(() => vi.doUnmock('../../../src/report/html/render-svg.js'));
+reloadModulesAfterThisFile();
 
 // One chart's renderer throws; the page must still be written, with that figure listed as absent.
 vi.mock('../../../src/report/html/render-svg.js', async (importOriginal) => {
