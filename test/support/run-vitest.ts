@@ -21,7 +21,7 @@ export interface VitestRun {
  * transform, the transforms cached across children), which the unit project's global setup has built from the
  * current sources (test/support/build-dist.ts).
  */
-export const CHILD_CONFIG = ['--config', 'test/support/vitest.child.config.mjs', '--configLoader', 'native'];
+export const CHILD_CONFIG = ['--config', 'test/support/vitest.child.config.mjs', '--configLoader', 'bundle'];
 /** Where a child's standard benchmark projects read their spec files (for a file filter: `${CHILD_SPECS}/d2/…`). */
 export const CHILD_SPECS = 'dist/specs';
 
