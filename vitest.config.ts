@@ -69,7 +69,7 @@ export default defineConfig({
           // temporary directories and loopback ports, so files never share them.
           maxWorkers: 3,
           // A worker runs file after file on the modules it already loaded, instead of a fresh process loading
-          // some two hundred modules of src/ per file (about a second of CPU each, a quarter of the suite's CPU). A
+          // some two hundred modules of src/ per file (about a second of CPU each: over a third of the suite's CPU). A
           // file that changes what those modules hold (registers a task family, mocks a module) reloads them after
           // itself (test/support/shared-worker.ts); loopback servers never reuse a port within a process
           // (test/support/loopback-port.ts), since what a subject learns of an endpoint is kept by its address.
