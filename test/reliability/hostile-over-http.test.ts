@@ -45,7 +45,8 @@ describe('hostile outputs over HTTP', () => {
       model: 'hostile-model',
       baseURL: server.baseURL,
       apiKey: SENTINEL_API_KEY,
-      // 10 MB each way through JSON takes seconds on a loaded machine: FAST_RETRY's 3 s per request is for faults
+      // 10 MB through JSON, the disk cache and back takes seconds on a loaded machine: FAST_RETRY's 3 s a request
+      // is for the fault tests
       retry: { ...FAST_RETRY, requestTimeoutMs: 120_000, maxTotalMs: 240_000 },
       limiter: { concurrency: 1 },
       cache: new ResponseCache(join(work.path, 'cache'), 'read-write', (message) => {
