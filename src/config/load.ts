@@ -75,6 +75,14 @@ function envNumber(env: Env, name: string): number | undefined {
   return value;
 }
 
+/** A variable that is `true` or `false` (any case); unset or empty: undefined. */
+function envBoolean(env: Env, name: string): boolean | undefined {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new ConfigError(`${name}: '${env[name]}' is neither true nor false — e.g. ${name}=false`);
+}
+
 /** CEILINGBENCH_EXAMPLES: `all`, or a whole number of examples per outcome kind (0 = none). */
 function envExamples(env: Env): number | 'all' | undefined {
   const raw = env.CEILINGBENCH_EXAMPLES?.trim();
@@ -279,7 +287,7 @@ function uniqueDelimiters(delimiters: readonly ReasoningDelimiter[]): ReasoningD
 /**
  * The effective configuration: defaults < ceilingbench.config.ts (or CEILINGBENCH_CONFIG) < environment.
  * Environment: CEILINGBENCH_SUBJECT or CEILINGBENCH_SUBJECTS (a comma list or a JSON array; see parseSubjectList),
- * _SEED, _TRIALS, _CONCURRENCY, _OUT, _MISSING, _EXAMPLES, _GATES (JSON, merged
+ * _SEED, _TRIALS, _CONCURRENCY, _OUT, _HTML (true|false), _MISSING, _EXAMPLES, _GATES (JSON, merged
  * per project over the file's gates), _MAX_COST, _MAX_TOKENS, _MAX_CALLS (each over the file's `limits`),
  * _REASONING_TAGS (added to the file's `reasoningDelimiters`; see parseReasoningTags).
  */
@@ -315,6 +323,7 @@ export async function loadConfig(
       trials: envNumber(env, 'CEILINGBENCH_TRIALS'),
       concurrency: envNumber(env, 'CEILINGBENCH_CONCURRENCY'),
       out: env.CEILINGBENCH_OUT || undefined,
+      html: envBoolean(env, 'CEILINGBENCH_HTML'),
       missing: env.CEILINGBENCH_MISSING || undefined,
       examples: envExamples(env),
     }).filter(([, v]) => v !== undefined),

@@ -134,6 +134,11 @@ export const configSchema = z
     concurrency: z.number().int().positive().default(8),
     /** Where reports are written. */
     out: z.string().min(1).default('reports'),
+    /**
+     * Whether the run also writes index.html and charts.vl.json (drawing the charts loads Vega: about half a second
+     * of CPU a run). false keeps the JSON, JUnit and Markdown reports only, for a job that reads no page.
+     */
+    html: z.boolean().default(true),
     /** Which trials count toward p_d (see docs): 'paper' or 'release'. */
     missing: z.enum(MISSING_RULES).default('paper'),
     /** A cell with more than this fraction of API (missing) trials is 'insufficient', never passed. */

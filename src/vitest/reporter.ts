@@ -261,7 +261,7 @@ export default class CeilingbenchReporter implements Reporter {
       // the set is written as a whole: no file of the previous run's set stays beside this run's
       clearReportSet(outDir);
       writeReportSet(report, entries, outDir);
-      await this.writeHtml(report, outDir, root);
+      if (config.html) await this.writeHtml(report, outDir, root);
       const { missing, trials, missingRate, insufficientCells } = report.summary;
       if (missing > 0) {
         write(

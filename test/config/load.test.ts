@@ -14,9 +14,29 @@ describe('loadConfig', () => {
       seed: 0,
       trials: 40,
       out: 'reports',
+      html: true,
       missing: 'paper',
       gates: {},
     });
+  });
+
+  it('html: the file turns the page off, CEILINGBENCH_HTML (true or false, any case) wins, anything else is an error', async () => {
+    const dir = emptyDir();
+    writeFileSync(join(dir, 'ceilingbench.config.ts'), 'export default { html: false };\n');
+    expect((await loadConfig({}, dir)).html).toBe(false);
+    expect((await loadConfig({ CEILINGBENCH_HTML: ' TRUE ' }, dir)).html).toBe(true);
+    expect((await loadConfig({ CEILINGBENCH_HTML: 'false' }, emptyDir())).html).toBe(false);
+    expect((await loadConfig({ CEILINGBENCH_HTML: '' }, dir)).html).toBe(false);
+    for (const raw of ['0', 'no', 'off']) {
+      const error = await loadConfig({ CEILINGBENCH_HTML: raw }, emptyDir()).catch((e) => e);
+      expect(error, raw).toBeInstanceOf(ConfigError);
+      expect(String(error.message)).toBe(
+        `CEILINGBENCH_HTML: '${raw}' is neither true nor false — e.g. CEILINGBENCH_HTML=false`,
+      );
+    }
+    const wrong = emptyDir();
+    writeFileSync(join(wrong, 'ceilingbench.config.ts'), "export default { html: 'no' };\n");
+    await expect(loadConfig({}, wrong)).rejects.toThrow(/html/);
   });
 
   it('takes CEILINGBENCH_* variables over the file, merging gates per project', async () => {
