@@ -28,7 +28,7 @@ describe('a task family defined entirely in test/', () => {
   });
 
   it('sweeps, fits p_d near its declared sim retention, passes its gate and appears in every report', () => {
-    const run = runVitest(CONFIG, env('{"zigzag":{"minRetention":0.8}}'));
+    const run = runVitest(CONFIG, { ...env('{"zigzag":{"minRetention":0.8}}'), CEILINGBENCH_HTML: 'true' });
     expect(run.status, run.stderr + run.stdout).toBe(0);
 
     const report = run.report();

@@ -79,7 +79,7 @@ describe('a counting ladder defined entirely in test/', () => {
   });
 
   it('runs its ladder from its one spec, passes its gate and appears in every report', () => {
-    const run = runVitest(CONFIG, env('{"wordtally":{"minCountingCapacity":24}}'));
+    const run = runVitest(CONFIG, { ...env('{"wordtally":{"minCountingCapacity":24}}'), CEILINGBENCH_HTML: 'true' });
     expect(run.status, run.stderr + run.stdout).toBe(0);
 
     const report = run.report();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Report, reportSchema } from '../../src/schema/report.js';
-import { ROOT } from '../support/run-vitest.js';
+import { CHILD_DEFAULT_ENV, ROOT } from '../support/run-vitest.js';
 
 /**
  * A workspace whose package `packages/bench` holds the plugin and its own ceilingbench.config.ts, run from the
@@ -72,6 +72,7 @@ function vitestRun(root: string, args: string[]): Run {
       CI: 'true',
       CEILINGBENCH_SUBJECT: 'sim:retention?p=0.9',
       CEILINGBENCH_TRIALS: '3',
+      ...CHILD_DEFAULT_ENV,
       VITEST: undefined,
       VITEST_WORKER_ID: undefined,
       VITEST_POOL_ID: undefined,

@@ -282,7 +282,8 @@ describe.concurrent('real provider shapes through `ceilingbench run`, no configu
     const cacheDir = mkdtempSync(join(tmpdir(), 'cb-provider-cache-'));
     const run = await runAgainst(
       server,
-      { CEILINGBENCH_HEADERS: JSON.stringify({ 'api-key': key }) },
+      // the page too: every file of the report set is searched for the key
+      { CEILINGBENCH_HEADERS: JSON.stringify({ 'api-key': key }), CEILINGBENCH_HTML: 'true' },
       { baseURL, cacheDir },
     );
     expect(run.code, run.output).toBe(0);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,8 +31,19 @@ describe('verdicts: the exit code never depends on the route', () => {
   };
 
   it('a run: passes on a passing gate, fails on a failing one and on a fit that counted no trial', () => {
-    const pass = once('run-pass', ['--project', 'd2'], { CEILINGBENCH_GATES: PASS });
+    const previous = mkdtempSync(join(tmpdir(), 'cb-verdict-out-'));
+    writeFileSync(join(previous, 'index.html'), '<p>the previous run</p>');
+    writeFileSync(join(previous, 'charts.vl.json'), '{}');
+    const pass = once('run-pass', ['--project', 'd2'], { CEILINGBENCH_GATES: PASS, CEILINGBENCH_OUT: previous });
     expect(pass.status, said(pass)).toBe(0);
+    // CEILINGBENCH_HTML=false (every child's, CHILD_DEFAULT_ENV): the report set without its page, and the page of
+    // the run before is gone, not left beside this run's reports
+    expect(readdirSync(pass.outDir).sort()).toEqual([
+      'ceilingbench.json',
+      'ceilingbench.schema.json',
+      'junit.xml',
+      'summary.md',
+    ]);
     const fail = once('run-fail', ['--project', 'd2'], { CEILINGBENCH_GATES: FAIL });
     expect(fail.status).toBe(1);
     // the fit test fails with the gate line itself, counted once in junit.xml

@@ -65,6 +65,8 @@ function benchEnv(cacheDir: string, outDir: string): Record<string, string> {
     CEILINGBENCH_CACHE_DIR: cacheDir,
     CEILINGBENCH_OUT: outDir,
     CEILINGBENCH_TRIALS: String(TRIALS),
+    // the page too: every file the runs leave is searched for the key
+    CEILINGBENCH_HTML: 'true',
     // others commit while the test runs; the git sha is not what is compared
     CEILINGBENCH_GIT_SHA: 'crash-resume-test',
   };

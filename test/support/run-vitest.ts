@@ -22,6 +22,13 @@ export interface VitestRun {
  * current sources (test/support/build-dist.ts).
  */
 export const CHILD_CONFIG = ['--config', 'test/support/vitest.child.config.mjs', '--configLoader', 'bundle'];
+/**
+ * What every child run gets unless its test says otherwise: no HTML page (`CEILINGBENCH_HTML: 'true'` asks for
+ * one). Drawing the page's charts loads Vega, about half a second of CPU a run, and most end-to-end checks read
+ * the JSON, the JUnit or the exit code; the page itself is checked by the task families' end-to-end tests, the
+ * runs whose files are searched for a key, the HTML report's own tests and the consumer smoke test.
+ */
+export const CHILD_DEFAULT_ENV: Readonly<Record<string, string>> = { CEILINGBENCH_HTML: 'false' };
 /** Where a child's standard benchmark projects read their spec files (for a file filter: `${CHILD_SPECS}/d2/…`). */
 export const CHILD_SPECS = 'dist/specs';
 
@@ -40,6 +47,7 @@ export function runVitest(args: string[], env: Record<string, string>): VitestRu
         ...process.env,
         CI: 'true',
         CEILINGBENCH_OUT: outDir,
+        ...CHILD_DEFAULT_ENV,
         ...env,
         VITEST: undefined,
         VITEST_WORKER_ID: undefined,
@@ -74,6 +82,7 @@ export function runCeilingbench(args: string[], env: Record<string, string> = {}
     env: {
       ...process.env,
       CI: 'true',
+      ...CHILD_DEFAULT_ENV,
       ...env,
       VITEST: undefined,
       VITEST_WORKER_ID: undefined,

@@ -7,7 +7,7 @@ import { generateCell } from '../../../src/tasks/instances.js';
 import { resolveTask } from '../../../src/tasks/registry.js';
 import type { AnyTaskPlugin, TaskInstance } from '../../../src/tasks/task.js';
 import type { LoopbackReply, LoopbackRequest } from '../../support/loopback-server.js';
-import { ROOT } from '../../support/run-vitest.js';
+import { CHILD_DEFAULT_ENV, ROOT } from '../../support/run-vitest.js';
 
 /**
  * Whole-run helpers: a simulated model of a real task served by the loopback server (it recognises the
@@ -77,7 +77,7 @@ export function spawnBench(args: string[], env: Record<string, string>): BenchCh
   }
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...base, CI: 'true', ...env },
+    env: { ...base, CI: 'true', ...CHILD_DEFAULT_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
