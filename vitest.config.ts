@@ -1,5 +1,6 @@
 // The plugin by the package's name (dist/), as a user's configuration imports it: `npm test`, `npm run test:quick`
 // and `npm run bench` build dist/ first when src/ changed (scripts/built.js).
+import module from 'node:module';
 import { ceilingbench } from 'ceilingbench/plugin';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -38,6 +39,14 @@ class ChildrenFirst extends BaseSequencer {
     const sorted = await super.sort(files);
     return [...sorted.filter((f) => startsChildren(f.moduleId)), ...sorted.filter((f) => !startsChildren(f.moduleId))];
   }
+}
+
+// V8's compiled code cached on disk (Node >= 22.1, the OS temporary folder), as the `ceilingbench` command does for
+// its runs: the variable reaches the workers and every child they start (`vitest run`, `ceilingbench run`, tsx),
+// which each load Vitest, Vite and dist/ again; about 5% of a child's CPU.
+const compileCache = module.enableCompileCache?.();
+if (compileCache?.directory && process.env.NODE_COMPILE_CACHE === undefined) {
+  process.env.NODE_COMPILE_CACHE = compileCache.directory;
 }
 
 // Our own repository uses the plugin as a user does: the standard benchmark projects (d1, d2, d3, puzzles,
