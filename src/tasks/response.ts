@@ -35,16 +35,47 @@ const ZERO_WIDTH = /\u200b|\u200c|\u200d|\u2060|\ufeff/g;
  * blank lines are dropped, and the whole text is trimmed. No parser may depend on what this removes.
  */
 export function normalizeWhitespace(text: string): string {
-  const lines = text
-    .replace(ZERO_WIDTH, '')
-    .replace(ODD_SPACES, ' ')
-    .split(/\r\n|\r|\n/);
-  const kept: string[] = [];
-  for (const line of lines) {
-    const trimmed = line.trimEnd();
-    if (trimmed !== '') kept.push(trimmed);
+  let lf = text.replace(ZERO_WIDTH, '').replace(ODD_SPACES, ' ');
+  if (lf.includes('\r')) lf = lf.replace(/\r\n?/g, '\n');
+  // Each line without its trailing whitespace, blank lines dropped. Lines are not cut apart: a run of lines that
+  // need no change is one slice of the text (a long answer is a handful of slices, not one string per line).
+  const runs: string[] = [];
+  let runStart = -1;
+  let runEnd = -1;
+  for (let lineStart = 0; lineStart <= lf.length; ) {
+    const newline = lf.indexOf('\n', lineStart);
+    const lineEnd = newline === -1 ? lf.length : newline;
+    let end = lineEnd;
+    while (end > lineStart && trimmedByTrim(lf.charCodeAt(end - 1))) end--;
+    if (end > lineStart) {
+      if (runStart !== -1 && runEnd === lineStart - 1) runEnd = end;
+      else {
+        if (runStart !== -1) runs.push(lf.slice(runStart, runEnd));
+        runStart = lineStart;
+        runEnd = end;
+      }
+    }
+    lineStart = lineEnd + 1;
   }
-  return kept.join('\n').trim();
+  if (runStart !== -1) runs.push(lf.slice(runStart, runEnd));
+  return runs.join('\n').trim();
+}
+
+/** What `String.prototype.trimEnd` removes: ECMAScript's WhiteSpace and LineTerminator code units (`\s`). */
+function trimmedByTrim(code: number): boolean {
+  return (
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0x20 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 interface Split {
@@ -189,6 +220,19 @@ function splitHarmony(text: string): Split {
 /** The stripped Harmony form: `analysis` glued to the first word of the analysis text, at the very start. */
 const STRIPPED_HARMONY = new RegExp(`^\\s*${HARMONY.stripped.start}(?=[\\p{L}\\p{N}])`, 'u');
 
+/**
+ * Whether the text, past leading whitespace and zero-width characters, starts as the stripped form does: the test
+ * before the whole text is copied without its zero-width characters to read it.
+ */
+function mayBeStrippedHarmony(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (trimmedByTrim(code) || (code >= 0x200b && code <= 0x200d) || code === 0x2060) continue;
+    return text.startsWith(HARMONY.stripped.start[0], i);
+  }
+  return false;
+}
+
 /** A later message of the stripped form: the role glued to a channel other than `final`. */
 const STRIPPED_REOPENED = /assistant(?:analysis|commentary)/;
 
@@ -228,7 +272,7 @@ function splitReasoning(text: string, extra: readonly ReasoningDelimiter[]): Spl
   const reader = readerFor(extra);
   let outer: Split | null = null;
   if (text.includes(HARMONY.channel)) outer = splitHarmony(text);
-  else {
+  else if (mayBeStrippedHarmony(text)) {
     const visible = text.replace(ZERO_WIDTH, '');
     const stripped = STRIPPED_HARMONY.exec(visible);
     if (stripped !== null) outer = splitStrippedHarmony(visible, stripped[0].length);

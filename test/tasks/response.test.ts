@@ -83,6 +83,9 @@ describe('readResponse: gpt-oss Harmony', () => {
       unclosed: false,
     });
     expect(read('\ufeff analysis1. compute ANSWER: 9')).toMatchObject({ answer: '', unclosed: true });
+    // zero-width characters and line ends before it, or inside the word, hide nothing
+    expect(read('\u200b\n\u2060 an\u200dalysisWe need ANSWER: 9assistantfinalANSWER: 8').answer).toBe('ANSWER: 8');
+    expect(read('\u200b.analysisWe need ANSWER: 9assistantfinalANSWER: 8').unclosed).toBe(false);
     expect(read('analysisWe needassistantfinalANSWER: 8assistantanalysisWait, step 2')).toMatchObject({
       answer: '',
       unclosed: true,
