@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_INT_DIGITS, parseLastInteger, scoreCount } from '../../src/tasks/count/parse.js';
+import {
+  lastDigitEnd,
+  MAX_INT_DIGITS,
+  parseLastInteger,
+  scanLastInteger,
+  scoreCount,
+} from '../../src/tasks/count/parse.js';
 import { countedText } from '../support/puzzle-counted-text.js';
 
 interface ParserCase {
@@ -51,6 +57,30 @@ describe('last-integer parser (parser_cases.json)', () => {
       fc.property(fc.string({ unit: fc.constantFrom('1', '2', '0', '-', ' ', 'a', ',', '.', '\n', '+') }), (text) => {
         expect(parseLastInteger(text)).toBe(referenceAscii(text));
       }),
+    );
+  });
+
+  it('reads from the end what a left-to-right scan by code point reads, surrogates and astral digits included', () => {
+    // the last maximal run of Nd code points (a lone surrogate is a code point of its own), as for…of reads them
+    const reference = (text: string) => {
+      const matches = [...text.matchAll(/\p{Nd}+/gu)];
+      const last = matches.at(-1);
+      return last === undefined ? { end: -1 } : { end: last.index + last[0].length, start: last.index };
+    };
+    const unit = fc.constantFrom('1', '0', '-', ' ', 'a', '\n', '٣', '𝟗', '😀', '\ud835', '\udfd7', '\ud83d', '５');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), (text) => {
+        const { end, start } = reference(text);
+        expect(lastDigitEnd(text)).toBe(end);
+        const scan = scanLastInteger(text);
+        if (start === undefined) expect(scan.kind).toBe('none');
+        else {
+          expect(scan).toMatchObject({ kind: 'integer', digits: [...text.slice(start, end)].length });
+          const sign = start > 0 && text[start - 1] === '-' ? -1n : 1n;
+          expect(scan.kind === 'integer' && scan.value * sign >= 0n).toBe(true);
+        }
+      }),
+      { numRuns: 3000 },
     );
   });
 

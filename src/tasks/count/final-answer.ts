@@ -1,24 +1,12 @@
 import { type Finality, finalityOf } from '../finality.js';
 import type { FinishReason } from '../task.js';
+import { lastDigitEnd } from './parse.js';
 
 /**
  * Is the last integer of a counting response (the authors' parser) the model's final answer? What follows it
  * decides (src/tasks/finality.ts), and a count hedged with another one (`26 (or 27, if …)`, `26 or maybe 27`) is
  * no single answer. Linear in the text length.
  */
-
-const ND = /\p{Nd}/u;
-
-/** Index just after the last decimal digit (any Unicode Nd), or −1 when there is none. */
-function lastDigitEnd(text: string): number {
-  let end = -1;
-  let index = 0;
-  for (const char of text) {
-    index += char.length;
-    if (ND.test(char)) end = index;
-  }
-  return end;
-}
 
 /** Two counts offered as alternatives on one line, the second the last integer: `26 (or 27`, `26, or maybe 27`. */
 const HEDGED_COUNT =

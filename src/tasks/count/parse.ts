@@ -1,7 +1,7 @@
 /**
  * The authors' parser: `re.findall(r'-?\d+', text.strip())[-1]` → `int`, or null. Python's `\d` is
  * Unicode (category Nd), so full-width and Arabic-Indic digits count; `int()` refuses more than 4,300
- * digits (CPython ≥ 3.11). One left-to-right scan, linear in the text length.
+ * digits (CPython ≥ 3.11). Read from the end: what precedes the last integer is never scanned.
  */
 
 /** CPython's default `sys.get_int_max_str_digits()`. */
@@ -31,30 +31,40 @@ export type LastIntegerScan =
   | { kind: 'too-many-digits'; digits: number }
   | { kind: 'integer'; value: bigint; digits: number };
 
+/**
+ * The code point that ends at `end` (a surrogate pair, or one code unit: a lone surrogate is a code point of its
+ * own, as in a left-to-right `for…of`), and how many code units it takes.
+ */
+function codePointBefore(text: string, end: number): { codePoint: number; length: 1 | 2 } {
+  const low = text.charCodeAt(end - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && end >= 2) {
+    const high = text.charCodeAt(end - 2);
+    if (high >= 0xd800 && high <= 0xdbff)
+      return { codePoint: (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000, length: 2 };
+  }
+  return { codePoint: low, length: 1 };
+}
+
+/** Index just after the last Nd digit of the text, or −1 when there is none. */
+export function lastDigitEnd(text: string): number {
+  for (let end = text.length; end > 0; ) {
+    const { codePoint, length } = codePointBefore(text, end);
+    if (isDecimalDigit(codePoint)) return end;
+    end -= length;
+  }
+  return -1;
+}
+
 /** Finds the last `-?\d+` match: the last maximal run of Nd digits, negative iff a '-' precedes it. */
 export function scanLastInteger(text: string): LastIntegerScan {
-  let runStart = -1;
-  let runEnd = -1;
-  let lastStart = -1;
-  let lastEnd = -1;
-  let index = 0;
-  for (const char of text) {
-    const codePoint = char.codePointAt(0) ?? 0;
-    if (isDecimalDigit(codePoint)) {
-      if (runStart < 0) runStart = index;
-      runEnd = index + char.length;
-    } else if (runStart >= 0) {
-      lastStart = runStart;
-      lastEnd = runEnd;
-      runStart = -1;
-    }
-    index += char.length;
+  const lastEnd = lastDigitEnd(text);
+  if (lastEnd < 0) return { kind: 'none' };
+  let lastStart = lastEnd;
+  while (lastStart > 0) {
+    const { codePoint, length } = codePointBefore(text, lastStart);
+    if (!isDecimalDigit(codePoint)) break;
+    lastStart -= length;
   }
-  if (runStart >= 0) {
-    lastStart = runStart;
-    lastEnd = runEnd;
-  }
-  if (lastStart < 0) return { kind: 'none' };
   const digits = [...text.slice(lastStart, lastEnd)];
   if (digits.length > MAX_INT_DIGITS) return { kind: 'too-many-digits', digits: digits.length };
   let value = 0n;
