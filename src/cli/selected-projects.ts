@@ -1,15 +1,6 @@
 import type { Plugin } from 'vitest/config';
+import { patternRegExp } from '../vitest/subject-filter.js';
 import { SUBJECTS_KEY } from '../vitest/subject-keys.js';
-
-/** A `--project` pattern as Vitest reads it: `*` any run of characters, a leading `!` negates, case-insensitive. */
-function patternRegExp(pattern: string): RegExp {
-  const negated = pattern.startsWith('!');
-  const body = `${(negated ? pattern.slice(1) : pattern)
-    .split('*')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*')}$`;
-  return new RegExp(`^${negated ? `(?!${body})` : body}`, 'i');
-}
 
 /**
  * The names an inline project answers to: its own, and `<name>@<label>` for each subject of a benchmark project

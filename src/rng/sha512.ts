@@ -148,22 +148,23 @@ export function sha512(message: Uint8Array): Uint8Array {
       const majl = (al & bl) ^ (al & cl) ^ (bl & cl);
       const t2l = (S0l >>> 0) + (majl >>> 0);
       const t2h = (S0h >>> 0) + (majh >>> 0) + Math.floor(t2l / TWO_32);
+      // the registers move down one (h←g←f←e, e←d+T1; d←c←b←a, a←T1+T2), each sum's low half taken on the way
       hh = gh;
       hl = gl;
       gh = fh;
+      const el2 = dl + (t1l >>> 0);
       gl = fl;
       fh = eh;
       fl = el;
-      const el2 = dl + (t1l >>> 0);
       eh = (dh + t1h + Math.floor(el2 / TWO_32)) >>> 0;
       el = el2 >>> 0;
       dh = ch;
       dl = cl;
       ch = bh;
+      const al2 = (t1l >>> 0) + (t2l >>> 0);
       cl = bl;
       bh = ah;
       bl = al;
-      const al2 = (t1l >>> 0) + (t2l >>> 0);
       ah = (t1h + t2h + Math.floor(al2 / TWO_32)) >>> 0;
       al = al2 >>> 0;
     }

@@ -1,7 +1,7 @@
 import { withSubject } from '../tasks/project-names.js';
 
 /** A `--project` pattern as Vitest reads it: `*` any run of characters, a leading `!` negates, case-insensitive. */
-function patternRegExp(pattern: string): RegExp {
+export function patternRegExp(pattern: string): RegExp {
   const negated = pattern.startsWith('!');
   const body = `${(negated ? pattern.slice(1) : pattern)
     .split('*')
