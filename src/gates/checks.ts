@@ -20,7 +20,7 @@ function insufficient(label: string, reason?: string): CheckResult {
     pass: false,
     estimate: null,
     ci95: null,
-    message: `${label}: insufficient data (${reason ?? 'too many API failures / missing trials'}) — a gate never passes on missing data`,
+    message: `${label}: insufficient data (${reason ?? 'too many trials missing or set aside'}) — a gate never passes on missing or set-aside data`,
   };
 }
 

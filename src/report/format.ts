@@ -19,3 +19,14 @@ export function usd(x: number | null | undefined): string {
   const digits = Math.min(12, Math.max(2, 3 - Math.floor(Math.log10(x))));
   return `$${x.toFixed(digits).replace(/0+$/, '')}`;
 }
+
+/**
+ * The share of a cell's trials set aside under the run's missing-data rule (api, budget, and under 'paper' the
+ * family's set-aside kinds); a cell from a report written before `setAside` was kept reads its api/budget share.
+ */
+export const cellSetAside = (cell: { n: number; missing: number; setAside?: number }): number | null =>
+  cell.n > 0 ? (cell.setAside ?? cell.missing) / cell.n : null;
+
+/** How many distinct samples a cell's interval stands on, when replicates could not differ: `1 distinct, temperature 0`. */
+export const samplesNote = (cell: { samples?: { distinct: number; reason: string } }): string =>
+  cell.samples ? `${cell.samples.distinct} distinct, ${cell.samples.reason}` : '';

@@ -6,7 +6,7 @@ import type { Report, SpendTotals } from '../schema/report.js';
 import { sccStopText } from '../schema/scc-stop.js';
 import { assaySpentOf } from './assay-spend.js';
 import type { TestEntry } from './build.js';
-import { fixed, interval, percent } from './format.js';
+import { cellSetAside, fixed, interval, percent } from './format.js';
 import { boardTitle, headline, rankText } from './leaderboard.js';
 import { addSpend, noSpend, roundUsd, spendOf, spendOfTrials } from './spend.js';
 
@@ -38,11 +38,11 @@ function summaryLine(entry: TestEntry): string {
   if (!record) return entry.state;
   switch (record.kind) {
     case 'cell':
-      return `${record.task} L=${record.level} n=${record.n} accuracy=${percent(record.accuracy)} ${interval(record.ci95)} missing=${record.missing}`;
+      return `${record.task} L=${record.level} n=${record.n}${record.samples ? ` distinct=${record.samples.distinct}` : ''} accuracy=${percent(record.accuracy)} set_aside=${percent(cellSetAside(record))} ${interval(record.ci95)} missing=${record.missing}`;
     case 'retention':
       if (record.status === 'insufficient')
         return `${record.task} p_d insufficient: ${record.insufficientReason ?? ''}`;
-      return `${record.task} p_d=${fixed(record.pd)} ${interval(record.ci95)} H0.5=${fixed(record.horizon['0.5']?.value, 2)} k*=${fixed(record.kStar.mean, 1)} tfbc_rate=${fixed(record.tfbcRate)}`;
+      return `${record.task} p_d=${fixed(record.pd)} set_aside=${percent(record.setAsideRate)} ${interval(record.ci95)} H0.5=${fixed(record.horizon['0.5']?.value, 2)} k*=${fixed(record.kStar.mean, 1)} tfbc_rate=${fixed(record.tfbcRate)}`;
     case 'collapse':
       return `${record.task} λ*=${record.collapseThreshold.levelIndex ?? 'undefined'}`;
     case 'ablation':
@@ -222,7 +222,7 @@ export function renderJunit(report: Report, entries: readonly TestEntry[]): stri
       const insufficient = record?.kind === 'cell' && record.status === 'insufficient';
       if (insufficient) {
         testCase.error(
-          `insufficient data: ${record.missing} of ${record.n} trials are missing data (API failures or not sent)`,
+          `insufficient data: ${record.setAside ?? record.missing} of ${record.n} trials are missing data or set aside (${percent(cellSetAside(record))}: API failures, not sent, or under the paper rule Format and Truncation)`,
           'missing-data',
         );
       } else if (entry.state === 'failed') {

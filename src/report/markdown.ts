@@ -2,7 +2,7 @@ import type { RetentionFit } from '../schema/fit.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import type { Report, Spend } from '../schema/report.js';
 import { sccStopText } from '../schema/scc-stop.js';
-import { fixed, interval, percent, thousands, usd } from './format.js';
+import { cellSetAside, fixed, interval, percent, samplesNote, thousands, usd } from './format.js';
 import { boardTitle, cellLabel, headline, RANKED_BY, rankText } from './leaderboard.js';
 import { bounded, markdownCode, markdownSafe as md } from './safe-text.js';
 import { assayNote, limitLine, unpricedSubjects } from './spend.js';
@@ -63,16 +63,22 @@ export function renderMarkdown(report: Report): string {
       '## Retention (geometric decay, P(correct | N) = p_d^N)',
       '',
       // the refusal column appears when some fit saw a refusal (a report without any keeps its bytes)
-      `|${who.head} task | variant | p_d | 95% CI | H_0.5 | mean k* | TFBC rate | format | truncation | API |${refusals ? ' refusal |' : ''} rule |`,
-      `|${who.rule}---|---|---|---|---|---|---|---|---|---|${refusals ? '---|' : ''}---|`,
+      `|${who.head} task | variant | p_d | set aside | 95% CI | H_0.5 | mean k* | TFBC rate | format | truncation | API |${refusals ? ' refusal |' : ''} rule |`,
+      `|${who.rule}---|---|---|---|---|---|---|---|---|---|---|${refusals ? '---|' : ''}---|`,
     );
     for (const f of report.fits) {
       const refusal = refusals ? ` ${percent(f.refusalRate ?? 0)} |` : '';
       lines.push(
-        `|${who.cell(f)} ${md(f.task)} | ${md(f.variant)} | ${f.status === 'insufficient' ? 'insufficient' : `${fixed(f.pd)}${f.atLowerBound ? '†' : ''}`} | ${f.status === 'insufficient' ? '–' : interval(f.ci95)} | ${f.status === 'insufficient' ? '–' : f.horizon['0.5']?.value === null ? '∞' : fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} |${refusal} ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
+        `|${who.cell(f)} ${md(f.task)} | ${md(f.variant)} | ${f.status === 'insufficient' ? 'insufficient' : `${fixed(f.pd)}${f.atLowerBound ? '†' : ''}`} | ${percent(f.setAsideRate)} | ${f.status === 'insufficient' ? '–' : interval(f.ci95)} | ${f.status === 'insufficient' ? '–' : f.horizon['0.5']?.value === null ? '∞' : fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} |${refusal} ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
       );
     }
-    lines.push('', '† at the optimiser lower bound 0.5: no statistically identifiable step retention.', '');
+    lines.push(
+      '',
+      '† at the optimiser lower bound 0.5: no statistically identifiable step retention. Set aside: the trials the ' +
+        'rule leaves out of p_d (api, budget; under `paper` also Format and Truncation); a cell with more than ' +
+        '`maxMissingFraction` of its trials set aside is insufficient, and so is its fit.',
+      '',
+    );
     const setAside = report.fits.flatMap((f) => (f.setAside ? [setAsideLine(f.task, f.variant, f.setAside)] : []));
     const shown = setAside.filter((line) => line !== null);
     if (shown.length > 0) lines.push(...shown.map((line) => `- ${line}`), '');
@@ -85,7 +91,17 @@ export function renderMarkdown(report: Report): string {
     );
     lines.push('|---|---|---|---|---|---|---|---|');
     for (const c of report.collapse) {
-      const acc = [1, 2, 3, 4, 5, 6].map((l) => percent(c.levels.find((x) => x.level === l)?.accuracy ?? null, 0));
+      // each accuracy with its set-aside share when it has one (api, budget, the family's set-aside kinds)
+      const aside = (l: number) => {
+        const cell = report.cells.find(
+          (x) => x.level === l && x.task === c.task && x.project === c.project && x.subject === c.subject,
+        );
+        const share = cell ? cellSetAside(cell) : null;
+        return share ? ` (${percent(share, 0)} set aside)` : '';
+      };
+      const acc = [1, 2, 3, 4, 5, 6].map(
+        (l) => `${percent(c.levels.find((x) => x.level === l)?.accuracy ?? null, 0)}${aside(l)}`,
+      );
       const t = c.collapseThreshold;
       lines.push(
         `| ${md(c.task)} | ${acc.join(' | ')} | ${t.levelIndex === null ? 'undefined (flat)' : `L${t.levelIndex}`} |`,
@@ -124,8 +140,8 @@ export function renderMarkdown(report: Report): string {
     lines.push(
       '## Cells',
       '',
-      `|${who.head} cell | n | accuracy | 95% CI (Clopper–Pearson) | outcomes | cache hits |`,
-      `|${who.rule}---|---|---|---|---|---|`,
+      `|${who.head} cell | n | accuracy | set aside | 95% CI (Clopper–Pearson) | outcomes | cache hits |`,
+      `|${who.rule}---|---|---|---|---|---|---|`,
     );
     for (const c of report.cells) {
       const axis = c.levelKind === 'depth' ? `N=${c.level}` : `L${c.level}`;
@@ -134,9 +150,16 @@ export function renderMarkdown(report: Report): string {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ');
       lines.push(
-        `|${who.cell(c)} ${md(c.task)} · ${axis}${c.variant !== 'standard' && c.variant !== 'default' ? ` · ${md(c.variant)}` : ''} | ${c.n} | ${percent(c.accuracy)} | ${interval(c.ci95)} | ${outcomes} | ${c.cacheHits} |`,
+        `|${who.cell(c)} ${md(c.task)} · ${axis}${c.variant !== 'standard' && c.variant !== 'default' ? ` · ${md(c.variant)}` : ''} | ${c.n}${c.samples ? ` (${samplesNote(c)})` : ''} | ${percent(c.accuracy)} | ${percent(cellSetAside(c))}${c.status === 'insufficient' ? ' (insufficient)' : ''} | ${interval(c.ci95)} | ${outcomes} | ${c.cacheHits} |`,
       );
     }
+    if (report.cells.some((c) => c.samples))
+      lines.push(
+        '',
+        'n (k distinct): replicates of one instance that came back byte-identical under deterministic sampling ' +
+          '(temperature 0, or every replicate answered alike) are one sample; the 95% CI and the fit use the k distinct ' +
+          'samples, not n (docs/outputs.md, "Replicates").',
+      );
     lines.push('');
   }
   if (report.tests.length > 0) {

@@ -45,8 +45,26 @@ export const kStarSummarySchema = z.object({
 });
 
 /**
- * One (task, level) cell. `accuracy` = successes / (n − api): API faults are missing data and never
- * in a denominator. `status: 'insufficient'` when too many trials are missing to say anything.
+ * Replicates that could not differ (docs/outputs.md, "Replicates"): the trials of a cell that asked the same instance
+ * and got the byte-identical response, under deterministic sampling (temperature 0, or every replicate of the
+ * instance answered identically), are one sample, not several. `outcomes` tallies the distinct samples by outcome
+ * kind, as the cell's `outcomes` tallies its trials; the cell's `ci95` and the sweep's fit are computed on it.
+ */
+export const cellSamplesSchema = z.object({
+  /** Why the replicates are taken as one sample: the subject was asked at temperature 0, or they all answered alike. */
+  reason: z.enum(['temperature 0', 'identical answers']),
+  /** Distinct samples among the answered trials (api and budget trials are in no sample). */
+  distinct: count,
+  /** The answered trials they stand for. */
+  trials: count,
+  outcomes: z.record(z.string(), count),
+});
+export type CellSamples = z.infer<typeof cellSamplesSchema>;
+
+/**
+ * One (task, level) cell. `accuracy` = successes / (n − api − budget): API faults and unsent trials are missing data
+ * and never in a denominator. `status: 'insufficient'` when the trials set aside are more than the run's
+ * `maxMissingFraction` of the cell, or no trial was answered.
  */
 export const cellResultSchema = z.object({
   ...recordKey('cell'),
@@ -66,10 +84,18 @@ export const cellResultSchema = z.object({
   outcomes: z.record(z.string(), count),
   successes: count,
   missing: count,
+  /**
+   * Trials left out of the counted data under the run's missing-data rule: `missing` (api, budget), and under
+   * `missing: 'paper'` the family's set-aside kinds (CCB Format and Truncation; src/tasks/outcome.ts). Absent in
+   * reports written before ceilingbench kept it (read it as `missing` there).
+   */
+  setAside: count.optional(),
   accuracy: z.number().nullable(),
   /** Clopper–Pearson 95% interval of `accuracy`. */
   ci95: interval.nullable(),
   status: estimateStatusSchema,
+  /** Present only when some replicates could not differ (see cellSamplesSchema): the interval's population. */
+  samples: cellSamplesSchema.optional(),
   kStar: kStarSummarySchema,
   tfbc: count,
   tokens: tokenTotalsSchema,

@@ -63,6 +63,12 @@ export const retentionFitSchema = z.object({
   refusalRate: z.number().optional(),
   /** Absent in reports from before it was kept, or when the cells carried no trials. */
   setAside: setAsideSchema.optional(),
+  /**
+   * Trials the missing-data rule leaves out of p_d / all trials: api and budget, and under 'paper' Format and
+   * Truncation. Shown beside p_d, so that a p_d fitted on what little was counted never reads as a clean one. Absent
+   * in reports from before it was kept.
+   */
+  setAsideRate: z.number().nullable().optional(),
   nTrials: z.number().int(),
 });
 export type RetentionFit = z.infer<typeof retentionFitSchema>;

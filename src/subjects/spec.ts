@@ -9,9 +9,9 @@ import { UsageError } from '../errors.js';
  */
 
 const FORMS: readonly [form: string, meaning: string][] = [
-  ['sim:default[?seed=S&format=F&trunc=T]', 'the documented default mix (README: Subjects)'],
-  ['sim:retention?p=P[&recover=R&format=F&trunc=T&seed=S]', 'per-step retention P in [0,1]'],
-  ['sim:counting?cc=C[&format=F&trunc=T&seed=S]', 'counting capacity C (a positive integer)'],
+  ['sim:default[?seed=S&format=F&trunc=T&faultsFrom=L]', 'the documented default mix (README: Subjects)'],
+  ['sim:retention?p=P[&recover=R&format=F&trunc=T&faultsFrom=L&seed=S]', 'per-step retention P in [0,1]'],
+  ['sim:counting?cc=C[&format=F&trunc=T&faultsFrom=L&seed=S]', 'counting capacity C (a positive integer)'],
   ['oracle', "the task's canonical response (exact)"],
   ['openai:<model>', 'any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY)'],
   ['replay:<path>[#model]', 'a ceilingbench cache dir or JSONL, or an SCC log (.jsonl)'],
@@ -40,8 +40,17 @@ export class SubjectSpecError extends UsageError {
 const numeric = (inner: z.ZodNumber) => z.string().trim().min(1, 'needs a value').transform(Number).pipe(inner);
 const rate = numeric(z.number().min(0).max(1));
 const seed = numeric(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
-/** `seed` stays undefined when absent so that a run-level seed can fill it (see createSubject). */
-const faultRates = { format: rate.default(0), trunc: rate.default(0), seed: seed.optional() };
+/**
+ * `seed` stays undefined when absent so that a run-level seed can fill it (see createSubject). `faultsFrom`: the
+ * format and truncation faults apply only at levels ≥ L (a model whose output falls apart at depth); absent, at every
+ * level.
+ */
+const faultRates = {
+  format: rate.default(0),
+  trunc: rate.default(0),
+  faultsFrom: numeric(z.number().finite()).optional(),
+  seed: seed.optional(),
+};
 
 export const simDefaultParamsSchema = z.strictObject({ ...faultRates });
 export const simRetentionParamsSchema = z.strictObject({ p: rate, recover: rate.default(0), ...faultRates });

@@ -1,6 +1,6 @@
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { assaySpentOf } from '../report/assay-spend.js';
-import { thousands, usd } from '../report/format.js';
+import { cellSetAside, percent, samplesNote, thousands, usd } from '../report/format.js';
 import { bounded, terminalSafe } from '../report/safe-text.js';
 import { spendOf, spendOfTrials } from '../report/spend.js';
 import type { SpendTotals } from '../schema/report.js';
@@ -120,14 +120,17 @@ export default class ProgressReporter implements Reporter {
     const record = meta?.record;
     if (meta) this.spend.add(meta);
     let detail = '';
+    // every accuracy and p_d with its set-aside share: 80% Format never hides behind a p_d of 1.000
     if (record?.kind === 'cell') {
-      detail = `accuracy ${record.accuracy === null ? '–' : `${(100 * record.accuracy).toFixed(1)}%`}`;
+      const samples = record.samples ? ` (${samplesNote(record)})` : '';
+      detail = `accuracy ${percent(record.accuracy)} · set aside ${percent(cellSetAside(record))}${samples}`;
     } else if (record?.kind === 'retention') {
       // an insufficient fit has no estimate: the estimator's value on no data is never printed as one
+      const aside = record.setAsideRate == null ? '' : ` · set aside ${percent(record.setAsideRate)}`;
       detail =
         record.status === 'insufficient'
-          ? 'p_d insufficient data'
-          : `p_d ${record.pd.toFixed(3)} [${record.ci95[0].toFixed(3)}, ${record.ci95[1].toFixed(3)}]`;
+          ? `p_d insufficient data${aside}`
+          : `p_d ${record.pd.toFixed(3)} [${record.ci95[0].toFixed(3)}, ${record.ci95[1].toFixed(3)}]${aside}`;
     } else if (record?.kind === 'scc') {
       detail = `CC ${record.cc} (${record.ccLower}–${record.ccUpper ?? '∞'})`;
     } else if (record?.kind === 'collapse') {

@@ -263,6 +263,13 @@ export default class CeilingbenchReporter implements Reporter {
       writeReportSet(report, entries, outDir);
       if (config.html) await this.writeHtml(report, outDir, root);
       const { missing, trials, missingRate, insufficientCells } = report.summary;
+      // the cells whose set-aside share (Format, Truncation under the paper rule; api; budget) made them insufficient
+      const setAside = report.cells.reduce((sum, c) => sum + (c.setAside ?? c.missing), 0);
+      if (setAside > missing && insufficientCells > 0)
+        write(
+          `set-aside data: ${setAside} of ${trials} trials (${(100 * (setAside / Math.max(1, trials))).toFixed(1)}%) ` +
+            `are missing or set aside (api, budget, and under the paper rule Format and Truncation), ${insufficientCells} cell(s) insufficient`,
+        );
       if (missing > 0) {
         write(
           `missing data: ${missing} of ${trials} trials (${(100 * (missingRate ?? 0)).toFixed(1)}%) ` +

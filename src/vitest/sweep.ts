@@ -3,6 +3,7 @@ import { runAdaptiveSweep, trialCostModel } from '../assays/adaptive/index.js';
 import { compareVariants } from '../assays/sweep/ablation.js';
 import { fitSweep } from '../assays/sweep/fit-sweep.js';
 import { runCell } from '../assays/sweep/run-cell.js';
+import { setAsideText, shareText } from '../assays/sweep/set-aside.js';
 import type { SweepDesign } from '../config/design.js';
 import { evaluateGates, gatesFor, VerdictError } from '../gates/index.js';
 import type { CellResult } from '../schema/cell.js';
@@ -43,8 +44,12 @@ export interface SweepOptions {
   subject?: DefinedSubject;
 }
 
-function cellFailureMessage(cell: CellResult): string {
-  return `${cell.task} level ${cell.level}: insufficient data — ${cell.missing} of ${cell.n} trials are missing data (API failures, or not sent: spending limit or interrupt)`;
+function cellFailureMessage(cell: CellResult, maxMissingFraction: number): string {
+  const why =
+    cell.n > 0 && (cell.setAside ?? cell.missing) / cell.n > maxMissingFraction
+      ? `above the ${shareText(maxMissingFraction)} allowed (maxMissingFraction)`
+      : 'no trial was answered';
+  return `${cell.task} level ${cell.level}: insufficient data — ${setAsideText(cell)}, ${why}`;
 }
 
 /**
@@ -107,6 +112,7 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
           {
             concurrency: config.concurrency,
             maxMissingFraction: config.maxMissingFraction,
+            missing: config.missing,
             signal,
             examples: config.examples,
           },
@@ -114,7 +120,7 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
         cells.set(level, cell);
         const meta: CeilingbenchMeta = { record: cell, gates: [], subject: subject.identity, seed: config.seed };
         testTask.meta.ceilingbench = meta;
-        if (cell.status !== 'ok') throw new VerdictError([cellFailureMessage(cell)]);
+        if (cell.status !== 'ok') throw new VerdictError([cellFailureMessage(cell, config.maxMissingFraction)]);
       });
     }
 
@@ -252,6 +258,7 @@ function describeSubjectAblation(taskId: string, options: AblationOptions, of: P
           {
             concurrency: config.concurrency,
             maxMissingFraction: config.maxMissingFraction,
+            missing: config.missing,
             signal,
             instances,
             examples: config.examples,
@@ -259,7 +266,7 @@ function describeSubjectAblation(taskId: string, options: AblationOptions, of: P
         );
         cells.set(variant, cell);
         testTask.meta.ceilingbench = { record: cell, gates: [], subject: subject.identity, seed: config.seed };
-        if (cell.status !== 'ok') throw new VerdictError([cellFailureMessage(cell)]);
+        if (cell.status !== 'ok') throw new VerdictError([cellFailureMessage(cell, config.maxMissingFraction)]);
       });
     }
 

@@ -137,8 +137,8 @@ describe('fault storm: a third of the calls fail for a whole run', () => {
     expect(report.summary.insufficientCells).toBe(2);
     expect(report.fits[0].status).toBe('insufficient');
     const output = run.stdout + run.stderr;
-    expect(output).toContain(`insufficient data — ${TRIALS} of ${TRIALS} trials are missing data (API failures`);
-    expect(output).toContain(`insufficient data — 3 of ${TRIALS} trials are missing data (API failures`);
+    expect(output).toContain(`insufficient data — ${TRIALS} of ${TRIALS} trials are missing data or set aside (`);
+    expect(output).toContain(`insufficient data — 3 of ${TRIALS} trials are missing data or set aside (`);
   });
 
   it('junit marks the insufficient cells as missing-data errors, never passed', async () => {

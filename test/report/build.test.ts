@@ -84,6 +84,25 @@ describe('report projections', () => {
   it('summarises fits, gates and cells in Markdown', () => {
     const md = renderMarkdown(buildReport(entries(), run));
     expect(md).toContain('| d2.minRetention (d2) | hard | **FAIL** | 0.951 | [0.944, 0.957] | 0.99 |');
-    expect(md).toContain('| d2 | standard | 0.951 | [0.944, 0.957] | 13.80 |');
+    // the set-aside share beside p_d ('–' for a fit from before it was kept, as this one) and beside every accuracy
+    expect(md).toContain('| d2 | standard | 0.951 | – | [0.944, 0.957] | 13.80 |');
+    const deep = renderMarkdown(
+      buildReport(
+        [
+          ...entries().slice(0, 2),
+          {
+            ...entries()[2],
+            meta: {
+              record: retentionFit({ status: 'insufficient', insufficientReason: 'x', setAsideRate: 0.8 }),
+              gates: [],
+              subject,
+              seed: 0,
+            },
+          },
+        ],
+        run,
+      ),
+    );
+    expect(deep).toContain('| d2 | standard | insufficient | 80.0% | – |');
   });
 });

@@ -4,6 +4,7 @@ import { runCell } from '../../src/assays/sweep/run-cell.js';
 import type { CellResult } from '../../src/schema/cell.js';
 import { createSubject } from '../../src/subjects/index.js';
 import type { Subject } from '../../src/subjects/subject.js';
+import type { MissingRule } from '../../src/tasks/outcome.js';
 import { resolveTask } from '../../src/tasks/registry.js';
 
 // Issue 18, Deliver 8: a model that refuses every prompt (content null + refusal) leaves no trial that the
@@ -25,12 +26,17 @@ const refuser: Subject = {
   },
 };
 
-async function sweep(): Promise<CellResult[]> {
+/** The cells are judged under the rule their fit uses, as a run does (config.missing for both). */
+async function sweep(missing: MissingRule = 'paper'): Promise<CellResult[]> {
   const task = resolveTask('d2');
   const cells: CellResult[] = [];
   for (const level of [5, 10])
     cells.push(
-      await runCell({ project: 'd2', task, level, trials: 4 }, refuser, { concurrency: 2, maxMissingFraction: 0.2 }),
+      await runCell({ project: 'd2', task, level, trials: 4 }, refuser, {
+        concurrency: 2,
+        maxMissingFraction: 0.2,
+        missing,
+      }),
     );
   return cells;
 }
@@ -47,7 +53,7 @@ describe('fit on zero counted trials', () => {
   });
 
   it('counts the refusals under the release rule (every trial but API), so that fit is ok', async () => {
-    const fit = fitRetentionSweep(await sweep(), { project: 'd2', missing: 'release', seed: 1 });
+    const fit = fitRetentionSweep(await sweep('release'), { project: 'd2', missing: 'release', seed: 1 });
     expect(fit.status).toBe('ok');
     expect(fit.insufficientReason).toBeUndefined();
     expect(fit.atLowerBound).toBe(true); // 0 correct of 8 counted: p_d at the estimator's lower bound

@@ -129,7 +129,10 @@ export async function runAdaptiveSweep(
   const cells = [...byLevel.keys()]
     .sort((a, b) => a - b)
     .map((level) =>
-      summarizeCell({ ...settings, level, maxMissingFraction: options.maxMissingFraction }, byLevel.get(level) ?? []),
+      summarizeCell(
+        { ...settings, level, maxMissingFraction: options.maxMissingFraction, missing: options.missing },
+        byLevel.get(level) ?? [],
+      ),
     );
   const fit = fitRetentionSweep(cells, { project: spec.project, missing: options.missing, seed: options.seed });
   return { cells, fit, design };

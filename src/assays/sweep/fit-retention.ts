@@ -1,24 +1,41 @@
 import type { CellResult } from '../../schema/cell.js';
 import type { RetentionFit } from '../../schema/fit.js';
 import { type DepthCount, estimateRetention, summarizeKStar, tfbcRate } from '../../stats/index.js';
-import { isMissingKind, type MissingRule } from '../../tasks/outcome.js';
-import { setAsideSummary } from './set-aside.js';
+import { isMissingKind, type MissingRule, OUTCOME_RECORDS } from '../../tasks/outcome.js';
+import { setAsideBrief, setAsideSummary } from './set-aside.js';
 import { kStarPopulation } from './summarize-cell.js';
 
 export type { MissingRule };
 
-/** Per-depth (successes, n) where n counts the trials the missing-data rule keeps (src/tasks/outcome.ts). */
+/**
+ * Per-depth (successes, n) where n counts the trials the missing-data rule keeps (src/tasks/outcome.ts) — over the
+ * cell's distinct samples when some of its replicates could not differ (`samples`, src/assays/sweep/samples.ts).
+ */
 export function depthCounts(cells: readonly CellResult[], missing: MissingRule): DepthCount[] {
   return cells.map((cell) => {
+    const tally = cell.samples?.outcomes ?? cell.outcomes;
     let counted = 0;
-    for (const [kind, count] of Object.entries(cell.outcomes)) {
+    for (const [kind, count] of Object.entries(tally)) {
       if (!isMissingKind(cell.family, kind, missing)) counted += count;
     }
-    return { depth: cell.level, correct: cell.successes, n: counted };
+    const correct = cell.samples ? (tally[OUTCOME_RECORDS[cell.family].success] ?? 0) : cell.successes;
+    return { depth: cell.level, correct, n: counted };
   });
 }
 
 const rate = (count: number, total: number): number | null => (total > 0 ? count / total : null);
+
+/** Trials the rule leaves out of p_d (api and budget always, Format and Truncation under 'paper'). */
+const setAsideTrials = (cells: readonly CellResult[], missing: MissingRule): number =>
+  cells.reduce(
+    (sum, cell) =>
+      sum +
+      Object.entries(cell.outcomes).reduce(
+        (n, [kind, k]) => n + (isMissingKind(cell.family, kind, missing) ? k : 0),
+        0,
+      ),
+    0,
+  );
 
 /** JSON has no Infinity: an unbounded horizon (p_d = 1) is recorded as null. */
 const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
@@ -65,7 +82,9 @@ function insufficiency(
   }
   const bad = cells.filter((c) => c.status === 'insufficient');
   if (bad.length > 0) {
-    return `${bad.length} of ${cells.length} cell(s) insufficient (too many missing trials): levels ${bad.map((c) => c.level).join(', ')}`;
+    // each bad cell with its share and what it is made of: 80% Format never hides behind the fit's p_d
+    const shares = bad.map((c) => `${c.level} ${setAsideBrief(c)}`).join(', ');
+    return `${bad.length} of ${cells.length} cell(s) insufficient (too many trials missing or set aside): levels ${shares}`;
   }
   return undefined;
 }
@@ -118,6 +137,7 @@ export function fitRetentionSweep(
     ...(notSent > 0 ? { budgetRate: rate(notSent, total) } : {}),
     ...(refusals > 0 ? { refusalRate: refusals / answered } : {}),
     ...(setAside ? { setAside } : {}),
+    setAsideRate: rate(setAsideTrials(cells, options.missing), total),
     nTrials: total,
   };
 }

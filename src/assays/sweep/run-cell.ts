@@ -3,10 +3,12 @@ import type { CellResult } from '../../schema/cell.js';
 import { DEFAULT_EXAMPLES, type ExampleLimit } from '../../schema/example.js';
 import type { Subject } from '../../subjects/subject.js';
 import { generateCell } from '../../tasks/instances.js';
+import type { MissingRule } from '../../tasks/outcome.js';
 import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from '../../tasks/task.js';
 import { mapLimit } from '../limit.js';
 import { selectExamples } from './examples.js';
 import { answerTrial } from './run-trial.js';
+import { distinctSamples } from './samples.js';
 import { type CellIdentity, summarizeCell } from './summarize-cell.js';
 
 export interface CellSpec {
@@ -26,6 +28,8 @@ export interface CellSpec {
 export interface CellRunOptions {
   concurrency: number;
   maxMissingFraction: number;
+  /** The run's missing-data rule (default 'paper'): what the cell's sufficiency counts as set aside. */
+  missing?: MissingRule;
   signal?: AbortSignal;
   /** Instances to use instead of generating them (paired ablations share one set). */
   instances?: TaskInstance[];
@@ -36,7 +40,7 @@ export interface CellRunOptions {
 /** A cell's settings with their defaults: the task's first profile and first variant, seed offset 0. */
 export function cellSettings(
   spec: Pick<CellSpec, 'project' | 'task' | 'profile' | 'variant' | 'budget' | 'seedOffset'>,
-): Omit<CellIdentity, 'level' | 'maxMissingFraction'> {
+): Omit<CellIdentity, 'level' | 'maxMissingFraction' | 'missing'> {
   const { project, task } = spec;
   if (spec.budget !== undefined && !task.budgets?.includes(spec.budget)) {
     const known = task.budgets?.join(', ') ?? '(none: it has one budget rule)';
@@ -84,8 +88,14 @@ export async function runCell(spec: CellSpec, subject: Subject, options: CellRun
   );
   const limit = options.examples ?? DEFAULT_EXAMPLES;
   return summarizeCell(
-    { ...settings, level, maxMissingFraction: options.maxMissingFraction },
+    {
+      ...settings,
+      level,
+      maxMissingFraction: options.maxMissingFraction,
+      ...(options.missing ? { missing: options.missing } : {}),
+    },
     answered.map((a) => a.record),
     limit === 0 ? undefined : selectExamples(task, answered, limit),
+    distinctSamples(task, answered, subject.identity),
   );
 }

@@ -1,5 +1,6 @@
 import type { CellResult } from '../../schema/cell.js';
 import type { SetAside } from '../../schema/fit.js';
+import { isMissingKind } from '../../tasks/outcome.js';
 
 /**
  * What the trials that the 'paper' rule sets aside as missing data (Format, Truncation) say in their final
@@ -27,4 +28,37 @@ export function setAsideSummary(cells: readonly CellResult[]): SetAside | null {
     else summary.finalAnswerWrong++;
   }
   return summary;
+}
+
+/** A share as the messages print it: `80%`, `12.5%`. */
+export const shareText = (x: number): string => `${Math.round(x * 1000) / 10}%`;
+
+/**
+ * A cell's set-aside share in words, with what it is made of: `8 of 10 trials are missing data or set aside (80%: format 8)`. The kinds
+ * are the missing-data kinds (api, budget) and, when the cell's rule set more aside (under 'paper'), the family's
+ * set-aside kinds (src/tasks/outcome.ts).
+ */
+export function setAsideText(cell: SetAsideCell): string {
+  const setAside = cell.setAside ?? cell.missing;
+  const share = cell.n > 0 ? shareText(setAside / cell.n) : '–';
+  const parts = setAsideParts(cell);
+  return `${setAside} of ${cell.n} trials are missing data or set aside (${share}${parts.length > 0 ? `: ${parts.join(', ')}` : ''})`;
+}
+
+/** The same, short, for a list of cells: `100% (format 10 of 10)`. */
+export function setAsideBrief(cell: SetAsideCell): string {
+  const setAside = cell.setAside ?? cell.missing;
+  const share = cell.n > 0 ? shareText(setAside / cell.n) : '–';
+  const parts = setAsideParts(cell);
+  return `${share} (${parts.length > 0 ? parts.join(', ') : 'nothing'} of ${cell.n})`;
+}
+
+type SetAsideCell = Pick<CellResult, 'family' | 'n' | 'missing' | 'setAside' | 'outcomes'>;
+
+/** `format 8`, `api 1`: the set-aside kinds of a cell with their counts. */
+function setAsideParts(cell: SetAsideCell): string[] {
+  const rule = (cell.setAside ?? cell.missing) > cell.missing ? 'paper' : 'release';
+  return Object.entries(cell.outcomes)
+    .filter(([kind, n]) => n > 0 && isMissingKind(cell.family, kind, rule))
+    .map(([kind, n]) => `${kind} ${n}`);
 }

@@ -1,9 +1,16 @@
-import type { CellResult } from '../../schema/cell.js';
+import type { CellResult, CellSamples } from '../../schema/cell.js';
 import type { TrialExample } from '../../schema/example.js';
 import type { TrialRecord } from '../../schema/trial.js';
 import { sumBilled } from '../../spend/price.js';
 import { clopperPearson, summarizeKStar } from '../../stats/index.js';
-import { isMissing, isSuccess, outcomeKinds } from '../../tasks/outcome.js';
+import {
+  isMissing,
+  isMissingKind,
+  isSuccess,
+  type MissingRule,
+  OUTCOME_RECORDS,
+  outcomeKinds,
+} from '../../tasks/outcome.js';
 import type { AnyTaskPlugin } from '../../tasks/task.js';
 
 export interface CellIdentity {
@@ -16,7 +23,23 @@ export interface CellIdentity {
   budget?: string;
   seedOffset: number;
   maxMissingFraction: number;
+  /**
+   * The run's missing-data rule (default 'paper'): which trials the cell's sufficiency counts as set aside. Give the
+   * rule the sweep's fit uses, so that a cell and its fit agree on what was set aside.
+   */
+  missing?: MissingRule;
 }
+
+/**
+ * The share of a cell's trials its missing-data rule sets aside (api and budget always; under 'paper' also the
+ * family's set-aside kinds), from its outcome tally. A cell from a report without `setAside` reads `missing`.
+ */
+export const setAsideShare = (cell: Pick<CellResult, 'n' | 'missing' | 'setAside'>): number | null =>
+  cell.n > 0 ? (cell.setAside ?? cell.missing) / cell.n : null;
+
+/** Trials of a tally the rule sets aside. */
+const setAsideIn = (family: CellResult['family'], outcomes: Record<string, number>, rule: MissingRule): number =>
+  Object.entries(outcomes).reduce((sum, [kind, n]) => sum + (isMissingKind(family, kind, rule) ? n : 0), 0);
 
 /**
  * k* population: incorrect but parseable trials (Reasoning and Constraint, and puzzle Fail) with a
@@ -27,8 +50,18 @@ export const kStarPopulation = (trials: readonly TrialRecord[]): number[] =>
     .filter((t) => ['reasoning', 'constraint', 'fail'].includes(t.outcome.kind) && t.outcome.kStar > 0)
     .map((t) => t.outcome.kStar);
 
-/** Aggregates graded trials into a CellResult. Accuracy excludes API (missing) trials from its denominator. */
-export function summarizeCell(id: CellIdentity, trials: TrialRecord[], examples?: TrialExample[]): CellResult {
+/**
+ * Aggregates graded trials into a CellResult. Accuracy excludes API and unsent (missing) trials from its denominator.
+ * The cell is insufficient when the trials its rule sets aside are more than `maxMissingFraction` of it — Format and
+ * Truncation under 'paper' as much as api and budget: set-aside data never passes a gate — or none was answered.
+ * `samples` (src/assays/sweep/samples.ts), when some replicates could not differ, is the interval's population.
+ */
+export function summarizeCell(
+  id: CellIdentity,
+  trials: TrialRecord[],
+  examples?: TrialExample[],
+  samples?: CellSamples,
+): CellResult {
   const outcomes: Record<string, number> = Object.fromEntries(outcomeKinds(id.task.family).map((k) => [k, 0]));
   for (const t of trials) outcomes[t.outcome.kind] = (outcomes[t.outcome.kind] ?? 0) + 1;
   const missing = trials.filter((t) => isMissing(t.outcome)).length;
@@ -48,7 +81,11 @@ export function summarizeCell(id: CellIdentity, trials: TrialRecord[], examples?
   tokens.cachedPrompt = paid.cachedPrompt + fromCache.cachedPrompt;
   tokens.paid = paid;
   tokens.fromCache = fromCache;
-  const insufficient = answered === 0 || missing / Math.max(1, trials.length) > id.maxMissingFraction;
+  const setAside = setAsideIn(id.task.family, outcomes, id.missing ?? 'paper');
+  const insufficient = answered === 0 || setAside / Math.max(1, trials.length) > id.maxMissingFraction;
+  // the interval's population: the distinct samples when replicates could not differ, else the answered trials
+  const sampled = samples ? samples.distinct : answered;
+  const sampledSuccesses = samples ? (samples.outcomes[OUTCOME_RECORDS[id.task.family].success] ?? 0) : successes;
   return {
     kind: 'cell',
     project: id.project,
@@ -65,9 +102,11 @@ export function summarizeCell(id: CellIdentity, trials: TrialRecord[], examples?
     outcomes,
     successes,
     missing,
+    setAside,
     accuracy: answered > 0 ? successes / answered : null,
-    ci95: answered > 0 ? clopperPearson(successes, answered) : null,
+    ci95: sampled > 0 ? clopperPearson(sampledSuccesses, sampled) : null,
     status: insufficient ? 'insufficient' : 'ok',
+    ...(samples ? { samples } : {}),
     kStar: summarizeKStar(kStarPopulation(trials)),
     tfbc: trials.filter((t) => t.outcome.tfbc).length,
     tokens,

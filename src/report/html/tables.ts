@@ -1,6 +1,6 @@
 import type { Report, Spend, SpendTotals } from '../../schema/report.js';
 import { sccStopText } from '../../schema/scc-stop.js';
-import { fixed, interval, percent, thousands, usd } from '../format.js';
+import { cellSetAside, fixed, interval, percent, samplesNote, thousands, usd } from '../format.js';
 import { assayNote, limitLine, unpricedSubjects } from '../spend.js';
 import { escapeHtml as e, htmlTable } from './escape.js';
 
@@ -64,6 +64,7 @@ export function fitsTable(report: Report): string {
       'variant',
       'rule',
       'p_d',
+      'set aside',
       '95% CI',
       'H_0.5 [95% CI]',
       'k* mean / median (n)',
@@ -80,8 +81,12 @@ export function fitsTable(report: Report): string {
         e(f.task),
         e(f.variant),
         `${f.missing}${f.status === 'insufficient' ? ' <span class="fail">(insufficient)</span>' : ''}`,
-        `${fixed(f.pd)}${f.atLowerBound ? '†' : ''}`,
-        interval(f.ci95),
+        // an insufficient fit has no estimate: the estimator's value on what little was counted is never shown as one
+        f.status === 'insufficient'
+          ? '<span class="fail">insufficient</span>'
+          : `${fixed(f.pd)}${f.atLowerBound ? '†' : ''}`,
+        percent(f.setAsideRate),
+        f.status === 'insufficient' ? '–' : interval(f.ci95),
         h ? `${steps(h.value)} [${steps(h.ci95[0])}, ${steps(h.ci95[1])}]` : '–',
         `${fixed(f.kStar.mean, 1)} / ${fixed(f.kStar.median, 1)} (${f.kStar.n})`,
         `${percent(f.tfbcRate)} (${f.tfbc}/${f.correct})`,
@@ -105,7 +110,12 @@ export function collapseTable(report: Report): string {
         e(c.task) + (c.status === 'insufficient' ? ' <span class="fail">(insufficient)</span>' : ''),
         ...levels.map((l) => {
           const level = c.levels.find((x) => x.level === l);
-          return level ? `${percent(level.accuracy, 0)} <small>(${level.correct}/${level.n})</small>` : '–';
+          const cell = report.cells.find(
+            (x) => x.level === l && x.task === c.task && x.project === c.project && x.subject === c.subject,
+          );
+          const share = cell ? cellSetAside(cell) : null;
+          const aside = share ? ` <small class="fail">${percent(share, 0)} set aside</small>` : '';
+          return level ? `${percent(level.accuracy, 0)} <small>(${level.correct}/${level.n})</small>${aside}` : '–';
         }),
         t.levelIndex === null ? 'undefined (flat)' : `L${t.levelIndex}${t.increasing ? ' (rise)' : ''}`,
         interval(t.ci95, 0),
@@ -160,13 +170,15 @@ export function ablationTables(report: Report): string {
 
 export function cellsTable(report: Report): string {
   return htmlTable(
-    ['task', 'variant', 'level', 'n', 'accuracy', '95% CI (Clopper–Pearson)', 'outcomes', 'status'],
+    ['task', 'variant', 'level', 'n', 'accuracy', 'set aside', '95% CI (Clopper–Pearson)', 'outcomes', 'status'],
     report.cells.map((c) => [
       e(c.task),
       e(c.variant),
       `${c.levelKind === 'depth' ? 'N=' : 'L'}${c.level}`,
-      String(c.n),
+      // replicates that could not differ: the interval stands on the distinct samples (docs/outputs.md)
+      `${c.n}${c.samples ? ` <small>(${e(samplesNote(c))})</small>` : ''}`,
       percent(c.accuracy),
+      percent(cellSetAside(c)),
       interval(c.ci95),
       e(
         Object.entries(c.outcomes)

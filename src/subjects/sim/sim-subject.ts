@@ -20,7 +20,7 @@ export interface SimSubjectOptions {
 /**
  * A simulated model with known truth. It answers in each task's exact response format (the task's own
  * `simulate` does the per-step behaviour with the profile's knobs), then applies the subject's format and
- * truncation faults and the output budget. Usage is the ceil(chars / 4) estimate; latency is 0.
+ * truncation faults (from level `faultsFrom` on, when given) and the output budget. Usage is the ceil(chars / 4) estimate; latency is 0.
  */
 export function createSimSubject(spec: SimSpec, options: SimSubjectOptions): Subject {
   const seed = spec.params.seed ?? options.seed ?? 0;
@@ -36,10 +36,12 @@ export function createSimSubject(spec: SimSpec, options: SimSubjectOptions): Sub
         return { kind: 'error', error: 'aborted before answering', latencyMs: 0, attempts: 0 };
       const task = options.resolveTask(request.taskId);
       const raw = task.simulate(request.instance, trialRng(seed, 'simulate', request), knobsFor(spec, task));
+      // below `faultsFrom` the faults are off; the fault stream is drawn all the same (applyFaults)
+      const faulty = spec.params.faultsFrom === undefined || request.instance.level >= spec.params.faultsFrom;
       const output = applyFaults(
         raw,
         trialRng(seed, 'faults', request),
-        spec.params,
+        faulty ? spec.params : { format: 0, trunc: 0 },
         (text) => task.parse(text).ok,
         request.maxOutputTokens,
       );
