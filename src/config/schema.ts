@@ -141,7 +141,10 @@ export const configSchema = z
     html: z.boolean().default(true),
     /** Which trials count toward p_d (see docs): 'paper' or 'release'. */
     missing: z.enum(MISSING_RULES).default('paper'),
-    /** A cell with more than this fraction of API (missing) trials is 'insufficient', never passed. */
+    /**
+     * A cell with more than this fraction of its trials set aside under `missing` (api and budget; under 'paper' also
+     * Format and Truncation) is 'insufficient': it fails, and no fit or gate over it passes.
+     */
     maxMissingFraction: z.number().min(0).max(1).default(0.2),
     gates: gatesSchema.default({}),
     /**

@@ -1,6 +1,7 @@
 import { SCC_OUTPUT_TOKENS_CEILING } from '../assays/scc/budget-rule.js';
 import type { PlanAmount, PlanProject, PlanRange } from '../schema/plan.js';
 import type { SpendLimits } from '../schema/spend.js';
+import { isTaskId, resolveTask } from '../tasks/registry.js';
 import { addRange } from './amount.js';
 import type { PlanSubject } from './subject.js';
 import { usd } from './table.js';
@@ -56,7 +57,34 @@ export function subjectNotes(subject: PlanSubject, projects: readonly PlanProjec
   if (cache.dir !== null && cache.mode !== 'refresh')
     notes.push(`cached: looked up in the response cache at ${cache.dir}`);
   for (const p of projects) if (!p.estimated) notes.push(`${p.name}: ${p.note}`);
+  const fixed = replicatedInstances(projects);
+  if (subject.temperature === 0 && fixed.length > 0) notes.push(replicatesNote(subject, fixed, several));
   return notes;
+}
+
+/** The tasks whose level alone fixes the instance and whose cells ask it more than once (hanoi, checkers, river, jug). */
+function replicatedInstances(projects: readonly PlanProject[]): string[] {
+  const tasks = new Set<string>();
+  for (const project of projects)
+    for (const unit of project.units)
+      for (const cell of unit.cells) {
+        if (cell.trials > 1 && isTaskId(cell.task) && resolveTask(cell.task).fixedInstancePerLevel)
+          tasks.add(cell.task);
+      }
+  return [...tasks];
+}
+
+/**
+ * The warning before a run whose replicates cannot differ (docs/outputs.md, "Replicates"): at temperature 0 the
+ * trials of a fixed-instance level are the same request, and identical answers are one sample, not n.
+ */
+function replicatesNote(subject: PlanSubject, tasks: readonly string[], several: boolean): string {
+  const who = several ? `${subject.spec} is` : 'the subject is';
+  return (
+    `warning: ${tasks.join(', ')} ask one instance per level, and ${who} asked at temperature 0: replicates that ` +
+    'come back identical are one sample, so such a level’s 95% CI and λ* stand on 1 sample, not its trial count ' +
+    '(the report says so). For independent replicates set CEILINGBENCH_TEMPERATURE (e.g. 0.7)'
+  );
 }
 
 /** Where the estimate stands against the run's spending limits (a limit stops launching; it never cuts an answer). */

@@ -26,6 +26,11 @@ export interface PlanSubject {
   tokenizer: EncodingChoice;
   price: Price | null;
   cache: { dir: string | null; mode: string };
+  /**
+   * The sampling temperature the subject is asked at, where the plan knows it: an openai subject's configured one
+   * (0 unless CEILINGBENCH_TEMPERATURE says otherwise); null when unknown or not sent (the provider's default).
+   */
+  temperature: number | null;
   promptTokens(prompt: Prompt): number;
   textTokens(text: string): number;
   /** Whether the response cache holds the answer to this request (false for subjects without a cache). */
@@ -68,6 +73,7 @@ export function planSubject(config: RunConfig, env: Env, subjectSpec: string = c
   if (parsed.kind !== 'openai') {
     return {
       ...base,
+      temperature: null,
       cache: { dir: null, mode: 'none' },
       promptTokens: memo(promptKey, (prompt) => countChatTokens(buildMessages(prompt), model)),
       isCached: async () => false,
@@ -86,6 +92,8 @@ export function planSubject(config: RunConfig, env: Env, subjectSpec: string = c
   const step = createCacheStep({ endpoint, model: parsed.model });
   return {
     ...base,
+    // what buildParams sends: 0 by default, none when the user set null (the provider's default)
+    temperature: options.temperature === undefined ? 0 : options.temperature,
     cache: { dir: cache ? config.cacheDir : null, mode },
     promptTokens: memo(promptKey, (prompt) => countChatTokens(buildMessages(prompt, systemRole), model)),
     async isCached(request) {
