@@ -66,10 +66,12 @@ describe('set-aside data counts against sufficiency (the deep-Format subject)', 
     expect({ passed: gate.passed, status: fit.status }).toEqual({ passed: false, status: 'insufficient' });
     expect(gate.estimate).toBeNull();
     expect(gate.message).toContain('d2 p_d: insufficient data (8 of 10 cell(s) insufficient');
-    expect(gate.message).toContain('50 100% (format 10 of 10)');
+    expect(gate.message).toContain('— levels 15, 20, 25, 30, 35, 40, 45, 50: 100% (format 10 of 10) each)');
     expect(gate.message).toContain('a gate never passes on missing or set-aside data');
     expect(fit.setAsideRate).toBe(0.8);
-    expect(fit.insufficientReason).toContain('levels 15 100% (format 10 of 10), 20 100% (format 10 of 10)');
+    expect(fit.insufficientReason).toBe(
+      '8 of 10 cell(s) insufficient (too many trials missing or set aside) — levels 15, 20, 25, 30, 35, 40, 45, 50: 100% (format 10 of 10) each',
+    );
     // 8 of 10 cells are 100% Format: each is insufficient, with its share recorded; N = 5 and 10 are clean
     for (const cell of cells) {
       const deep = cell.level >= 15;

@@ -83,8 +83,15 @@ function insufficiency(
   const bad = cells.filter((c) => c.status === 'insufficient');
   if (bad.length > 0) {
     // each bad cell with its share and what it is made of: 80% Format never hides behind the fit's p_d
-    const shares = bad.map((c) => `${c.level} ${setAsideBrief(c)}`).join(', ');
-    return `${bad.length} of ${cells.length} cell(s) insufficient (too many trials missing or set aside): levels ${shares}`;
+    // cells with the same share and make-up are said once: `levels 15, 20, 25: 100% (format 3 of 3) each`
+    const byShare = new Map<string, number[]>();
+    for (const c of bad) byShare.set(setAsideBrief(c), [...(byShare.get(setAsideBrief(c)) ?? []), c.level]);
+    const shares = [...byShare]
+      .map(([brief, levels]) =>
+        levels.length === 1 ? `level ${levels[0]}: ${brief}` : `levels ${levels.join(', ')}: ${brief} each`,
+      )
+      .join('; ');
+    return `${bad.length} of ${cells.length} cell(s) insufficient (too many trials missing or set aside) — ${shares}`;
   }
   return undefined;
 }
