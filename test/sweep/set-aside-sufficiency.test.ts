@@ -4,6 +4,7 @@ import { runCell } from '../../src/assays/sweep/run-cell.js';
 import { evaluateGates } from '../../src/gates/index.js';
 import type { CellResult } from '../../src/schema/cell.js';
 import { createSubject } from '../../src/subjects/index.js';
+import { parseSubjectSpec } from '../../src/subjects/spec.js';
 import type { Subject } from '../../src/subjects/subject.js';
 import { generateCell } from '../../src/tasks/instances.js';
 import { resolveTask } from '../../src/tasks/registry.js';
@@ -111,5 +112,19 @@ describe('set-aside data counts against sufficiency (the deep-Format subject)', 
       missing: 'release',
     });
     expect([release.setAside, release.status]).toEqual([0, 'ok']);
+  });
+
+  it('sim: faultsFrom=L applies the format and truncation faults from level L on, and is validated', async () => {
+    expect(parseSubjectSpec('sim:retention?p=1&format=1&faultsFrom=15')).toMatchObject({
+      params: { p: 1, format: 1, faultsFrom: 15 },
+    });
+    expect(() => parseSubjectSpec('sim:default?faultsFrom=deep')).toThrow(/'faultsFrom'/);
+    // below L the answers are those of the subject without faults, trial by trial
+    const task = resolveTask('d2');
+    const spec = { project: 'd2', task, level: 10, trials: 5 };
+    const options = { concurrency: 2, maxMissingFraction: 0.2 };
+    const late = await runCell(spec, await createSubject('sim:retention?p=0.9&format=1&faultsFrom=15'), options);
+    const clean = await runCell(spec, await createSubject('sim:retention?p=0.9'), options);
+    expect(late.trials.map((t) => t.outcome)).toEqual(clean.trials.map((t) => t.outcome));
   });
 });
