@@ -118,7 +118,11 @@ export function cellInsufficiency(cell: Cell, maxMissingFraction: number): strin
   if (cell.answered > 0 && cell.status !== 'insufficient' && !tooMany) return undefined;
   if (cell.missing === undefined || n === undefined) return 'too many trials missing data';
   const share = `${cell.missing} of ${n} trials missing data (${percent(cell.missing / n)})`;
-  return tooMany ? `${share}, above the ${percent(maxMissingFraction)} allowed` : share;
+  // below the fraction on api/budget alone, yet judged insufficient by the run: it counted the trials its missing
+  // rule set aside too (Format, Truncation under 'paper'), which a baseline does not keep
+  return tooMany
+    ? `${share}, above the ${percent(maxMissingFraction)} allowed`
+    : `${share}; insufficient by the run's own verdict (its trials missing or set aside)`;
 }
 
 /** Why a fit says nothing on one side: its recorded status, or (the harness's rule) one of its cells insufficient. */

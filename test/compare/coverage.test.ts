@@ -108,7 +108,7 @@ describe('insufficient data on either side', () => {
     const c = compareRuns(run('base', sweep('d2')), cand, opts);
     expect(c.notCompared.map((n) => n.reason)).toEqual([
       'the candidate cand fit is insufficient: 1 of 10 cell(s) insufficient',
-      'level 5: the candidate cand is insufficient: 5 of 45 trials missing data (11.1%)',
+      "level 5: the candidate cand is insufficient: 5 of 45 trials missing data (11.1%); insufficient by the run's own verdict (its trials missing or set aside)",
     ]);
   });
 
