@@ -30,13 +30,6 @@ export interface CellIdentity {
   missing?: MissingRule;
 }
 
-/**
- * The share of a cell's trials its missing-data rule sets aside (api and budget always; under 'paper' also the
- * family's set-aside kinds), from its outcome tally. A cell from a report without `setAside` reads `missing`.
- */
-export const setAsideShare = (cell: Pick<CellResult, 'n' | 'missing' | 'setAside'>): number | null =>
-  cell.n > 0 ? (cell.setAside ?? cell.missing) / cell.n : null;
-
 /** Trials of a tally the rule sets aside. */
 const setAsideIn = (family: CellResult['family'], outcomes: Record<string, number>, rule: MissingRule): number =>
   Object.entries(outcomes).reduce((sum, [kind, n]) => sum + (isMissingKind(family, kind, rule) ? n : 0), 0);
