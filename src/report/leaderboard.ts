@@ -16,6 +16,8 @@ export const RANKED_BY: Record<Board['kind'], string> = {
 
 /** The headline value of a standing with its interval: `0.951 [0.944, 0.957]`, `L4 · 62.5% [..]`, `CC 32 (16–64)`. */
 export function headline(board: Board, entry: RetentionEntry | CollapseEntry | SccEntry): string {
+  // an insufficient record has no estimate: what its counted trials alone would give is never shown as one
+  if (board.kind !== 'scc' && entry.status === 'insufficient') return 'insufficient';
   if (board.kind === 'retention') {
     const e = entry as RetentionEntry;
     return `${fixed(e.pd)}${e.atLowerBound ? '†' : ''} ${interval(e.ci95)}`;
@@ -39,4 +41,18 @@ export function cellLabel(kind: Board['kind'], row: { level: number; variant: st
   return row.variant !== 'standard' && row.variant !== 'default' && kind !== 'retention'
     ? `${axis} · ${row.variant}`
     : axis;
+}
+
+/**
+ * One subject's accuracy in a cell of a board, with its set-aside share beside it when the board's rule left trials
+ * out: `0% (0/2) · 80% set aside`.
+ */
+export function cellStandingText(c: {
+  accuracy: number | null;
+  successes: number;
+  counted: number;
+  n: number;
+}): string {
+  const aside = c.n > c.counted ? ` · ${percent((c.n - c.counted) / c.n, 0)} set aside` : '';
+  return `${percent(c.accuracy, 0)} (${c.successes}/${c.counted})${aside}`;
 }

@@ -3,7 +3,7 @@ import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import type { Report, Spend } from '../schema/report.js';
 import { sccStopText } from '../schema/scc-stop.js';
 import { cellSetAside, fixed, interval, percent, samplesNote, thousands, usd } from './format.js';
-import { boardTitle, cellLabel, headline, RANKED_BY, rankText } from './leaderboard.js';
+import { boardTitle, cellLabel, cellStandingText, headline, RANKED_BY, rankText } from './leaderboard.js';
 import { bounded, markdownCode, markdownSafe as md } from './safe-text.js';
 import { assayNote, limitLine, unpricedSubjects } from './spend.js';
 
@@ -224,7 +224,7 @@ function boardLines(project: string, board: Board): string[] {
     for (const row of board.cells) {
       const shown = subjects.map((s) => {
         const c = row.subjects.find((x) => x.subject === s);
-        return c ? `${percent(c.accuracy, 0)} (${c.successes}/${c.counted})` : '–';
+        return c ? cellStandingText(c) : '–';
       });
       const separable = row.comparisons.some((c) => c.separable);
       lines.push(`| ${md(cellLabel(board.kind, row))}${separable ? ' *' : ''} | ${shown.join(' | ')} |`);

@@ -4,7 +4,9 @@ import { fitRetentionSweep } from '../../src/assays/sweep/fit-retention.js';
 import { runCell } from '../../src/assays/sweep/run-cell.js';
 import { cellsTable, collapseTable, fitsTable } from '../../src/report/html/tables.js';
 import { buildReport, renderJunit, renderMarkdown, type TestEntry } from '../../src/report/index.js';
+import { cellStandingText, headline } from '../../src/report/leaderboard.js';
 import type { CellResult } from '../../src/schema/cell.js';
+import type { Board, RetentionEntry } from '../../src/schema/leaderboard.js';
 import { createSubject } from '../../src/subjects/index.js';
 import type { Subject } from '../../src/subjects/subject.js';
 import { resolveTask } from '../../src/tasks/registry.js';
@@ -87,5 +89,14 @@ describe('the set-aside share and the distinct samples in the reports', () => {
     expect(junit).toContain('accuracy=0.0% set_aside=100.0%');
     expect(junit).toContain('n=40 distinct=1 accuracy=100.0% set_aside=0.0%');
     expect(junit).toMatch(/insufficient data: 4 of 4 trials are missing data or set aside \(100\.0%/);
+  });
+
+  it('the leaderboard: an insufficient standing shows no estimate, a cell its set-aside share beside the accuracy', () => {
+    const board = { kind: 'retention' } as Board;
+    const entry = { status: 'insufficient', pd: 1, ci95: [1, 1], atLowerBound: false } as unknown as RetentionEntry;
+    expect(headline(board, entry)).toBe('insufficient');
+    expect(headline(board, { ...entry, status: 'ok' })).toBe('1.000 [1.000, 1.000]');
+    expect(cellStandingText({ accuracy: 0, successes: 0, counted: 2, n: 10 })).toBe('0% (0/2) · 80% set aside');
+    expect(cellStandingText({ accuracy: 1, successes: 10, counted: 10, n: 10 })).toBe('100% (10/10)');
   });
 });

@@ -1,6 +1,6 @@
 import type { Board, Leaderboard } from '../../../schema/leaderboard.js';
 import { fixed, percent } from '../../format.js';
-import { boardTitle, cellLabel, headline, RANKED_BY, rankText } from '../../leaderboard.js';
+import { boardTitle, cellLabel, cellStandingText, headline, RANKED_BY, rankText } from '../../leaderboard.js';
 import { escapeHtml as e, htmlTable } from '../escape.js';
 
 /** One board: the ranked table, the relations between adjacent ranks, the cells side by side, how to read it. */
@@ -35,7 +35,7 @@ function boardHtml(project: string, board: Board): string {
           e(cellLabel(board.kind, row)) + (row.comparisons.some((c) => c.separable) ? ' *' : ''),
           ...subjects.map((s) => {
             const c = row.subjects.find((x) => x.subject === s);
-            return c ? `${percent(c.accuracy, 0)} (${c.successes}/${c.counted})` : '–';
+            return c ? e(cellStandingText(c)) : '–';
           }),
         ]),
       ) +
