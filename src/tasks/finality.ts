@@ -10,7 +10,15 @@ import type { FinishReason } from './task.js';
  *   brackets) may itself be incomplete.
  * - retracted: the text after the answer says it was wrong ("I made an error…", "the correct final state is…"):
  *   the model's final answer is in prose, which no family reads.
- * - hedged: the answer is followed on its line by a second one (`ANSWER: X (or Y, if …)`).
+ * - hedged: the answer is followed on its line by a second one (`ANSWER: X (or Y, if …)`), or it is one of several
+ *   different answers the text offers as alternatives ("here are the possible final states:", "either sequence
+ *   should work"): no committed answer.
+ * - answered more than once at the token limit: an answer repeated or changed again and again until the output
+ *   was cut at `length` had not settled (cut-off).
+ * - ends mid-list: nothing but a list separator (`,` `;` `+`) follows the answer at the end of the output: a
+ *   running count cut mid-enumeration, not a final answer (cut-off).
+ * Cues are read in the languages reasoning models mix (English, Chinese, Spanish, French, German, Japanese, Russian,
+ * Portuguese): RECONSIDERING and ALTERNATIVES below.
  */
 export type Finality =
   | { kind: 'final' }
@@ -24,6 +32,10 @@ export interface AnswerEnd {
   end: number;
   /** The answer ends with its own closing delimiter (`]]`, `]`, `}`): nothing appended could have extended it. */
   delimited: boolean;
+  /** How many answers the text gives in all, restatements included (absent: one). */
+  answers?: number;
+  /** An earlier answer in the text differs from this one (a draft, a correction, an alternative). */
+  differsFromEarlier?: boolean;
 }
 
 const FINAL: Finality = { kind: 'final' };
@@ -41,13 +53,134 @@ export function endsMidSentence(text: string): boolean {
   if (trimmed === '') return false;
   if (trimmed.endsWith('...') || trimmed.endsWith('…')) return true;
   const last = trimmed.slice(-1);
-  return /[\p{L}\p{N},;:\-([=+]/u.test(last);
+  return /[\p{L}\p{N},;:\-([=+，、；：（]/u.test(last);
 }
 
-/** Words that start reconsidering an answer: what a model writes after a draft answer it is about to check. */
-const RECONSIDERING =
-  /\b(?:wait|hmm+|let me|let's|double[- ]check|re-?check|re-?verify|verify|re-?count|reconsider|re-?examine|actually|but|however|hold on)\b/i;
+/**
+ * Words that start reconsidering an answer: what a model writes after a draft answer it is about to check, in the
+ * languages reasoning models mix. Words of alphabetic scripts must stand alone (no letter or digit on either side);
+ * Chinese and Japanese cues are matched anywhere (those scripts do not space words).
+ */
+const RECONSIDERING_WORDS = [
+  // English
+  'wait',
+  'hmm+',
+  'let me',
+  "let's",
+  'double[- ]check',
+  're-?check',
+  're-?verify',
+  'verify',
+  're-?count',
+  'reconsider',
+  're-?examine',
+  'actually',
+  'but',
+  'however',
+  'hold on',
+  // Spanish
+  'espera',
+  'esperen',
+  'déjame',
+  'dejame',
+  'verifiquemos',
+  'verificar',
+  'comprobemos',
+  'comprobar',
+  'revisemos',
+  'reconsideremos',
+  'en realidad',
+  'pero',
+  'sin embargo',
+  // French
+  'attends',
+  'attendez',
+  'laisse-moi',
+  'laissez-moi',
+  'vérifions',
+  'vérifier',
+  'revérifions',
+  'en fait',
+  'mais',
+  'cependant',
+  'reconsidérons',
+  // German
+  'warte',
+  'moment mal',
+  'lass mich',
+  'lassen sie mich',
+  'überprüfen',
+  'prüfen wir',
+  'nochmal',
+  'noch einmal',
+  'eigentlich',
+  'aber',
+  'jedoch',
+  // Russian
+  'подожди',
+  'погоди',
+  'постой',
+  'давай(?:те)? проверим',
+  'проверим',
+  'перепроверим',
+  'на самом деле',
+  'но',
+  'однако',
+  'хм+',
+  // Portuguese
+  'espere',
+  'deixe-me',
+  'deixa eu',
+  'vamos verificar',
+  'verifiquemos',
+  'conferir',
+  'na verdade',
+  'mas',
+  'porém',
+  'no entanto',
+];
+const CJK_RECONSIDERING = [
+  // Chinese (simplified and traditional)
+  '等等',
+  '等一下',
+  '让我',
+  '讓我',
+  '检查',
+  '檢查',
+  '验证',
+  '驗證',
+  '重新',
+  '不对',
+  '不對',
+  '其实',
+  '其實',
+  '但是',
+  '不过',
+  '不過',
+  '再想',
+  // Japanese
+  '待って',
+  'ちょっと待',
+  '確認',
+  '検証',
+  '見直',
+  'もう一度',
+  'いや',
+  'でも',
+  '実は',
+  'しかし',
+];
+const RECONSIDERING = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${RECONSIDERING_WORDS.join('|')})(?![\\p{L}\\p{N}])|${CJK_RECONSIDERING.join('|')}`,
+  'iu',
+);
 
+/**
+ * Phrases that offer several answers as alternatives rather than commit to one: only read when the text holds
+ * another answer that differs from the final one.
+ */
+const ALTERNATIVES =
+  /\b(?:possible (?:final )?(?:answers?|states?|solutions?|results?|sequences?|grids?)|(?:either|any) (?:one |of (?:these|them|the (?:above|following)) )?(?:sequences?|solutions?|answers?|options?|of (?:these|them|the (?:above|following)))(?: (?:should|would|will|could|can|might))? (?:work|be (?:correct|valid|right|fine|acceptable))|(?:both|all) (?:of )?(?:these|them|the (?:above|following)|answers|solutions|sequences)(?: are| would be| should be)? (?:correct|valid|work|acceptable)|one of (?:these|the following)|alternatively|could be either|or alternatively)\b|可能的(?:答案|结果|状态)|两种都|兩種都|任一|いずれか|どちらでも|(?<![\p{L}])(?:posibles respuestas|cualquiera de|ambas|soit|l'une ou l'autre|entweder|beide|либо|любой из|qualquer um|ambas)(?![\p{L}])/iu;
 /**
  * Was the model still writing after its answer when the output stopped? At finish reason `length`: whenever words
  * follow the answer. With no finish reason (replay, a provider that does not report one), only on clear signs:
@@ -96,11 +229,29 @@ export function finalityOf(text: string, answer: AnswerEnd | null, finishReason:
   if (!says && !answer.delimited && finishReason === 'length') {
     return { kind: 'cut-off', issue: 'cut off at the token limit at the end of the answer: it may be incomplete' };
   }
+  if (finishReason === 'length' && (answer.answers ?? 1) > 1) {
+    return {
+      kind: 'cut-off',
+      issue: `cut off at the token limit after ${answer.answers} answers: the answer had not settled`,
+    };
+  }
+  if (!says && /[,;+，、；]\s*$/.test(tail)) {
+    return { kind: 'cut-off', issue: 'the output ends mid-list after the answer: a running value, not a final one' };
+  }
   const lineStart = tail.search(/\S/);
   const lineEnd = lineStart < 0 ? -1 : tail.indexOf('\n', lineStart);
   const firstLine = lineStart < 0 ? '' : tail.slice(lineStart, lineEnd < 0 ? tail.length : lineEnd);
   if (HEDGE.test(firstLine) && ANSWER_LIKE.test(firstLine)) {
     return { kind: 'hedged', issue: 'the answer is hedged with another one on its line: no single final answer' };
+  }
+  if (answer.differsFromEarlier === true) {
+    const offered = ALTERNATIVES.exec(text);
+    if (offered !== null) {
+      return {
+        kind: 'hedged',
+        issue: `several different answers are offered as alternatives ('${offered[0]}'): no committed answer`,
+      };
+    }
   }
   const retraction = RETRACTION.exec(tail);
   if (retraction !== null) {

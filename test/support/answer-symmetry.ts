@@ -66,7 +66,7 @@ function mutated(answer: string): string | null {
  * A wrong final answer of the canonical one's form: the plain response with it is graded counted and not a
  * success. From the simulated model's answers first (a weak model, bounded search), then a one-value mutation.
  */
-function wrongAnswer(plugin: AnyTaskPlugin, instance: TaskInstance, canonical: Anatomy): string | null {
+export function wrongAnswer(plugin: AnyTaskPlugin, instance: TaskInstance, canonical: Anatomy): string | null {
   const candidates: string[] = [];
   for (let s = 0; s < 12; s++) {
     const text = plugin.simulate(instance, new PyRandom(1000 + s), { retention: 0, recover: 0, capacity: 1 });

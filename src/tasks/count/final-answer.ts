@@ -12,6 +12,26 @@ import { lastDigitEnd } from './parse.js';
 const HEDGED_COUNT =
   /\p{Nd}[\p{Nd},.]*\s*[(,/]?\s*(?:or|maybe|possibly|perhaps|alternatively)\s+(?:(?:maybe|possibly|perhaps|even|about)\s+)?-?\p{Nd}+[^\p{Nd}\n]*$/iu;
 
+/**
+ * A count given as a range or an approximation is no exact count: `40–42`, `40 to 42`, `between 40 and 42`,
+ * `about 40`, `~40`, `≈ 40`, `40+`, `40-ish`, `roughly 40` (and the same words in the languages reasoning models
+ * mix). Read on the last integer's line: the range's upper end or the approximate value is the last integer.
+ */
+const RANGE_BEFORE = /\p{Nd}+\s*(?:-|–|—|~|to|bis|до|até|至|到|～|〜)\s*$|\bbetween\s+\p{Nd}+\s+and\s*$/iu;
+const APPROXIMATE_BEFORE =
+  /(?:[~≈∼]|\b(?:about|approximately|approx\.?|around|roughly|nearly|almost|circa|ca\.|some|more than|less than|fewer than|over|under|at least|at most|close to|estimated|aproximadamente|alrededor de|unos|environ|à peu près|etwa|ungefähr|circa|примерно|около|приблизительно|cerca de)|約|大约|大約|左右|およそ|ほぼ)\s*$/iu;
+const APPROXIMATE_AFTER = /^\s*(?:\+|-?ish\b|or so\b|odd\b|or more\b|or less\b|左右|くらい|ぐらい|程度|以上|多)/iu;
+
+function rangeOrApproximation(line: string, integerAt: number, integerEnd: number): boolean {
+  let start = integerAt;
+  while (start > 0 && /\p{Nd}/u.test(line[start - 1] ?? '')) start--;
+  const before = line.slice(Math.max(0, start - 40), start);
+  const after = line.slice(integerEnd, integerEnd + 12);
+  // "counted from 1 to 26" is a count, not a range
+  const range = RANGE_BEFORE.test(before) && !/\bfrom\s+\p{Nd}+\s*(?:to|-|–)\s*$/iu.test(before);
+  return range || APPROXIMATE_BEFORE.test(before) || APPROXIMATE_AFTER.test(after);
+}
+
 export function countFinality(text: string, finishReason: FinishReason | undefined): Finality {
   const end = lastDigitEnd(text);
   if (end < 0) return { kind: 'final' };
@@ -23,6 +43,9 @@ export function countFinality(text: string, finishReason: FinishReason | undefin
   if (finality.kind !== 'final' && finality.kind !== 'hedged') return finality;
   if (HEDGED_COUNT.test(line.slice(-200))) {
     return { kind: 'hedged', issue: 'the count is hedged with another one: no single final answer' };
+  }
+  if (rangeOrApproximation(line, end - lineStart - 1, end - lineStart)) {
+    return { kind: 'hedged', issue: 'the count is given as a range or an approximation: not an exact count' };
   }
   return finality.kind === 'hedged' ? { kind: 'final' } : finality;
 }
