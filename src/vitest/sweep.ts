@@ -107,6 +107,7 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
           {
             concurrency: config.concurrency,
             maxMissingFraction: config.maxMissingFraction,
+            reading: config.reading,
             signal,
             examples: config.examples,
           },
@@ -188,6 +189,7 @@ function describeAdaptive(
         {
           seed: config.seed,
           missing: config.missing,
+          reading: config.reading,
           concurrency: config.concurrency,
           maxMissingFraction: config.maxMissingFraction,
           gridTrials: options.trials ?? config.trials,
@@ -252,6 +254,7 @@ function describeSubjectAblation(taskId: string, options: AblationOptions, of: P
           {
             concurrency: config.concurrency,
             maxMissingFraction: config.maxMissingFraction,
+            reading: config.reading,
             signal,
             instances,
             examples: config.examples,

@@ -4,7 +4,7 @@ import type { TrialRecord } from '../../schema/trial.js';
 import { sumBilled } from '../../spend/price.js';
 import { clopperPearson, summarizeKStar } from '../../stats/index.js';
 import { isMissing, isSuccess, outcomeKinds } from '../../tasks/outcome.js';
-import type { AnyTaskPlugin } from '../../tasks/task.js';
+import type { AnyTaskPlugin, ReadingProfile } from '../../tasks/task.js';
 
 export interface CellIdentity {
   project: string;
@@ -16,6 +16,8 @@ export interface CellIdentity {
   budget?: string;
   seedOffset: number;
   maxMissingFraction: number;
+  /** The answer-reading profile the trials were graded with; recorded on the cell when given. */
+  reading?: ReadingProfile;
 }
 
 /**
@@ -60,6 +62,7 @@ export function summarizeCell(id: CellIdentity, trials: TrialRecord[], examples?
     profile: id.profile,
     variant: id.variant,
     ...(id.budget !== undefined ? { budget: id.budget } : {}),
+    ...(id.reading !== undefined ? { reading: id.reading } : {}),
     seedOffset: id.seedOffset,
     n: trials.length,
     outcomes,
