@@ -20,7 +20,7 @@ async function preambleSubject(): Promise<Subject> {
     identity: oracle.identity,
     answer: async (request: TrialRequest) => {
       const response = await oracle.answer(request);
-      if (response.kind === 'error') return response;
+      if (response.kind !== 'answer') return response;
       const text = response.text.replace(/ANSWER: .*$/, 'ANSWER: [[9, 8, 7], [6, 5, 4], [3, 2, 1]]');
       return { ...response, text: `Sure! Here is the careful, step-by-step solution to the task:\n${text}` };
     },
