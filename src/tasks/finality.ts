@@ -15,7 +15,7 @@ import type { FinishReason } from './task.js';
  *   should work"): no committed answer.
  * - answered more than once at the token limit: an answer repeated or changed again and again until the output
  *   was cut at `length` had not settled (cut-off).
- * - ends mid-list: nothing but a list separator (`,` `;` `+`) follows the answer at the end of the output: a
+ * - ends mid-list: nothing but a list separator (`,` `+`) follows the answer at the end of the output: a
  *   running count cut mid-enumeration, not a final answer (cut-off).
  * Cues are read in the languages reasoning models mix (English, Chinese, Spanish, French, German, Japanese, Russian,
  * Portuguese): RECONSIDERING and ALTERNATIVES below.
@@ -235,7 +235,7 @@ export function finalityOf(text: string, answer: AnswerEnd | null, finishReason:
       issue: `cut off at the token limit after ${answer.answers} answers: the answer had not settled`,
     };
   }
-  if (!says && /[,;+，、；]\s*$/.test(tail)) {
+  if (!says && /[,+，、]\s*$/.test(tail)) {
     return { kind: 'cut-off', issue: 'the output ends mid-list after the answer: a running value, not a final one' };
   }
   const lineStart = tail.search(/\S/);

@@ -131,6 +131,16 @@ export const RESPONSE_SHAPES: readonly ResponseShape[] = [
   { name: 'abbreviated trace (...)', build: (t, a) => join(abbreviated(t), a) },
   { name: 'restated answer', build: (t, a) => join(t, a, '', 'So the final answer is:', a) },
   { name: 'answer in a code fence', build: (t, a) => join(t, '```', a, '```') },
+  { name: 'answer repeated in a loop', build: (t, a) => join(t, a, a, a) },
+  { name: 'answer then a markup comment', build: (t, a) => join(t, a, '<!-- checked every step -->') },
+  {
+    name: 'answer in full-width characters',
+    build: (t, a) =>
+      join(
+        t,
+        a.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)),
+      ),
+  },
   ...ANSWER_KEYWORDS.map((k) => ({
     name: `keyword ${k}`,
     build: (t: string, a: string) => join(t, withKeyword(a, k)),

@@ -32,6 +32,12 @@ function rangeOrApproximation(line: string, integerAt: number, integerEnd: numbe
   return range || APPROXIMATE_BEFORE.test(before) || APPROXIMATE_AFTER.test(after);
 }
 
+/** A line that is a running index of an enumeration: `37.`, `37)`, `- 37:`, `37. a`. */
+const ENUMERATION_INDEX = /^\s*[-*]?\s*\p{Nd}+\s*[.):,-]?\s*(?:\S{1,12})?\s*$/u;
+
+const previousLine = (text: string, lineStart: number): string =>
+  lineStart === 0 ? '' : text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart - 1);
+
 export function countFinality(text: string, finishReason: FinishReason | undefined): Finality {
   const end = lastDigitEnd(text);
   if (end < 0) return { kind: 'final' };
@@ -43,6 +49,13 @@ export function countFinality(text: string, finishReason: FinishReason | undefin
   if (finality.kind !== 'final' && finality.kind !== 'hedged') return finality;
   if (HEDGED_COUNT.test(line.slice(-200))) {
     return { kind: 'hedged', issue: 'the count is hedged with another one: no single final answer' };
+  }
+  if (
+    finishReason === 'length' &&
+    ENUMERATION_INDEX.test(line) &&
+    ENUMERATION_INDEX.test(previousLine(text, lineStart))
+  ) {
+    return { kind: 'cut-off', issue: 'cut off at the token limit mid-enumeration: the last index is no final count' };
   }
   if (rangeOrApproximation(line, end - lineStart - 1, end - lineStart)) {
     return { kind: 'hedged', issue: 'the count is given as a range or an approximation: not an exact count' };
