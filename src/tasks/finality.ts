@@ -1,4 +1,4 @@
-import type { FinishReason } from './task.js';
+import type { FinishReason, ReadingProfile } from './task.js';
 
 /**
  * Is the answer a family found the model's FINAL answer? Shared by every family (docs/outputs.md, "The final
@@ -61,8 +61,7 @@ export function endsMidSentence(text: string): boolean {
  * languages reasoning models mix. Words of alphabetic scripts must stand alone (no letter or digit on either side);
  * Chinese and Japanese cues are matched anywhere (those scripts do not space words).
  */
-const RECONSIDERING_WORDS = [
-  // English
+const ENGLISH_CUES = [
   'wait',
   'hmm+',
   'let me',
@@ -78,6 +77,8 @@ const RECONSIDERING_WORDS = [
   'but',
   'however',
   'hold on',
+];
+const OTHER_CUES = [
   // Spanish
   'espera',
   'esperen',
@@ -170,8 +171,10 @@ const CJK_RECONSIDERING = [
   '実は',
   'しかし',
 ];
+/** The English cues alone: the rule before issue 40, kept for the 'authors' reading profile. */
+const RECONSIDERING_ENGLISH = new RegExp(`(?<![\\p{L}\\p{N}])(?:${ENGLISH_CUES.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
 const RECONSIDERING = new RegExp(
-  `(?<![\\p{L}\\p{N}])(?:${RECONSIDERING_WORDS.join('|')})(?![\\p{L}\\p{N}])|${CJK_RECONSIDERING.join('|')}`,
+  `(?<![\\p{L}\\p{N}])(?:${[...ENGLISH_CUES, ...OTHER_CUES].join('|')})(?![\\p{L}\\p{N}])|${CJK_RECONSIDERING.join('|')}`,
   'iu',
 );
 
@@ -187,12 +190,12 @@ const ALTERNATIVES =
  * the words after the answer start on a later line, they reconsider it ("Wait, let me double-check…") and the
  * output ends mid-sentence. A note on the answer's line or a finished sentence after it is not a cut-off.
  */
-function cutOffAfter(text: string, tail: string, finishReason: FinishReason | undefined): boolean {
+function cutOffAfter(text: string, tail: string, finishReason: FinishReason | undefined, cues: RegExp): boolean {
   if (finishReason === 'length') return true;
   if (finishReason != null) return false;
   const firstWords = tail.search(WORDS);
   const newLine = tail.indexOf('\n');
-  return newLine >= 0 && newLine < firstWords && RECONSIDERING.test(tail) && endsMidSentence(text);
+  return newLine >= 0 && newLine < firstWords && cues.test(tail) && endsMidSentence(text);
 }
 
 /**
@@ -213,11 +216,19 @@ const ANSWER_LIKE = /[[{\p{N}]|\b[A-Z]{2}\s*:\s*[A-Z]\b/u;
  * (then there is nothing to take back). A hedge is looked for on the rest of the answer's line, or on the first
  * non-blank line after it when the answer ends its line.
  */
-export function finalityOf(text: string, answer: AnswerEnd | null, finishReason: FinishReason | undefined): Finality {
+export function finalityOf(
+  text: string,
+  answer: AnswerEnd | null,
+  finishReason: FinishReason | undefined,
+  reading: ReadingProfile = 'final',
+): Finality {
+  // The 'authors' profile keeps the rules as they were before issue 40 (English cues; no rule on repeated answers,
+  // alternatives or a trailing list separator), so a reproduction grades as it did.
+  const authors = reading === 'authors';
   if (answer === null) return FINAL;
   const tail = text.slice(answer.end);
   const says = WORDS.test(tail);
-  if (says && cutOffAfter(text, tail, finishReason)) {
+  if (says && cutOffAfter(text, tail, finishReason, authors ? RECONSIDERING_ENGLISH : RECONSIDERING)) {
     return {
       kind: 'cut-off',
       issue:
@@ -229,13 +240,13 @@ export function finalityOf(text: string, answer: AnswerEnd | null, finishReason:
   if (!says && !answer.delimited && finishReason === 'length') {
     return { kind: 'cut-off', issue: 'cut off at the token limit at the end of the answer: it may be incomplete' };
   }
-  if (finishReason === 'length' && (answer.answers ?? 1) > 1) {
+  if (!authors && finishReason === 'length' && (answer.answers ?? 1) > 1) {
     return {
       kind: 'cut-off',
       issue: `cut off at the token limit after ${answer.answers} answers: the answer had not settled`,
     };
   }
-  if (!says && /[,+，、]\s*$/.test(tail)) {
+  if (!authors && !says && /[,+，、]\s*$/.test(tail)) {
     return { kind: 'cut-off', issue: 'the output ends mid-list after the answer: a running value, not a final one' };
   }
   const lineStart = tail.search(/\S/);
@@ -244,7 +255,7 @@ export function finalityOf(text: string, answer: AnswerEnd | null, finishReason:
   if (HEDGE.test(firstLine) && ANSWER_LIKE.test(firstLine)) {
     return { kind: 'hedged', issue: 'the answer is hedged with another one on its line: no single final answer' };
   }
-  if (answer.differsFromEarlier === true) {
+  if (!authors && answer.differsFromEarlier === true) {
     const offered = ALTERNATIVES.exec(text);
     if (offered !== null) {
       return {

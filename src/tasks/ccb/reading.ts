@@ -102,7 +102,12 @@ function weigh(reading: CcbReading, truth: CcbTruth, text: string, context: Grad
   const kStar = traceReadable ? divergenceStep(truth.steps, reading.steps) : -1;
   // An answer the text after it takes back, hedges or was still writing past is not the final answer: it is
   // never Correct (docs/outputs.md, "The final answer").
-  const finality = finalityOf(text, reading.answer === null ? null : (reading.answerEnd ?? null), context.finishReason);
+  const finality = finalityOf(
+    text,
+    reading.answer === null ? null : (reading.answerEnd ?? null),
+    context.finishReason,
+    context.reading,
+  );
   const answerMatches = reading.answer !== null && truth.answer !== '' && reading.answer.norm === truth.answer;
   const answerCorrect = finality.kind === 'final' && answerMatches;
   const tfbc = answerCorrect && kStar !== -1;
