@@ -205,8 +205,9 @@ function cutOffAfter(text: string, tail: string, finishReason: FinishReason | un
 const RETRACTION =
   /\bI (?:made|have made|'ve made) (?:an? )?(?:error|mistake)s?\b|\bI was wrong\b|\b(?:that|this|it|the (?:above|previous|last) (?:answer|state|result|list))(?: answer)? (?:is|was|'s) (?:wrong|incorrect|not (?:right|correct))\b|\bthat's (?:wrong|incorrect|not right)\b|\bthe correct (?:final )?(?:answer|state|grid|registers?|result|count|solution|moves?|move list|list|assignment)\s+(?:is|should be|would be)\b|\b(?:answer|state|grid|result|count) should (?:actually )?(?:be|have been)\b|\bcorrection\s*:|\bscratch that\b|\bon second thought\b|\blet me (?:redo|fix|correct)\b/i;
 
-/** A second answer offered on the answer's line: `(or …`, `, or …`, `/ alternatively …`. */
-const HEDGE = /^[\s,;)*`\]}.]*(?:\(|[-–—]\s*)?\s*(?:or|alternatively|otherwise|possibly|perhaps|maybe)\b/i;
+/** A second answer offered on the answer's line: `(or …`, `, or …`, `— alternatively …`, `/ …`, `| …`, `vs …`. */
+const HEDGE =
+  /^[\s,;)*`\]}.]*(?:(?:\(|[-–—]\s*)?\s*(?:or|alternatively|otherwise|possibly|perhaps|maybe)\b|[/|]|vs\.?(?=\s))/i;
 
 /** What a second answer holds: a bracket, a brace, a digit or a pair token (`AB:F`); a remark holds none. */
 const ANSWER_LIKE = /[[{\p{N}]|\b[A-Z]{2}\s*:\s*[A-Z]\b/u;

@@ -47,6 +47,8 @@ const FILTERS: Record<string, (value: string) => string> = {
       .join('\n'),
   plainlist: (text) => (JSON.parse(text) as unknown[]).map((e) => JSON.stringify(e)).join('\n'),
   rows: (text) => (JSON.parse(text) as string[]).join('\n'),
+  grouped: (text) => text.replace(/\B(?=(\d{3})+(?!\d))/g, ','),
+  groupeddot: (text) => text.replace(/\B(?=(\d{3})+(?!\d))/g, '.'),
 };
 
 describe('output shapes written by us (fixtures/shapes): graded as a careful reader would', () => {

@@ -8,9 +8,9 @@ import { lastDigitEnd } from './parse.js';
  * no single answer. Linear in the text length.
  */
 
-/** Two counts offered as alternatives on one line, the second the last integer: `26 (or 27`, `26, or maybe 27`. */
+/** Two counts offered as alternatives on one line, the second the last integer: `26 (or 27`, `26, or maybe 27`, `26 / 27`. */
 const HEDGED_COUNT =
-  /\p{Nd}[\p{Nd},.]*\s*[(,/]?\s*(?:or|maybe|possibly|perhaps|alternatively)\s+(?:(?:maybe|possibly|perhaps|even|about)\s+)?-?\p{Nd}+[^\p{Nd}\n]*$/iu;
+  /\p{Nd}[\p{Nd},.]*\s*(?:[(,/]?\s*(?:or|maybe|possibly|perhaps|alternatively)\s+(?:(?:maybe|possibly|perhaps|even|about)\s+)?|[/|]\s*)-?\p{Nd}+[^\p{Nd}\n]*$/iu;
 
 /**
  * A count given as a range or an approximation is no exact count: `40–42`, `40 to 42`, `between 40 and 42`,
