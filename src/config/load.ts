@@ -325,6 +325,7 @@ export async function loadConfig(
       out: env.CEILINGBENCH_OUT || undefined,
       html: envBoolean(env, 'CEILINGBENCH_HTML'),
       missing: env.CEILINGBENCH_MISSING || undefined,
+      reading: env.CEILINGBENCH_READING || undefined,
       examples: envExamples(env),
     }).filter(([, v]) => v !== undefined),
   );

@@ -5,6 +5,7 @@ import { pricesSchema, spendLimitsSchema } from '../schema/spend.js';
 import { type DefinedSubject, isDefinedSubject } from '../subjects/function/define.js';
 import { MISSING_RULES } from '../tasks/outcome.js';
 import type { ReasoningDelimiter } from '../tasks/reasoning-channels.js';
+import { READING_PROFILES } from '../tasks/task.js';
 
 /** What a retention gate compares with its threshold: the point estimate or the CI lower bound. */
 export const GATE_EVIDENCE = ['point', 'lower'] as const;
@@ -141,6 +142,12 @@ export const configSchema = z
     html: z.boolean().default(true),
     /** Which trials count toward p_d (see docs): 'paper' or 'release'. */
     missing: z.enum(MISSING_RULES).default('paper'),
+    /**
+     * How answers are read (docs/outputs.md, "Two reading profiles"): 'final', the symmetric rule (whether a trial
+     * counts is decided from its form, blind to correctness), or 'authors', a paper's own precedence, for a
+     * reproduction of its published tables. Each cell records the profile it was graded with.
+     */
+    reading: z.enum(READING_PROFILES).default('final'),
     /**
      * A cell with more than this fraction of its trials set aside under `missing` (api and budget; under 'paper' also
      * Format and Truncation) is 'insufficient': it fails, and no fit or gate over it passes.

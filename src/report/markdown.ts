@@ -2,6 +2,7 @@ import type { RetentionFit } from '../schema/fit.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import type { Report, Spend } from '../schema/report.js';
 import { sccStopText } from '../schema/scc-stop.js';
+import type { ReadingProfile } from '../tasks/task.js';
 import { cellSetAside, fixed, interval, percent, samplesNote, thousands, usd } from './format.js';
 import { boardTitle, cellLabel, cellStandingText, headline, RANKED_BY, rankText } from './leaderboard.js';
 import { bounded, markdownCode, markdownSafe as md } from './safe-text.js';
@@ -15,6 +16,12 @@ const ERROR_MAX = 1_000;
  * comes from the data (names of subjects, tasks, variants, projects, tests; error and stop messages) passes
  * markdownSafe, or markdownCode inside a code span: GitHub renders raw HTML in a step summary.
  */
+/** The reading profiles as summary.md names them (docs/outputs.md, "Two reading profiles"). */
+const READING_TITLES: Record<ReadingProfile, string> = {
+  final: 'final (symmetric rule: what counts is decided blind to correctness)',
+  authors: "authors (the papers' own precedence, for reproduction)",
+};
+
 export function renderMarkdown(report: Report): string {
   const lines: string[] = ['# ceilingbench results', ''];
   // a subject column where the records name their subject (a run with several)
@@ -30,6 +37,8 @@ export function renderMarkdown(report: Report): string {
       (report.git.sha ? ` · git ${md(report.git.sha.slice(0, 12))}` : ''),
     '',
   );
+  const readings = [...new Set(report.cells.flatMap((c) => (c.reading === undefined ? [] : [c.reading])))];
+  if (readings.length > 0) lines.push(`Answer reading: ${readings.map((r) => READING_TITLES[r]).join(', ')}`, '');
   const scope = report.scope;
   if (scope && (scope.notRun.length > 0 || scope.filters || (scope.shards?.missing.length ?? 0) > 0)) {
     const parts = [

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OUTCOME_FAMILIES } from '../tasks/outcome.js';
-import { LEVEL_KINDS } from '../tasks/task.js';
+import { LEVEL_KINDS, READING_PROFILES } from '../tasks/task.js';
 import { count, estimateStatusSchema, interval, recordKey } from './common.js';
 import { trialExampleSchema } from './example.js';
 import { trialRecordSchema } from './trial.js';
@@ -79,6 +79,12 @@ export const cellResultSchema = z.object({
   variant: z.string(),
   /** The output-budget rule of the cell, for a task with several (puzzles: fixed | per-level). */
   budget: z.string().optional(),
+  /**
+   * The answer-reading profile the cell's trials were graded with (docs/outputs.md, "Two reading profiles"):
+   * 'final', the symmetric rule, or 'authors', a paper's own precedence. Absent in reports written before it was
+   * kept, whose CCB cells were graded with the release's precedence.
+   */
+  reading: z.enum(READING_PROFILES).optional(),
   seedOffset: z.number().int(),
   n: count,
   outcomes: z.record(z.string(), count),

@@ -31,7 +31,17 @@ export const REASONING_CHANNELS: readonly ReasoningChannel[] = [
   { name: 'magistral', open: '[THINK]', close: '[/THINK]', writtenBy: 'Mistral Magistral' },
   { name: 'kimi', open: '◁think▷', close: '◁/think▷', writtenBy: 'Moonshot Kimi (k1.5, VL thinking)' },
   { name: 'seed', open: '<seed:think>', close: '</seed:think>', writtenBy: 'ByteDance Seed-OSS' },
+  {
+    name: 'open-thoughts',
+    open: '<|begin_of_thought|>',
+    close: '<|end_of_thought|>',
+    writtenBy:
+      'Sky-T1, OpenThinker, Bespoke-Stratos (the OpenThoughts template; its answer sits in <|begin_of_solution|>…<|end_of_solution|>)',
+  },
 ];
+
+/** Markers around the answer that carry no answer (the OpenThoughts template's solution block): removed. */
+export const ANSWER_MARKERS: readonly string[] = ['<|begin_of_solution|>', '<|end_of_solution|>'];
 
 /**
  * OpenAI Harmony (gpt-oss) served without a Harmony parser: its channel tokens leak into the content. Messages are

@@ -5,6 +5,7 @@
  * the text length for a fixed set of delimiters.
  */
 
+import { normalizeCompatibility, stripMarkupComments } from './answer-markup.js';
 import { HARMONY, REASONING_CHANNELS, type ReasoningDelimiter } from './reasoning-channels.js';
 
 export interface ResponseChannels {
@@ -309,7 +310,7 @@ export function readResponse(
     parts.push(...inline.reasoning);
   }
   return {
-    answer: inline.unclosed ? '' : normalizeWhitespace(inline.answer),
+    answer: inline.unclosed ? '' : normalizeWhitespace(normalizeCompatibility(stripMarkupComments(inline.answer))),
     reasoning: parts.join('\n'),
     sources,
     unclosed: inline.unclosed,

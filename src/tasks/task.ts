@@ -28,6 +28,15 @@ export interface Prompt {
 /** Why generation stopped, as the OpenAI API reports it; `null` when unknown (replay, sim). */
 export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'function_call' | null;
 
+/**
+ * The answer-reading profiles (docs/outputs.md, "Two reading profiles"): 'final', the default of sweeps, gates and
+ * leaderboards, decides whether a trial counts from the response's form before comparing its answer with the
+ * truth, and reads only a final answer; 'authors' reads as a paper's released code did, for a reproduction that
+ * must match its published scores (CCB: the release's precedence; counting: the last integer).
+ */
+export const READING_PROFILES = ['final', 'authors'] as const;
+export type ReadingProfile = (typeof READING_PROFILES)[number];
+
 /** How a response came back and how to read it: the harness's knowledge, never the family's own. */
 export interface GradeContext {
   finishReason?: FinishReason;
@@ -37,13 +46,14 @@ export interface GradeContext {
    */
   reasoningDelimiters?: readonly ReasoningDelimiter[];
   /**
-   * Which answer is read. 'final' (the default): the model's final answer only — an answer followed by more
+   * Which reading profile (READING_PROFILES). 'final' (the default): counted or set aside is decided from the
+   * response's form, blind to correctness, and only the model's final answer is read — an answer followed by more
    * reasoning at the token limit, retracted or hedged is no answer (src/tasks/finality.ts, docs/outputs.md).
-   * 'authors': the paper's own parser as its released code ran it, for a reproduction that must match the
-   * published scores (the SCC ladder: the last integer of the text outside reasoning blocks). Reasoning blocks
-   * are set aside under both.
+   * 'authors': the paper's own parser and precedence as its released code ran them, for a reproduction that must
+   * match the published scores (CCB: correct before format and truncation; the SCC ladder: the last integer of the
+   * text outside reasoning blocks). Reasoning blocks are set aside under both.
    */
-  reading?: 'final' | 'authors';
+  reading?: ReadingProfile;
 }
 
 /** Family-specific generation options; `profile` is CCB's official | paper. */

@@ -113,6 +113,7 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
             concurrency: config.concurrency,
             maxMissingFraction: config.maxMissingFraction,
             missing: config.missing,
+            reading: config.reading,
             signal,
             examples: config.examples,
           },
@@ -194,6 +195,7 @@ function describeAdaptive(
         {
           seed: config.seed,
           missing: config.missing,
+          reading: config.reading,
           concurrency: config.concurrency,
           maxMissingFraction: config.maxMissingFraction,
           gridTrials: options.trials ?? config.trials,
@@ -259,6 +261,7 @@ function describeSubjectAblation(taskId: string, options: AblationOptions, of: P
             concurrency: config.concurrency,
             maxMissingFraction: config.maxMissingFraction,
             missing: config.missing,
+            reading: config.reading,
             signal,
             instances,
             examples: config.examples,

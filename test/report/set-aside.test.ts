@@ -26,7 +26,9 @@ function cellOf(level: number, responses: Array<{ text: string; finishReason?: '
       trialIndex: 0,
       profile: 'official',
       variant: 'standard',
-      outcome: task.grade(instance, filled, { finishReason }),
+      // the authors' precedence, where a wrong answer behind a format issue is set aside (under the default
+      // symmetric rule it is counted, and the set-aside trials hold no readable final answer)
+      outcome: task.grade(instance, filled, { finishReason, reading: 'authors' }),
       finishReason,
       usage: null,
       latencyMs: 0,

@@ -17,8 +17,10 @@ const read = (text: string) => {
 describe('readResponse: the delimiter table', () => {
   it('docs/outputs.md lists every delimiter of the table', () => {
     const docs = readFileSync(new URL('../../docs/outputs.md', import.meta.url), 'utf8');
+    // a `|` inside a Markdown table cell is written `\|`
+    const cell = (text: string) => text.replace(/\|/g, '\\|');
     for (const { name, open, close } of REASONING_CHANNELS) {
-      expect(docs, name).toContain(`| ${name} | \`${open}…${close}\``);
+      expect(docs, name).toContain(`| ${name} | \`${cell(open)}…${cell(close)}\``);
     }
   });
 

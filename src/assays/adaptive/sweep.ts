@@ -3,7 +3,7 @@ import type { RetentionFit } from '../../schema/fit.js';
 import type { Price } from '../../schema/spend.js';
 import type { TrialRecord } from '../../schema/trial.js';
 import type { Subject } from '../../subjects/subject.js';
-import type { AnyTaskPlugin, GenerateOptions } from '../../tasks/task.js';
+import type { AnyTaskPlugin, GenerateOptions, ReadingProfile } from '../../tasks/task.js';
 import { fitRetentionSweep, type MissingRule } from '../sweep/fit-retention.js';
 import { cellSettings } from '../sweep/run-cell.js';
 import { summarizeCell } from '../sweep/summarize-cell.js';
@@ -47,6 +47,8 @@ export interface AdaptiveSweepOptions {
   /** The run seed: bootstrap seed of the fit, as the grid's fit uses it. */
   seed: number;
   missing: MissingRule;
+  /** The answer-reading profile trials are graded with (default 'final'); each cell records it. */
+  reading?: ReadingProfile;
   concurrency: number;
   maxMissingFraction: number;
   /** Trials per grid cell, for the default call cap. */
@@ -96,6 +98,7 @@ export async function runAdaptiveSweep(
     seedOffset,
     generateOptions: spec.generateOptions,
     missing: options.missing,
+    reading: options.reading ?? 'final',
   });
   const cost =
     (spec.objective ?? 'cost') === 'cost'
@@ -130,7 +133,7 @@ export async function runAdaptiveSweep(
     .sort((a, b) => a - b)
     .map((level) =>
       summarizeCell(
-        { ...settings, level, maxMissingFraction: options.maxMissingFraction, missing: options.missing },
+        { ...settings, level, maxMissingFraction: options.maxMissingFraction, missing: options.missing, reading: options.reading ?? 'final' },
         byLevel.get(level) ?? [],
       ),
     );

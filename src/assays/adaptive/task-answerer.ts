@@ -2,7 +2,7 @@ import type { TrialRecord } from '../../schema/trial.js';
 import type { Subject } from '../../subjects/subject.js';
 import { generateCell } from '../../tasks/instances.js';
 import { countedSuccess, type MissingRule, type TrialOutcome } from '../../tasks/outcome.js';
-import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from '../../tasks/task.js';
+import type { AnyTaskPlugin, GenerateOptions, ReadingProfile, TaskInstance } from '../../tasks/task.js';
 import { replicateIndices } from '../sweep/run-cell.js';
 import { runTrial } from '../sweep/run-trial.js';
 import type { AdaptiveAnswer } from './design.js';
@@ -15,6 +15,8 @@ export interface TaskAnswererOptions {
   generateOptions?: GenerateOptions;
   /** Which outcomes count in p_d's denominator, as in fitRetentionSweep (default 'paper'). */
   missing?: MissingRule;
+  /** The answer-reading profile trials are graded with (default 'final'). */
+  reading?: ReadingProfile;
   /**
    * Generated cells to share between answerers of the same task, profile, seed offset and generate options
    * (a study that replicates the design with fresh subjects); default: a cache of this answerer's own.
@@ -67,7 +69,8 @@ export function taskAnswerer(task: AnyTaskPlugin, subject: Subject, options: Tas
 
   const answer: AdaptiveAnswer = async (depth, index, signal) => {
     const { instance, trialIndex } = instanceAt(depth, index);
-    const record = await runTrial(subject, { task, instance, variant, trialIndex, signal });
+    const reading = options.reading ?? 'final';
+    const record = await runTrial(subject, { task, instance, variant, trialIndex, signal, reading });
     records.push(record);
     return countedAnswer(record.outcome, missing);
   };

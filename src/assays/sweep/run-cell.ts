@@ -4,7 +4,7 @@ import { DEFAULT_EXAMPLES, type ExampleLimit } from '../../schema/example.js';
 import type { Subject } from '../../subjects/subject.js';
 import { generateCell } from '../../tasks/instances.js';
 import type { MissingRule } from '../../tasks/outcome.js';
-import type { AnyTaskPlugin, GenerateOptions, TaskInstance } from '../../tasks/task.js';
+import type { AnyTaskPlugin, GenerateOptions, ReadingProfile, TaskInstance } from '../../tasks/task.js';
 import { mapLimit } from '../limit.js';
 import { selectExamples } from './examples.js';
 import { answerTrial } from './run-trial.js';
@@ -35,6 +35,8 @@ export interface CellRunOptions {
   instances?: TaskInstance[];
   /** Examples kept per outcome kind (src/assays/sweep/examples.ts); default DEFAULT_EXAMPLES, 0 = none. */
   examples?: ExampleLimit;
+  /** The answer-reading profile the trials are graded with (default 'final'); the cell records it. */
+  reading?: ReadingProfile;
 }
 
 /** A cell's settings with their defaults: the task's first profile and first variant, seed offset 0. */
@@ -79,11 +81,20 @@ export async function runCell(spec: CellSpec, subject: Subject, options: CellRun
   const instances =
     options.instances ?? generateCell(task, level, trials, { ...spec.generateOptions, profile, seedOffset });
   const replicate = replicateIndices(task, instances);
+  const reading = options.reading ?? 'final';
   const answered = await mapLimit(
     instances,
     options.concurrency,
     (instance, i) =>
-      answerTrial(subject, { task, instance, variant, budget, trialIndex: replicate[i], signal: options.signal }),
+      answerTrial(subject, {
+        task,
+        instance,
+        variant,
+        budget,
+        trialIndex: replicate[i],
+        signal: options.signal,
+        reading,
+      }),
     options.signal,
   );
   const limit = options.examples ?? DEFAULT_EXAMPLES;
@@ -93,6 +104,7 @@ export async function runCell(spec: CellSpec, subject: Subject, options: CellRun
       level,
       maxMissingFraction: options.maxMissingFraction,
       ...(options.missing ? { missing: options.missing } : {}),
+      reading,
     },
     answered.map((a) => a.record),
     limit === 0 ? undefined : selectExamples(task, answered, limit),

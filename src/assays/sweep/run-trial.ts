@@ -3,7 +3,7 @@ import type { Subject } from '../../subjects/subject.js';
 import { gradeResponse, responseChannels } from '../../tasks/final-answer.js';
 import { apiOutcome, budgetOutcome } from '../../tasks/outcome.js';
 import type { ResponseChannels } from '../../tasks/response.js';
-import type { AnyTaskPlugin, Prompt, TaskInstance } from '../../tasks/task.js';
+import type { AnyTaskPlugin, Prompt, ReadingProfile, TaskInstance } from '../../tasks/task.js';
 
 export interface TrialSpec {
   task: AnyTaskPlugin;
@@ -14,6 +14,8 @@ export interface TrialSpec {
   /** Replicate index of this exact request within the run (0 unless an instance is asked again). */
   trialIndex: number;
   signal?: AbortSignal;
+  /** The answer-reading profile (default 'final', the symmetric rule; docs/outputs.md). */
+  reading?: ReadingProfile;
 }
 
 /** What a trial asked and what came back, kept in memory for the cell's examples (src/assays/sweep/examples.ts). */
@@ -101,7 +103,8 @@ async function askAndGrade(
   }
   // Grading reads the final answer only; the reasoning is recorded beside it, never graded. One read serves both.
   const channels = responseChannels(task, response.text, response.reasoning);
-  const graded = gradeResponse(task, instance, response.text, { finishReason: response.finishReason }, channels);
+  const context = { finishReason: response.finishReason, ...(spec.reading ? { reading: spec.reading } : {}) };
+  const graded = gradeResponse(task, instance, response.text, context, channels);
   // A refusal is the model's own answer (it declined), graded as such (no answer), and flagged.
   const outcome =
     response.refusal !== undefined

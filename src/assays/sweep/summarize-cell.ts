@@ -11,7 +11,7 @@ import {
   OUTCOME_RECORDS,
   outcomeKinds,
 } from '../../tasks/outcome.js';
-import type { AnyTaskPlugin } from '../../tasks/task.js';
+import type { AnyTaskPlugin, ReadingProfile } from '../../tasks/task.js';
 
 export interface CellIdentity {
   project: string;
@@ -28,6 +28,8 @@ export interface CellIdentity {
    * rule the sweep's fit uses, so that a cell and its fit agree on what was set aside.
    */
   missing?: MissingRule;
+  /** The answer-reading profile the trials were graded with; recorded on the cell when given. */
+  reading?: ReadingProfile;
 }
 
 /** Trials of a tally the rule sets aside. */
@@ -90,6 +92,7 @@ export function summarizeCell(
     profile: id.profile,
     variant: id.variant,
     ...(id.budget !== undefined ? { budget: id.budget } : {}),
+    ...(id.reading !== undefined ? { reading: id.reading } : {}),
     seedOffset: id.seedOffset,
     n: trials.length,
     outcomes,

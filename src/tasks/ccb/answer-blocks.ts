@@ -1,4 +1,5 @@
-import { findAnswerKeywords } from './scan.js';
+import type { AnswerEnd } from '../finality.js';
+import { findAnswerKeywords, stripWhitespace } from './scan.js';
 
 /**
  * The final-answer rule shared by D1, D2 and D3: a response may hold several `ANSWER` blocks (a restated
@@ -36,15 +37,40 @@ export function findAnswerBlocks(
   const keywords = findAnswerKeywords(text, separator);
   const blocks: AnswerBlock[] = [];
   let step = 0;
+  let dangling = false;
   keywords.forEach((keyword, i) => {
     const to = i + 1 < keywords.length ? keywords[i + 1].start : text.length;
     const span = locate(keyword.end, to);
+    dangling = span === null && blocks.length > 0 && REFERENCE.test(text.slice(keyword.end, keyword.end + 80));
     if (span === null) return;
     while (step < stepStarts.length && stepStarts[step] < keyword.end) step++;
     if (step < stepStarts.length && stepStarts[step] < span.end) return;
     blocks.push({ keyword: keyword.start, ...span });
   });
-  return blocks;
+  // The last ANSWER keyword points back at an earlier answer ("ANSWER: see above"): which one is not said, and an
+  // abandoned draft must not be read as the final answer. No answer is read.
+  return dangling ? [] : blocks;
+}
+
+/** An answer keyword followed by a pointer to an earlier answer instead of an answer. */
+const REFERENCE =
+  /^\s*(?:\(|\*\*)?\s*(?:see|as|same|from|given|shown|stated|the one|my|it is|it's)?\b[^\n]{0,30}\b(?:above|before|earlier|previous(?:ly)?|as stated)\b/i;
+
+/**
+ * Where the final block's answer ends, for the finality rules (src/tasks/finality.ts): how many answer blocks the
+ * text holds, and whether an earlier one differs from the final one (whitespace aside).
+ */
+export function answerEndOf(text: string, blocks: readonly AnswerBlock[], delimited: boolean): AnswerEnd | undefined {
+  const final = blocks[blocks.length - 1];
+  if (final === undefined) return undefined;
+  const body = (b: AnswerBlock) => stripWhitespace(text.slice(b.start, b.end)).toLowerCase();
+  const last = body(final);
+  return {
+    end: final.end,
+    delimited,
+    answers: blocks.length,
+    differsFromEarlier: blocks.slice(0, -1).some((b) => body(b) !== last),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { echo, LIST_MAX, listBounded } from '../echo.js';
-import { type AnswerEnd, finalityOf } from '../finality.js';
+import { type AnswerEnd, type Finality, finalityOf } from '../finality.js';
 import type { CcbOutcome } from '../outcome.js';
 import type { GradeContext } from '../task.js';
 
@@ -44,46 +44,25 @@ export function divergenceStep(truthSteps: readonly string[], steps: readonly St
 }
 
 /**
- * The six-way classification in the release's precedence (docs/spec/ccb.md §6.0, the D3 order applied to every
- * domain): api → correct → format → truncation → constraint → reasoning.
+ * The six-way classification. Two precedences (docs/outputs.md, "What counts"), chosen by `context.reading`:
  *
- * - api: an empty response that was not cut off (the release's D3 rule; missing data).
- * - correct: the final answer matches exactly; the trace only feeds k* and TFBC (when it is readable). An answer
- *   that is not final (src/tasks/finality.ts) is never correct: cut off while the model was still writing after
- *   it → truncation, taken back in prose → format, hedged with a second answer → reasoning.
- * - format: a whole-response format issue, an unreadable step, no trace step at all, or a complete trace
- *   without a readable answer. (Deliberate: a trace cut off before its answer — or an output cut off by
- *   the token limit before its first step — is Truncation, not Format.)
- * - truncation: finish reason `length`, or fewer trace steps than N.
- * - constraint: any step or the answer breaks a structural rule.
- * - reasoning: a well-formed, complete response with a wrong answer.
+ * - 'final' (the default: sweeps, gates, leaderboards), the symmetric rule: whether the trial counts is decided
+ *   from the response's form before its answer is compared with the truth. A readable, complete, final answer is
+ *   counted (correct, constraint or reasoning) whatever its trace looks like (short, abbreviated with `...`,
+ *   inside reasoning markup, missing) and whatever the finish reason; without one the trial is set aside:
+ *   truncation when the output was cut (finish reason `length`, or a trace cut short before any answer), format
+ *   otherwise. Test: test/tasks/answer-symmetry.test.ts.
+ * - 'authors': the release's precedence (docs/spec/ccb.md §6.0, the D3 order applied to every domain), for a
+ *   reproduction of its published tables: api → correct → format → truncation → constraint → reasoning, so a
+ *   right answer is Correct where a wrong one in the same shape is Format or Truncation.
+ *
+ * Under both, an answer that is not final (src/tasks/finality.ts) is never correct: cut off while the model was
+ * still writing after it → truncation, taken back in prose → format, hedged or offered among alternatives →
+ * reasoning. An empty response that was not cut off is Format (an empty completion is the model's output).
  */
 export function classify(reading: CcbReading, truth: CcbTruth, text: string, context: GradeContext = {}): CcbOutcome {
-  const cutOff = context.finishReason === 'length';
-  const depth = truth.steps.length;
-  // TFBC and k* are defined over parseable traces only (paper 000 §3): a trace with no readable step, or an
-  // unreadable one, is neither a lucky guess nor a divergence at step 1.
-  const traceReadable = reading.steps.length > 0 && reading.steps.every((step) => step.formatIssue === undefined);
-  const kStar = traceReadable ? divergenceStep(truth.steps, reading.steps) : -1;
-  // An answer the text after it takes back, hedges or was still writing past is not the final answer: it is
-  // never Correct (docs/outputs.md, "The final answer").
-  const finality = finalityOf(text, reading.answer === null ? null : (reading.answerEnd ?? null), context.finishReason);
-  const answerMatches = reading.answer !== null && truth.answer !== '' && reading.answer.norm === truth.answer;
-  const answerCorrect = finality.kind === 'final' && answerMatches;
-  const tfbc = answerCorrect && kStar !== -1;
-  const notes = reading.notes ?? [];
-  const outcome = (kind: CcbOutcome['kind'], issues: string[]): CcbOutcome => ({
-    family: 'ccb',
-    kind,
-    answerCorrect,
-    answerParsed: reading.answer !== null && (finality.kind === 'final' || finality.kind === 'hedged'),
-    traceReadable,
-    kStar,
-    tfbc,
-    issues: [...notes, ...issues],
-  });
-
-  if (text.trim() === '' && !cutOff) {
+  const evidence = weigh(reading, truth, text, context);
+  if (text.trim() === '' && !evidence.cutOff) {
     // An empty completion is the model's output, not a transport fault: `api` (missing data) is reserved
     // for requests that never produced a response. The release re-ran empty D3 outputs as API errors;
     // counting them as missing would hide a failure mode and inflate p_d.
@@ -98,6 +77,41 @@ export function classify(reading: CcbReading, truth: CcbTruth, text: string, con
       issues: ['empty response: no trace and no ANSWER'],
     };
   }
+  return context.reading === 'authors' ? byAuthorsPrecedence(evidence) : bySymmetricRule(evidence, reading);
+}
+
+/** What a grade is decided from: the issues by kind, the finality of the answer, and the outcome builder. */
+interface Evidence {
+  cutOff: boolean;
+  finality: Finality;
+  answerCorrect: boolean;
+  formatIssues: string[];
+  truncationIssues: string[];
+  constraintIssues: string[];
+  traceNote: string[];
+  answerNote: string;
+  outcome(kind: CcbOutcome['kind'], issues: string[]): CcbOutcome;
+}
+
+function weigh(reading: CcbReading, truth: CcbTruth, text: string, context: GradeContext): Evidence {
+  const cutOff = context.finishReason === 'length';
+  const depth = truth.steps.length;
+  // TFBC and k* are defined over parseable traces only (paper 000 §3): a trace with no readable step, or an
+  // unreadable one, is neither a lucky guess nor a divergence at step 1.
+  const traceReadable = reading.steps.length > 0 && reading.steps.every((step) => step.formatIssue === undefined);
+  const kStar = traceReadable ? divergenceStep(truth.steps, reading.steps) : -1;
+  // An answer the text after it takes back, hedges or was still writing past is not the final answer: it is
+  // never Correct (docs/outputs.md, "The final answer").
+  const finality = finalityOf(
+    text,
+    reading.answer === null ? null : (reading.answerEnd ?? null),
+    context.finishReason,
+    context.reading,
+  );
+  const answerMatches = reading.answer !== null && truth.answer !== '' && reading.answer.norm === truth.answer;
+  const answerCorrect = finality.kind === 'final' && answerMatches;
+  const tfbc = answerCorrect && kStar !== -1;
+  const notes = reading.notes ?? [];
 
   // A response can hold any number of steps: the per-step issues list the first ones (at least N of them).
   const stepIssues = (issueOf: (step: StateReading) => string | undefined, what: string): string[] =>
@@ -133,15 +147,65 @@ export function classify(reading: CcbReading, truth: CcbTruth, text: string, con
     : kStar === -1
       ? []
       : [`trace first diverges at step ${kStar}`];
-  if (answerCorrect) return outcome('correct', [...traceNote, ...formatIssues, ...constraintIssues]);
-  if (formatIssues.length > 0) return outcome('format', formatIssues);
-  if (truncationIssues.length > 0) return outcome('truncation', truncationIssues);
-  if (constraintIssues.length > 0) return outcome('constraint', [...constraintIssues, ...traceNote]);
   const answerNote =
     finality.kind === 'hedged'
       ? finality.issue
       : reading.answer === null
         ? 'no answer'
         : `wrong answer ${echo(reading.answer.norm)}`;
-  return outcome('reasoning', [answerNote, ...traceNote]);
+  return {
+    cutOff,
+    finality,
+    answerCorrect,
+    formatIssues,
+    truncationIssues,
+    constraintIssues,
+    traceNote,
+    answerNote,
+    outcome: (kind, issues) => ({
+      family: 'ccb',
+      kind,
+      answerCorrect,
+      answerParsed: reading.answer !== null && (finality.kind === 'final' || finality.kind === 'hedged'),
+      traceReadable,
+      kStar,
+      tfbc,
+      issues: [...notes, ...issues],
+    }),
+  };
+}
+
+/** The release's precedence: correct → format → truncation → constraint → reasoning (reading 'authors'). */
+function byAuthorsPrecedence(e: Evidence): CcbOutcome {
+  if (e.answerCorrect) return e.outcome('correct', [...e.traceNote, ...e.formatIssues, ...e.constraintIssues]);
+  if (e.formatIssues.length > 0) return e.outcome('format', e.formatIssues);
+  if (e.truncationIssues.length > 0) return e.outcome('truncation', e.truncationIssues);
+  if (e.constraintIssues.length > 0) return e.outcome('constraint', [...e.constraintIssues, ...e.traceNote]);
+  return e.outcome('reasoning', [e.answerNote, ...e.traceNote]);
+}
+
+/**
+ * The symmetric rule (reading 'final'): first, from the form alone, is there a readable, complete, final answer?
+ * Without one the trial is set aside — truncation when the output was cut (at the token limit, after the answer
+ * while still writing, or before any answer with a trace shorter than N), format otherwise. With one it is
+ * counted: correct, constraint or reasoning; what the trace looked like is a note, never the verdict.
+ */
+function bySymmetricRule(e: Evidence, reading: CcbReading): CcbOutcome {
+  const answer = reading.answer;
+  const readable = answer !== null && answer.formatIssue === undefined;
+  if (e.finality.kind === 'retracted') return e.outcome('format', [e.finality.issue]);
+  if (!readable || e.finality.kind === 'cut-off') {
+    // no readable, complete, final answer: set aside, and the kind says why
+    if (e.cutOff || e.finality.kind === 'cut-off') return e.outcome('truncation', e.truncationIssues);
+    if (e.formatIssues.length > 0) return e.outcome('format', e.formatIssues);
+    if (e.truncationIssues.length > 0) return e.outcome('truncation', e.truncationIssues);
+    return e.outcome('format', ['no ANSWER could be parsed']);
+  }
+  // Counted. The trace's own format issues and a short trace decide nothing here: they are kept as notes.
+  const traceNotes = [...e.formatIssues, ...e.truncationIssues];
+  if (e.answerCorrect) return e.outcome('correct', [...e.traceNote, ...traceNotes, ...e.constraintIssues]);
+  if (e.finality.kind === 'hedged') return e.outcome('reasoning', [e.answerNote, ...e.traceNote, ...traceNotes]);
+  if (e.constraintIssues.length > 0)
+    return e.outcome('constraint', [...e.constraintIssues, ...e.traceNote, ...traceNotes]);
+  return e.outcome('reasoning', [e.answerNote, ...e.traceNote, ...traceNotes]);
 }

@@ -3,7 +3,7 @@ import type { CountOutcome } from '../outcome.js';
 import type { GradeContext } from '../task.js';
 import { auditResponse } from './audit.js';
 import { countFinality } from './final-answer.js';
-import { parseLastInteger, scoreCount } from './parse.js';
+import { parseGroupedCount, parseLastInteger, scoreCount } from './parse.js';
 import type { Motif } from './stimulus.js';
 
 const FINAL: Finality = { kind: 'final' };
@@ -18,7 +18,9 @@ export function gradeCount(expected: number, text: string, context: GradeContext
   if (finality.kind !== 'final') {
     return { ...base, kind: 'unparsed', parsed: null, relativeError: null, issues: [finality.issue] };
   }
-  const score = scoreCount(parseLastInteger(text), expected);
+  // 'final' reads a count written with thousands separators whole (`16,384`); the authors' parser, its last group
+  const grouped = context.reading === 'authors' ? null : parseGroupedCount(text);
+  const score = scoreCount(grouped ?? parseLastInteger(text), expected);
   switch (score.kind) {
     case 'unparsed':
       return { ...base, kind: 'unparsed', parsed: null, relativeError: null, issues: ['no integer in the response'] };

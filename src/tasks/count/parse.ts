@@ -79,6 +79,20 @@ export function scanLastInteger(text: string): LastIntegerScan {
   return { kind: 'integer', value: negative ? -value : value, digits: digits.length };
 }
 
+/**
+ * A count written with thousands separators at the end of the text's last number (`16,384`, `16.384`, `16'384`,
+ * `16_384`: groups of exactly three digits after the first, one separator throughout): its value, or null when the
+ * last number is not so written. The authors' parser reads `16,384` as 384; the 'final' reading reads 16384.
+ */
+export function parseGroupedCount(text: string): bigint | null {
+  const end = lastDigitEnd(text);
+  if (end < 0) return null;
+  const grouped = GROUPED.exec(text.slice(Math.max(0, end - 64), end));
+  return grouped === null ? null : BigInt(grouped[0].replace(/[^0-9]/g, ''));
+}
+
+const GROUPED = /(?<![0-9,.'’_])[0-9]{1,3}([,.'’_])[0-9]{3}(?:\1[0-9]{3})*$/;
+
 /** The authors' `parse_integer`: the last integer in the text as a BigInt, or null. */
 export function parseLastInteger(text: string): bigint | null {
   const scan = scanLastInteger(text);

@@ -55,10 +55,12 @@ describe.each(ids)('%s at N = 10: the final answer is the last one, and only a f
     expect(grade(id, inst, `${right}\n\nWait, let me double-check step 2. Yes, it holds.`).kind).toBe('correct');
   });
 
-  it('a complete answer that ends the output at length is still graded', () => {
+  it('a complete answer that ends the output at length is still graded, right or wrong', () => {
     expect(grade(id, inst, right, { finishReason: 'length' })).toMatchObject({ kind: 'correct', kStar: -1 });
-    // A wrong one at the limit stays Truncation, as before (the precedence: correct → format → truncation → …).
-    expect(grade(id, inst, wrong, { finishReason: 'length' }).kind).toBe('truncation');
+    // The symmetric rule: the answer is readable, complete and final, so the trial counts whatever it says.
+    expect(grade(id, inst, wrong, { finishReason: 'length' }).kind).toBe('reasoning');
+    // The authors' precedence (correct → format → truncation → …) sets the wrong one aside.
+    expect(grade(id, inst, wrong, { finishReason: 'length', reading: 'authors' }).kind).toBe('truncation');
   });
 
   it('a \\boxed{…} restatement after the ANSWER block replaces it', () => {

@@ -99,7 +99,11 @@ describe('D1 hand-written responses (N=5, seed 50000)', () => {
 
   it('release format rules: TRACE within the first 50 characters; a grid split over lines is not a step', () => {
     const preamble = `Sure! Here is the careful, step-by-step solution to the task:\n${respond(t, flip)}`;
-    expect(grade(d1Task, inst, preamble).kind).toBe('format');
+    expect(grade(d1Task, inst, preamble, { reading: 'authors' }).kind).toBe('format');
+    // the symmetric rule counts a readable final answer whatever the preamble: the issue stays a note
+    const counted = grade(d1Task, inst, preamble);
+    expect(counted.kind).toBe('reasoning');
+    expect(counted.issues.join(' ')).toMatch(/'TRACE' does not appear within the first 50 characters/);
     expect(
       grade(d1Task, inst, `Sure! Here is the careful, step-by-step solution:\n${respond(t, inst.answer)}`).kind,
     ).toBe('correct');
@@ -186,10 +190,15 @@ describe('D2 hand-written responses', () => {
     const prose = respond(t, inst.answer).replace('"Step 3:', '"Step 3: D becomes 2 so the state is');
     expect(grade(d2Task, inst, prose).kind).toBe('correct');
     const proseWrong = respond(t, t[0]).replace('", "Step 3:', ' -> then", "Step 3:');
-    expect(grade(d2Task, inst, proseWrong).kind).toBe('format');
     const malformed = respond([...t.slice(0, 9), '[A=7, B=8, C=2]'], t[0]);
-    expect(grade(d2Task, inst, malformed).kind).toBe('format');
-    expect(grade(d2Task, inst, respond(t, t[0]).replace('TRACE', 'trace')).kind).toBe('format');
+    const lower = respond(t, t[0]).replace('TRACE', 'trace');
+    const authors: GradeContext = { reading: 'authors' };
+    for (const text of [proseWrong, malformed, lower]) {
+      // the release's precedence: a wrong answer behind a trace format issue is Format
+      expect(grade(d2Task, inst, text, authors).kind).toBe('format');
+      // the symmetric rule: the final answer is readable, so the trial counts; the trace issue is a note
+      expect(grade(d2Task, inst, text).kind).toBe('reasoning');
+    }
   });
 
   it('prose instead of a trace → format; a cut-off trace → truncation', () => {

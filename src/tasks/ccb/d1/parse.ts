@@ -1,5 +1,5 @@
 import { echo } from '../../echo.js';
-import { finalAnswerNotes, findAnswerBlocks, type StateSpan } from '../answer-blocks.js';
+import { answerEndOf, finalAnswerNotes, findAnswerBlocks, type StateSpan } from '../answer-blocks.js';
 import type { CcbReading, StateReading } from '../reading.js';
 import { closeDoubleBracket, scanSteps, stripWhitespace } from '../scan.js';
 import { traceOfFinal } from '../trace-runs.js';
@@ -53,6 +53,6 @@ export function readD1(text: string, profile: CcbProfile, depth?: number): CcbRe
     formatIssues.push("'TRACE' does not appear within the first 50 characters");
   }
   const answer = final?.closed ? readState(text.slice(final.start, final.end), profile) : null;
-  const answerEnd = answer !== null && final !== undefined ? { end: final.end, delimited: true } : undefined;
+  const answerEnd = answer !== null ? answerEndOf(text, blocks, true) : undefined;
   return { steps, answer, formatIssues, notes: finalAnswerNotes(blocks), ...(answerEnd ? { answerEnd } : {}) };
 }

@@ -1,5 +1,5 @@
 import { echo } from '../../echo.js';
-import { finalAnswerNotes, findAnswerBlocks, type StateSpan } from '../answer-blocks.js';
+import { answerEndOf, finalAnswerNotes, findAnswerBlocks, type StateSpan } from '../answer-blocks.js';
 import type { CcbReading, StateReading } from '../reading.js';
 import { closeBracket, scanSteps, stripWhitespace } from '../scan.js';
 import { traceOfFinal } from '../trace-runs.js';
@@ -92,6 +92,6 @@ export function readD2(text: string, profile: CcbProfile, depth?: number): CcbRe
     if (prose !== null) formatIssues.push(`prose inside the trace ('${prose[0]}', release F1)`);
   }
   const answer = final?.closed ? readRegisters(text.slice(final.start, final.end), profile) : null;
-  const answerEnd = answer !== null && final !== undefined ? { end: final.end, delimited: true } : undefined;
+  const answerEnd = answer !== null ? answerEndOf(text, blocks, true) : undefined;
   return { steps, answer, formatIssues, notes: finalAnswerNotes(blocks), ...(answerEnd ? { answerEnd } : {}) };
 }

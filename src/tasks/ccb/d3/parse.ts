@@ -1,5 +1,5 @@
 import { echo } from '../../echo.js';
-import { finalAnswerNotes, findAnswerBlocks, type StateSpan } from '../answer-blocks.js';
+import { answerEndOf, finalAnswerNotes, findAnswerBlocks, type StateSpan } from '../answer-blocks.js';
 import type { CcbReading, StateReading } from '../reading.js';
 import { findAnswerKeywords } from '../scan.js';
 import { traceOfFinal } from '../trace-runs.js';
@@ -62,7 +62,7 @@ function stateReading(segment: string, tokens: PairToken[]): StateReading {
 }
 
 /** A line that continues an answer: it starts (after spaces, quotes, brackets, markup) with a pair token. */
-const CONTINUATION = new RegExp(`^[\\s"'\`*\\[\\-]*(?:${QUERY_TOKEN.source})`, 'i');
+const CONTINUATION = new RegExp(`^[\\s"'\`*\\[\\-•·–—]*(?:\\d+[.)][ \\t]*)?(?:${QUERY_TOKEN.source})`, 'i');
 /** Something an answer can be made of: a pair-shaped token or a state bracket. */
 const ANSWER_LIKE = new RegExp(`${QUERY_TOKEN.source}|${PAIR_SHAPED.source}|\\[`, 'i');
 
@@ -70,7 +70,7 @@ const ANSWER_LIKE = new RegExp(`${QUERY_TOKEN.source}|${PAIR_SHAPED.source}|\\[`
  * Where a note on the answer's line starts (` — note: EF:F was excluded`, `(since …`, `; because …`): a dash set
  * off by spaces, or a word that opens a remark. The note's pairs are not part of the answer.
  */
-const NOTE = /\s(?:—|–|--|-)\s|\b(?:note|nb|excluding|excluded|except|without|because|since|where)\b/i;
+const NOTE = /[ \t](?:—|–|--|-)[ \t]|\b(?:note|nb|excluding|excluded|except|without|because|since|where)\b/i;
 
 /**
  * The answer after a keyword, within `[from, to)`: the rest of the keyword's line (or, when that is empty,
@@ -134,7 +134,7 @@ export function readD3(text: string, answerMode: 'state' | 'query', depth?: numb
   const answer = final?.closed ? readAnswer(text.slice(final.start, final.end), answerMode) : null;
   // A bare pair list (no brackets) at the very end of a cut-off output may be missing pairs; a query token is whole.
   const delimited = answerMode === 'query' || text.slice(final?.start ?? 0, final?.end ?? 0).includes(']');
-  const answerEnd = answer !== null && final !== undefined ? { end: final.end, delimited } : undefined;
+  const answerEnd = answer !== null ? answerEndOf(text, blocks, delimited) : undefined;
   return { steps, answer, formatIssues: [], notes: finalAnswerNotes(blocks), ...(answerEnd ? { answerEnd } : {}) };
 }
 
