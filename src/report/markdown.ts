@@ -1,5 +1,6 @@
 import type { RetentionFit } from '../schema/fit.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
+import { type Provenance, provenanceSettingsText, provenanceSubjectText } from '../schema/provenance.js';
 import type { Report, Spend } from '../schema/report.js';
 import { sccStopText } from '../schema/scc-stop.js';
 import { fixed, interval, percent, thousands, usd } from './format.js';
@@ -9,6 +10,17 @@ import { assayNote, limitLine, unpricedSubjects } from './spend.js';
 
 /** An error message in a list item: its first ERROR_MAX characters and last ones (a provider's body can be a page). */
 const ERROR_MAX = 1_000;
+
+/** What produced the numbers (src/schema/provenance.ts): a line per subject and one of settings. */
+function provenanceMarkdown(p: Provenance): string[] {
+  return [
+    '## Provenance',
+    '',
+    ...p.subjects.map((s) => `- subject ${md(provenanceSubjectText(s))}`),
+    `- ${md(provenanceSettingsText(p))}`,
+    '',
+  ];
+}
 
 /**
  * summary.md: the human-readable projection of ceilingbench.json (also for $GITHUB_STEP_SUMMARY). Every text that
@@ -44,6 +56,7 @@ export function renderMarkdown(report: Report): string {
     ];
     lines.push(`Scope: ${parts.join(' · ')}`, '');
   }
+  if (report.provenance) lines.push(...provenanceMarkdown(report.provenance));
   if (report.gates.length > 0) {
     lines.push('## Gates', '', '| gate | mode | result | estimate | 95% CI | threshold |', '|---|---|---|---|---|---|');
     for (const g of report.gates) {

@@ -2,11 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestProject, TestSuite, Vitest } from 'vitest/node';
+import { designText } from '../config/design.js';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { ERROR_CODES } from '../errors.js';
 import { hardFailures, unknownGateKeys } from '../gates/index.js';
 import type { TestEntry } from '../report/build.js';
 import { terminalSafe } from '../report/safe-text.js';
+import type { ProvenanceSettings } from '../schema/provenance.js';
 import type { Report } from '../schema/report.js';
 import { limitRecordAt } from '../spend/ledger-server.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
@@ -126,6 +128,18 @@ function filtersOf(vitest: Vitest): string | null {
   if (files && files.length > 0) parts.push(`files ${files.join(' ')}`);
   if (vitest.config.shard) parts.push(`--shard ${vitest.config.shard.index}/${vitest.config.shard.count}`);
   return parts.length > 0 ? terminalSafe(parts.join(', ')) : null;
+}
+
+/** The run's settings a report's provenance names (src/schema/provenance.ts). */
+function settingsOf(config: RunConfig, vitest: Vitest): ProvenanceSettings {
+  return {
+    trials: config.trials,
+    design: designText(config.design),
+    missingRule: config.missing,
+    maxMissingFraction: config.maxMissingFraction,
+    reasoningDelimiters: config.reasoningDelimiters.length,
+    vitestVersion: (vitest as { version?: string }).version ?? null,
+  };
 }
 
 /** The shards a merge of blobs holds and lacks (each shard's modules carry its stamp); none outside a merge. */
@@ -256,6 +270,7 @@ export default class CeilingbenchReporter implements Reporter {
         prices: config.prices,
         spendLimit: limitRecordAt(config.spendLedger?.url),
         scope: { declared, filters: filtersOf(vitest), ...(shards ? { shards } : {}) },
+        settings: settingsOf(config, vitest),
       });
       const outDir = config.outDir;
       // the set is written as a whole: no file of the previous run's set stays beside this run's

@@ -9,6 +9,8 @@ import {
 } from '../../compare/index.js';
 import { formatLevels } from '../../compare/levels.js';
 import { fixed } from '../../report/format.js';
+import { terminalSafe } from '../../report/safe-text.js';
+import { type Provenance, provenanceSettingsText, provenanceSubjectText } from '../../schema/provenance.js';
 import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { COMMAND_HELP } from './table.js';
@@ -97,8 +99,33 @@ function newLines(c: Comparison): string[] {
   return lines;
 }
 
+/** Both sides' provenance first, then what differs between them: what was compared, before any number. */
+function provenanceLines(c: Comparison): string[] {
+  const block = (side: string, name: string, p: Provenance) => [
+    `${side} ${name}:`,
+    ...p.subjects.map((s) => `  subject ${provenanceSubjectText(s)}`),
+    `  ${provenanceSettingsText(p)}`,
+  ];
+  const { differences } = c.provenance;
+  return [
+    ...block('baseline', c.baseline, c.provenance.baseline),
+    ...block('candidate', c.candidate, c.provenance.candidate),
+    differences.length === 0
+      ? 'same subject, settings and versions on both sides'
+      : `${differences.length} difference(s) between the sides:`,
+    ...differences.map((d) => `- ${d}`),
+    ...(c.provenance.warning ? [`WARNING: ${c.provenance.warning}`] : []),
+    '',
+  ];
+}
+
 function table(c: Comparison): string {
-  const lines = [`baseline ${c.baseline} → candidate ${c.candidate}`, ...scopeLines(c), ''];
+  const lines = [
+    ...provenanceLines(c).map(terminalSafe),
+    `baseline ${c.baseline} → candidate ${c.candidate}`,
+    ...scopeLines(c),
+    '',
+  ];
   if (c.metrics.length === 0) lines.push('no metric compared');
   else {
     lines.push(
@@ -110,13 +137,14 @@ function table(c: Comparison): string {
   lines.push('', c.regressions.length === 0 ? 'no regression' : `${c.regressions.length} regression(s):`);
   for (const r of c.regressions) lines.push(`- ${named(r)}: ${r.reason}`);
   lines.push(...notComparedLines(c), ...newLines(c), '');
+  const warning = c.provenance.warning ? ` — WARNING: ${terminalSafe(c.provenance.warning)}` : '';
   lines.push(
-    c.passed
+    (c.passed
       ? 'PASS: every baseline record in scope was compared, and none regressed'
       : `FAIL: ${[
           ...(c.regressions.length > 0 ? [`${c.regressions.length} regression(s)`] : []),
           ...(c.notCompared.length > 0 ? [`${c.notCompared.length} not compared`] : []),
-        ].join(', ')}`,
+        ].join(', ')}`) + warning,
   );
   return `${lines.join('\n')}\n`;
 }
