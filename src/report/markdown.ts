@@ -1,6 +1,11 @@
 import type { RetentionFit } from '../schema/fit.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
-import { type Provenance, provenanceSettingsText, provenanceSubjectText } from '../schema/provenance.js';
+import {
+  type Provenance,
+  provenanceSettingsText,
+  provenanceSubjectText,
+  servedModelNotes,
+} from '../schema/provenance.js';
 import type { Report, Spend } from '../schema/report.js';
 import { sccStopText } from '../schema/scc-stop.js';
 import { fixed, interval, percent, thousands, usd } from './format.js';
@@ -18,6 +23,7 @@ function provenanceMarkdown(p: Provenance): string[] {
     '',
     ...p.subjects.map((s) => `- subject ${md(provenanceSubjectText(s))}`),
     `- ${md(provenanceSettingsText(p))}`,
+    ...servedModelNotes(p).map((note) => `- **${md(note)}**`),
     '',
   ];
 }

@@ -203,3 +203,47 @@ export function provenanceSettingsText(p: Provenance): string {
     `vitest ${known(p.vitestVersion)}`,
   ].join(' · ');
 }
+
+/**
+ * How strictly the served model must match the requested one (the `servedModel` gate, docs/providers.md):
+ * - exact: the same name;
+ * - prefix (the default): the served name starts with the requested one, after any `provider/` prefix on either
+ *   side — OpenAI answers `gpt-4o` with the dated snapshot `gpt-4o-2024-08-06`, a router names `openai/gpt-4o`;
+ *   a gateway falling back to another model, or an alias moved to another family, still fails;
+ * - any: not checked.
+ */
+export const SERVED_MODEL_RULES = ['exact', 'prefix', 'any'] as const;
+export type ServedModelRule = (typeof SERVED_MODEL_RULES)[number];
+export const DEFAULT_SERVED_MODEL_RULE: ServedModelRule = 'prefix';
+
+const lastSegment = (name: string) => name.slice(name.lastIndexOf('/') + 1).toLowerCase();
+
+export function servedModelMatches(rule: ServedModelRule, requested: string, served: string): boolean {
+  if (rule === 'any') return true;
+  if (rule === 'exact') return served === requested;
+  return (
+    served.toLowerCase().startsWith(requested.toLowerCase()) || lastSegment(served).startsWith(lastSegment(requested))
+  );
+}
+
+/**
+ * What a reader must be told about the served models (console and summary.md): a subject served by another model
+ * than the one it asked for (any difference, a dated snapshot included: it is said, and the gate decides), or by
+ * several models within the run.
+ */
+export function servedModelNotes(p: Provenance): string[] {
+  const notes: string[] = [];
+  for (const s of p.subjects) {
+    if (s.servedModels.length === 0) continue;
+    const answered = s.servedModels.reduce((n, m) => n + m.trials, 0) + s.servedUnreported;
+    const other = s.requestedModel === null ? [] : s.servedModels.filter((m) => m.model !== s.requestedModel);
+    if (other.length > 0)
+      notes.push(
+        `served model differs: ${s.label} asked for ${s.requestedModel}, served by ` +
+          `${other.map((m) => `${m.model} in ${m.trials} of ${answered} answered trials`).join(', ')}`,
+      );
+    if (s.servedModels.length > 1)
+      notes.push(`served model changed within the run: ${s.label} was served by ${servedText(s)}`);
+  }
+  return notes;
+}

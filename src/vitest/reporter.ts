@@ -8,7 +8,7 @@ import { ERROR_CODES } from '../errors.js';
 import { hardFailures, unknownGateKeys } from '../gates/index.js';
 import type { TestEntry } from '../report/build.js';
 import { terminalSafe } from '../report/safe-text.js';
-import type { ProvenanceSettings } from '../schema/provenance.js';
+import { type ProvenanceSettings, servedModelNotes } from '../schema/provenance.js';
 import type { Report } from '../schema/report.js';
 import { limitRecordAt } from '../spend/ledger-server.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
@@ -290,8 +290,13 @@ export default class CeilingbenchReporter implements Reporter {
       const scope = report.scope;
       if (scope && scope.notRun.length > 0)
         write(`not run: ${scope.notRun.join(', ')}${scope.filters ? ` (filters: ${scope.filters})` : ''}`);
+      // the model that answered is said when it is not the one asked for (the servedModel gate decides on it)
+      for (const note of report.provenance ? servedModelNotes(report.provenance) : []) write(note);
       const failedGates = hardFailures(report.gates);
       for (const gate of failedGates) write(gate.message);
+      // an advisory gate does not change the exit code, but its failure is said
+      for (const gate of report.gates.filter((g) => g.mode === 'advisory' && !g.passed))
+        write(`${gate.message} — advisory: the run does not fail on it`);
       for (const test of report.tests.filter((t) => t.project === '*')) write(test.errors.join('; '));
       if (failedGates.length > 0 || report.tests.some((t) => t.project === '*')) process.exitCode = 1;
       if (unknown.length > 0) process.exitCode = ERROR_CODES.CB_CONFIG.exit;
