@@ -64,7 +64,14 @@ describe('the served model', { timeout: 120_000 }, () => {
   });
 
   it("a dated snapshot of the requested model passes the default 'prefix', fails 'exact', and is still said", async () => {
-    const prefix = await runServedBy('loop-model-2026-01-01', '{"d2":{"minRetention":0}}');
+    // with a failed advisory gate beside it: printed (it was silent), and the run still passes
+    const prefix = await runServedBy(
+      'loop-model-2026-01-01',
+      '{"d2":{"minRetention":0,"maxTfbcRate":{"value":-1,"mode":"advisory"}}}',
+    );
+    expect(prefix.output).toMatch(
+      /gate d2\.maxTfbcRate FAILED \(advisory\): .* — advisory: the run does not fail on it/,
+    );
     expect(prefix.output).toContain(
       'served model differs: openai:loop-model asked for loop-model, served by loop-model-2026-01-01',
     );
