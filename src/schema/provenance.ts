@@ -112,9 +112,9 @@ function hostOf(endpoint: string | undefined): string | null {
 /** A function subject's code identity: `version` pinned by the user, or `codeHash` computed from its code. */
 function codeOf(subject: SubjectIdentity): ProvenanceSubject['code'] {
   if (subject.kind !== 'function') return undefined;
-  const { codeHash, version } = subject.parameters;
+  const { codeHash, version, pinned } = subject.parameters;
   if (typeof codeHash === 'string') return { version: codeHash, pinned: false };
-  if (version !== undefined) return { version: String(version), pinned: true };
+  if (version !== undefined) return { version: String(version), pinned: pinned === true };
   return undefined;
 }
 
@@ -186,7 +186,14 @@ export function provenanceSubjectText(s: ProvenanceSubject): string {
   if (s.requestedModel !== null || s.servedModels.length > 0)
     parts.push(`model requested ${s.requestedModel ?? '–'}, served ${servedText(s)}`);
   if (s.endpointHost) parts.push(`endpoint ${s.endpointHost}`);
-  if (s.code) parts.push(s.code.pinned ? `version ${s.code.version} (pinned by the user)` : `code ${s.code.version}`);
+  if (s.code)
+    parts.push(
+      s.code.pinned
+        ? `version ${s.code.version} (pinned by the user)`
+        : s.code.version.startsWith('sha256:')
+          ? `code ${s.code.version}`
+          : `version ${s.code.version} (the default: neither pinned nor hashed)`,
+    );
   return parts.join(' · ');
 }
 

@@ -290,6 +290,12 @@ export default class CeilingbenchReporter implements Reporter {
       const scope = report.scope;
       if (scope && scope.notRun.length > 0)
         write(`not run: ${scope.notRun.join(', ')}${scope.filters ? ` (filters: ${scope.filters})` : ''}`);
+      const foreign = report.cells.flatMap((c) => c.trials).filter((t) => t.cacheMismatch !== undefined);
+      if (foreign.length > 0)
+        write(
+          `cache: ${foreign.length} entr${foreign.length === 1 ? 'y' : 'ies'} under a trial's key belonged to another request ` +
+            `and were not served (counted as misses; asked again): ${foreign[0].cacheMismatch}`,
+        );
       // the model that answered is said when it is not the one asked for (the servedModel gate decides on it)
       for (const note of report.provenance ? servedModelNotes(report.provenance) : []) write(note);
       const failedGates = hardFailures(report.gates);
