@@ -4,9 +4,16 @@ import { resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestProject, TestSuite, Vitest } from 'vitest/node';
 import { designText } from '../config/design.js';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
-import { ERROR_CODES } from '../errors.js';
+import { ERROR_CODES, type ErrorCode, errorCodeOf } from '../errors.js';
 import { hardFailures, unknownGateKeys } from '../gates/index.js';
 import type { TestEntry } from '../report/build.js';
+import {
+  markRunStarted,
+  type ReportSetManifest,
+  readReportSetManifest,
+  restoreManifest,
+  sealReportSet,
+} from '../report/report-set.js';
 import { terminalSafe } from '../report/safe-text.js';
 import { type ProvenanceSettings, servedModelNotes } from '../schema/provenance.js';
 import type { Report } from '../schema/report.js';
@@ -174,6 +181,39 @@ export default class CeilingbenchReporter implements Reporter {
     for (const project of vitest.projects) {
       if (!project.getProvidedContext()[RUN_CONFIG_KEY]) project.provide(RUN_CONFIG_KEY, config);
     }
+    // the folder's set is marked as superseded by a running run until this run's set is written: a run killed
+    // meanwhile leaves `state: running` for report, compare and a CI upload to see (src/report/report-set.ts)
+    if (!writesBlob(vitest)) this.markStarted(config.outDir);
+  }
+
+  /** The run's id: its start time and process (no randomness: reports stay a function of the seed). */
+  private get run(): { id: string; startedAt: string } {
+    const startedAt = this.startedAt.toISOString();
+    return { id: `${startedAt}-p${process.pid}`, startedAt };
+  }
+
+  private readonly marked = new Map<string, ReportSetManifest | undefined>();
+
+  private markStarted(outDir: string): void {
+    try {
+      this.marked.set(outDir, readReportSetManifest(outDir));
+      markRunStarted(outDir, this.run);
+    } catch (error) {
+      process.stderr.write(
+        `ceilingbench: ${terminalSafe(`could not mark the report set in ${outDir}: ${(error as Error).message}`)}\n`,
+      );
+    }
+  }
+
+  /** A marked folder whose run wrote no set (no benchmark ran, a blob run): its previous manifest, put back. */
+  private unmark(outDir: string): void {
+    if (!this.marked.has(outDir)) return;
+    try {
+      restoreManifest(outDir, this.marked.get(outDir));
+    } catch {
+      // the folder was removed meanwhile: nothing to put back
+    }
+    this.marked.delete(outDir);
   }
 
   /** index.html + charts.vl.json beside the JSON; a chart failure never costs the JSON, JUnit or Markdown. */
@@ -199,6 +239,7 @@ export default class CeilingbenchReporter implements Reporter {
     if (!vitest) return;
     // a run that writes a blob is judged when its blobs are merged (a shard alone lacks the other shards' projects)
     if (writesBlob(vitest)) {
+      for (const outDir of [...this.marked.keys()]) this.unmark(outDir);
       process.stdout.write(
         'ceilingbench: blob run — the report set and the gates come with `vitest --merge-reports`\n',
       );
@@ -244,7 +285,10 @@ export default class CeilingbenchReporter implements Reporter {
     const benchmark = new Set(ownProjects.filter(isBenchmarkProject).map((p) => p.name));
     const selected = (vitest.config.project ?? []).length > 0 && benchmark.size > 0;
     const touched = [...projects].some((p) => benchmark.has(p)) || entries.some((e) => e.meta);
-    if (!selected && !touched && !(vitest.config.mergeReports && stamps.length > 0)) return;
+    if (!selected && !touched && !(vitest.config.mergeReports && stamps.length > 0)) {
+      this.unmark(config.outDir);
+      return;
+    }
     const write = (line: string) => process.stderr.write(`ceilingbench: ${terminalSafe(line)}\n`);
     try {
       // loaded when the run ends, not at start-up (they are a tenth of a second of module loading before the first cell)
@@ -277,6 +321,8 @@ export default class CeilingbenchReporter implements Reporter {
       clearReportSet(outDir);
       writeReportSet(report, entries, outDir);
       if (config.html) await this.writeHtml(report, outDir, root);
+      sealReportSet(outDir, this.run);
+      this.marked.delete(outDir);
       const { missing, trials, missingRate, insufficientCells } = report.summary;
       if (missing > 0) {
         write(
@@ -315,7 +361,7 @@ export default class CeilingbenchReporter implements Reporter {
       process.stdout.write(`ceilingbench: reports written to ${outDir}\n`);
     } catch (error) {
       write(`could not write reports: ${(error as Error).message}`);
-      process.exitCode = 2;
+      process.exitCode = errorCodeOf(error) ? ERROR_CODES[errorCodeOf(error) as ErrorCode].exit : 2;
     }
   }
 }

@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import {
   type Comparison,
   compareRuns,
@@ -9,6 +10,7 @@ import {
 } from '../../compare/index.js';
 import { formatLevels } from '../../compare/levels.js';
 import { fixed } from '../../report/format.js';
+import { unfinishedRunNote } from '../../report/report-set.js';
 import { terminalSafe } from '../../report/safe-text.js';
 import { type Provenance, provenanceSettingsText, provenanceSubjectText } from '../../schema/provenance.js';
 import type { RegisterCommand } from '../command.js';
@@ -119,7 +121,7 @@ function provenanceLines(c: Comparison): string[] {
   ];
 }
 
-function table(c: Comparison): string {
+function table(c: Comparison, unfinished: readonly string[] = []): string {
   const lines = [
     ...provenanceLines(c).map(terminalSafe),
     `baseline ${c.baseline} → candidate ${c.candidate}`,
@@ -137,7 +139,8 @@ function table(c: Comparison): string {
   lines.push('', c.regressions.length === 0 ? 'no regression' : `${c.regressions.length} regression(s):`);
   for (const r of c.regressions) lines.push(`- ${named(r)}: ${r.reason}`);
   lines.push(...notComparedLines(c), ...newLines(c), '');
-  const warning = c.provenance.warning ? ` — WARNING: ${terminalSafe(c.provenance.warning)}` : '';
+  const warnings = [...(c.provenance.warning ? [c.provenance.warning] : []), ...unfinished];
+  const warning = warnings.map((w) => ` — WARNING: ${terminalSafe(w)}`).join('');
   lines.push(
     (c.passed
       ? 'PASS: every baseline record in scope was compared, and none regressed'
@@ -201,7 +204,13 @@ export const registerCompare: RegisterCommand = (cli, io) => {
       );
       const only = onlyProjects(flags.only);
       const comparison = compareRuns(load(basePath), load(candPath), { tolerances, only });
-      io.stdout(flags.json ? `${JSON.stringify(comparison, null, 2)}\n` : table(comparison));
+      // a report whose run did not finish (killed, or still running) is flagged: its numbers are an earlier run's
+      const unfinished = [basePath, candPath].flatMap((path) => {
+        const note = unfinishedRunNote(dirname(resolve(path)));
+        return note ? [note] : [];
+      });
+      for (const note of unfinished) io.stderr(`ceilingbench: warning: ${terminalSafe(note)}\n`);
+      io.stdout(flags.json ? `${JSON.stringify(comparison, null, 2)}\n` : table(comparison, unfinished));
       // a gate never passes on data it did not check: a record not compared fails it as a regression does
       return comparison.passed ? 0 : 1;
     });
