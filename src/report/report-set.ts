@@ -3,6 +3,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, wri
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CeilingbenchError } from '../errors.js';
+import { redact } from '../subjects/redact.js';
 
 /**
  * The report set's manifest, `ceilingbench.set.json` beside the reports: which run wrote the set, whether that run
@@ -142,6 +143,25 @@ export function restoreManifest(outDir: string, previous: ReportSetManifest | un
 /** Removes the previous set's own files (throws, removing nothing, when the folder holds foreign ones). */
 export function clearReportSet(outDir: string): void {
   for (const name of ownReportFiles(outDir)) rmSync(join(outDir, name), { force: true });
+}
+
+/**
+ * The last line of defence of "never a key in a report": every file of the set rewritten without the run's secrets
+ * (src/subjects/redact.ts: any case, JSON/URL/HTML escaping, partial echoes) before the set is sealed.
+ */
+export function scrubReportSet(outDir: string, secrets: readonly string[]): void {
+  if (secrets.length === 0) return;
+  for (const name of REPORT_SET_FILES) {
+    const path = join(outDir, name);
+    if (!existsSync(path)) continue;
+    const text = readFileSync(path, 'utf8');
+    const clean = redact(text, secrets);
+    if (clean !== text) {
+      const tmp = `${path}.${process.pid}.tmp`;
+      writeFileSync(tmp, clean);
+      renameSync(tmp, path);
+    }
+  }
 }
 
 /** Records the set as written: the run, its state, and each file present with its sha256. */

@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { type Report, reportSchema } from '../schema/report.js';
+import { redact, secretsFromEnv } from '../subjects/redact.js';
 import type { TestEntry } from './build.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
@@ -26,6 +27,7 @@ export function writeReportSet(report: Report, entries: readonly TestEntry[], ou
   };
   for (const [name, text] of Object.entries(files)) writeAtomic(join(outDir, name), text);
   const stepSummary = process.env.GITHUB_STEP_SUMMARY;
-  if (stepSummary) appendFileSync(stepSummary, files['summary.md']);
+  // the job's summary is a stream ceilingbench writes too: without the run's secrets (src/subjects/redact.ts)
+  if (stepSummary) appendFileSync(stepSummary, redact(files['summary.md'], secretsFromEnv(process.env)));
   return Object.keys(files).map((name) => join(outDir, name));
 }

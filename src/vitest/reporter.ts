@@ -12,12 +12,14 @@ import {
   type ReportSetManifest,
   readReportSetManifest,
   restoreManifest,
+  scrubReportSet,
   sealReportSet,
 } from '../report/report-set.js';
 import { terminalSafe } from '../report/safe-text.js';
 import { type ProvenanceSettings, servedModelNotes } from '../schema/provenance.js';
 import type { Report } from '../schema/report.js';
 import { limitRecordAt } from '../spend/ledger-server.js';
+import { redact, secretsFromEnv } from '../subjects/redact.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
 import { REPORTER_MARK } from './files.js';
 import { type CeilingbenchMeta, MODULE_STAMP_KEY, type ModuleStamp, SUBJECT_META_KEY } from './meta.js';
@@ -289,7 +291,8 @@ export default class CeilingbenchReporter implements Reporter {
       this.unmark(config.outDir);
       return;
     }
-    const write = (line: string) => process.stderr.write(`ceilingbench: ${terminalSafe(line)}\n`);
+    const secrets = secretsFromEnv(process.env);
+    const write = (line: string) => process.stderr.write(`ceilingbench: ${terminalSafe(redact(line, secrets))}\n`);
     try {
       // loaded when the run ends, not at start-up (they are a tenth of a second of module loading before the first cell)
       const [{ buildReport }, { clearReportSet, writeReportSet }] = await Promise.all([
@@ -321,6 +324,7 @@ export default class CeilingbenchReporter implements Reporter {
       clearReportSet(outDir);
       writeReportSet(report, entries, outDir);
       if (config.html) await this.writeHtml(report, outDir, root);
+      scrubReportSet(outDir, secretsFromEnv(process.env));
       sealReportSet(outDir, this.run);
       this.marked.delete(outDir);
       const { missing, trials, missingRate, insufficientCells } = report.summary;

@@ -110,3 +110,20 @@ describe('a run in progress is visible', () => {
     expect(existsSync(join(docs, REPORT_SET_MANIFEST))).toBe(false);
   });
 });
+
+describe('the report set is scrubbed of the run’s secrets before it is sealed', () => {
+  it('removes a key echoed in any case or escaping from every file, and the files stay readable', async () => {
+    const { scrubReportSet } = await import('../../src/report/report-set.js');
+    const dir = folder();
+    const key = 'sk-live-0123456789abcdef';
+    writeFileSync(
+      join(dir, 'ceilingbench.json'),
+      JSON.stringify({ issue: `HTTP 401: key ${key.toLowerCase()} / sk\\u002dlive\\u002d0123456789abcdef` }),
+    );
+    writeFileSync(join(dir, 'summary.md'), `- first API failure: ${encodeURIComponent(key.toUpperCase())}`);
+    scrubReportSet(dir, [key]);
+    const json = JSON.parse(readFileSync(join(dir, 'ceilingbench.json'), 'utf8'));
+    expect(json.issue).toBe('HTTP 401: key *** / ***');
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toBe('- first API failure: ***');
+  });
+});
