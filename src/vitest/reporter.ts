@@ -305,7 +305,8 @@ export default class CeilingbenchReporter implements Reporter {
       // when the reporter runs without the plugin
       const unknown = unknownGateKeys(config.gates, known);
       for (const line of unknown) write(line);
-      const shards = shardsOf(stamps);
+      // only a merge of blobs holds shards (and can lack some); a `--shard i/n` run is one shard, narrowed like a filter
+      const shards = vitest.config.mergeReports ? shardsOf(stamps) : undefined;
       const finishedAt = new Date();
       const report = buildReport(entries, {
         version: toolVersion(),
@@ -337,6 +338,12 @@ export default class CeilingbenchReporter implements Reporter {
         const api = firstApiIssue(report);
         if (api && !providerStop(report)) write(`first API failure: ${api.slice(0, 400)}`);
       }
+      const shard = vitest.config.shard;
+      if (shard && !vitest.config.mergeReports)
+        write(
+          `this run is shard ${shard.index}/${shard.count}: its report holds this shard's tests only; to judge the ` +
+            'whole run, run each shard with --reporter=blob and merge them with `vitest --merge-reports` (docs/ci.md)',
+        );
       const scope = report.scope;
       if (scope && scope.notRun.length > 0)
         write(`not run: ${scope.notRun.join(', ')}${scope.filters ? ` (filters: ${scope.filters})` : ''}`);
