@@ -22,6 +22,7 @@ import { limitRecordAt } from '../spend/ledger-server.js';
 import { redact, secretsFromEnv } from '../subjects/redact.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
 import { REPORTER_MARK } from './files.js';
+import { runInterrupted } from './interrupt-state.js';
 import { type CeilingbenchMeta, MODULE_STAMP_KEY, type ModuleStamp, SUBJECT_META_KEY } from './meta.js';
 import { configOf, configsOf } from './run-config.js';
 import { PROJECT_PATTERNS_KEY } from './subject-keys.js';
@@ -326,7 +327,7 @@ export default class CeilingbenchReporter implements Reporter {
       writeReportSet(report, entries, outDir);
       if (config.html) await this.writeHtml(report, outDir, root);
       scrubReportSet(outDir, secretsFromEnv(process.env));
-      sealReportSet(outDir, this.run);
+      sealReportSet(outDir, this.run, runInterrupted() ? 'interrupted' : 'finished');
       this.marked.delete(outDir);
       const { missing, trials, missingRate, insufficientCells } = report.summary;
       if (missing > 0) {
