@@ -10,7 +10,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
  * (`openai`, `node:fs`) are not hashed: their versions are the lockfile's business.
  */
 
-// import … from '…' / export … from '…' / import '…' / import('…') / require('…'), relative specifiers only
+// static and dynamic imports, re-exports and require() calls with a relative specifier (./x, ../y) only
 const SPECIFIERS = [
   /\b(?:import|export)\s[^'";]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]/g,
   /\bimport\s*['"](\.{1,2}\/[^'"]+)['"]/g,
