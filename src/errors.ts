@@ -31,6 +31,11 @@ export const ERROR_CODES = {
    * the run was stopped; its trials are `api` (missing data), not model failures.
    */
   CB_PROVIDER_FATAL: { exit: EXIT.providerFatal },
+  /**
+   * The report folder holds files of the report set's names that ceilingbench did not write (no manifest lists
+   * them): nothing is removed or overwritten (src/report/report-set.ts).
+   */
+  CB_REPORT_FOLDER: { exit: EXIT.usage },
   /** Aborted while waiting for the rate limiter; the caller that aborted handles it, so at the top it is a bug. */
   CB_LIMITER_ABORTED: { exit: EXIT.internal },
 } as const satisfies Record<string, { exit: ExitCode }>;

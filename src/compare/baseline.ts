@@ -1,5 +1,28 @@
 import type { Baseline } from '../schema/baseline.js';
+import { buildProvenance, type Provenance } from '../schema/provenance.js';
 import type { Report } from '../schema/report.js';
+
+/** A report's provenance: its own, or for a report written before it was kept, what its records say. */
+export function provenanceOfReport(report: Report): Provenance {
+  return (
+    report.provenance ??
+    buildProvenance({
+      subjects: report.subjects,
+      seed: report.seed,
+      packageVersion: report.tool.version,
+      cells: report.cells,
+      fits: report.fits,
+    })
+  );
+}
+
+/** A baseline's provenance: its own, or for a baseline saved before it was kept, what its fields say. */
+export function provenanceOfBaseline(baseline: Baseline): Provenance {
+  return (
+    baseline.provenance ??
+    buildProvenance({ subjects: baseline.subjects, seed: baseline.seed, packageVersion: null, fits: [] })
+  );
+}
 
 /**
  * The compact per-release record of a run (see src/schema/baseline.ts). An insufficient record carries its status
@@ -13,6 +36,7 @@ export function baselineFromReport(report: Report, name: string): Baseline {
     gitSha: report.git.sha,
     seed: report.seed,
     subjects: report.subjects,
+    provenance: provenanceOfReport(report),
     fits: report.fits.map((f) => ({
       project: f.project,
       task: f.task,

@@ -2,8 +2,10 @@ import type { Baseline } from '../schema/baseline.js';
 import { sccStopText } from '../schema/scc-stop.js';
 import { holmAdjust } from '../stats/holm.js';
 import { fisherExact } from '../stats/index.js';
+import { provenanceOfBaseline } from './baseline.js';
 import { compareFit, type FitContext, type Outcome } from './compare-fit.js';
 import { formatLevels } from './levels.js';
+import { offlineWarning, provenanceDifferences } from './provenance.js';
 import {
   absence,
   type Cell,
@@ -223,9 +225,15 @@ export function compareRuns(
   const collapse = merge(inScope(base.collapse).map((b) => compareCollapse(b, ctx)));
   const { metrics, notCompared: skipped } = merge([fits, cells, scc, collapse]);
   const regressions = metrics.filter((m) => m.regression);
+  const sides = { baseline: provenanceOfBaseline(base), candidate: provenanceOfBaseline(cand) };
   return {
     baseline: base.name,
     candidate: cand.name,
+    provenance: {
+      ...sides,
+      differences: provenanceDifferences(sides.baseline, sides.candidate),
+      warning: offlineWarning(sides.baseline, sides.candidate),
+    },
     tolerances,
     scope: { only: scope.only, projects: scope.projects, excluded: scope.excluded },
     metrics,

@@ -3,4 +3,5 @@ export * from '../stats/retention-difference.js';
 export * from './baseline.js';
 export * from './compare.js';
 export * from './load.js';
+export * from './provenance.js';
 export * from './schema.js';

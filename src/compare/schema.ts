@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { interval } from '../schema/common.js';
+import { provenanceSchema } from '../schema/provenance.js';
 
 /** How large a change must be, beyond statistical support, to count as a regression. */
 export const tolerancesSchema = z.object({
@@ -85,6 +86,16 @@ export type NewRecord = z.infer<typeof newRecordSchema>;
 export const comparisonSchema = z.object({
   baseline: z.string(),
   candidate: z.string(),
+  /**
+   * What produced each side's numbers (src/schema/provenance.ts), what differs between them (a sentence each), and
+   * the verdict line's warning when one side is simulated or replayed and the other live (null: none).
+   */
+  provenance: z.object({
+    baseline: provenanceSchema,
+    candidate: provenanceSchema,
+    differences: z.array(z.string()),
+    warning: z.string().nullable(),
+  }),
   tolerances: tolerancesSchema,
   /**
    * Which baseline records were in scope: `only` the projects named by --only (null: the whole baseline), and the

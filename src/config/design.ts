@@ -53,3 +53,12 @@ export function sweepDesignFromEnv(env: Record<string, string | undefined> = pro
   }
   return parsed.data;
 }
+
+/** The design in a line, as a report's provenance names it: `grid`, `adaptive (objective cost, …)`. */
+export function designText(design: SweepDesign): string {
+  if (design.kind === 'grid') return 'grid';
+  const parts = [`objective ${design.objective ?? 'cost'}`];
+  if (design.targetWidth !== undefined) parts.push(`target width ${design.targetWidth}`);
+  if (design.depths) parts.push(`depths ${design.depths.min}-${design.depths.max}`);
+  return `adaptive (${parts.join(', ')})`;
+}

@@ -30,6 +30,8 @@ export const runConfigSchema = configSchema.extend({
    * leave the first Ctrl-C to the main process (`ceilingbench run` only). Absent: no trial asks anything.
    */
   spendLedger: z.object({ url: z.string().url(), interruptible: z.boolean() }).optional(),
+  /** `ceilingbench run` without a spend ledger (no paid subject): the workers leave the first signal to it. */
+  interruptible: z.boolean().optional(),
   /**
    * The benchmark projects the plugin declared for this configuration, before any `--project` filter: the names a
    * gate key may use, and the projects whose gates a filtered run left unevaluated. Absent without the plugin.

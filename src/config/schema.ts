@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_EXAMPLES, exampleLimitSchema } from '../schema/example.js';
 import { GATE_MODES } from '../schema/gate.js';
+import { SERVED_MODEL_RULES } from '../schema/provenance.js';
 import { pricesSchema, spendLimitsSchema } from '../schema/spend.js';
 import { type DefinedSubject, isDefinedSubject } from '../subjects/function/define.js';
 import { MISSING_RULES } from '../tasks/outcome.js';
@@ -62,6 +63,11 @@ export const projectGatesSchema = z
     notWorseThan: notWorseThanSchema.optional(),
     /** The non-inferiority margin of `notWorseThan` in p_d (default 0.01). */
     margin: z.number().nonnegative().finite().optional(),
+    /**
+     * How the model that served (`response.model`) must match the one asked for (src/schema/provenance.ts):
+     * 'exact', 'prefix' or 'any'. A hard gate; absent, a project with another hard gate checks 'prefix'.
+     */
+    servedModel: z.enum(SERVED_MODEL_RULES).optional(),
   })
   .strict()
   .refine((g) => g.margin === undefined || g.notWorseThan !== undefined, {
@@ -74,9 +80,12 @@ export const projectGatesSchema = z
   });
 export type ProjectGates = z.infer<typeof projectGatesSchema>;
 /** The gates a finished fit decides alone, against a threshold (in the worker: src/vitest/gates.ts). */
-export type ThresholdGateName = Exclude<keyof ProjectGates, 'notWorseThan' | 'margin'>;
-/** The keys of a project's gates that are not threshold gates (decided across subjects, or their settings). */
-export const CROSS_SUBJECT_GATE_KEYS: readonly string[] = ['notWorseThan', 'margin'];
+export type ThresholdGateName = Exclude<keyof ProjectGates, 'notWorseThan' | 'margin' | 'servedModel'>;
+/**
+ * The keys of a project's gates that are not threshold gates (decided across subjects, their settings, or the
+ * served-model check decided when the report is built: src/gates/served-model.ts).
+ */
+export const CROSS_SUBJECT_GATE_KEYS: readonly string[] = ['notWorseThan', 'margin', 'servedModel'];
 
 /**
  * Gates per Vitest project name — the standard projects (d1, d2, d3, scc, puzzles) or the user's own. A key

@@ -1,6 +1,7 @@
 import type { ProjectGates } from '../config/schema.js';
 import type { GateResult } from '../schema/gate.js';
 import { crossSubjectGates, type GatedEntry } from './cross-subject.js';
+import { servedModelGates } from './served-model.js';
 import { type GateScope, unevaluatedGates } from './unevaluated.js';
 
 export interface RunGatesInput {
@@ -21,6 +22,7 @@ export interface RunGatesInput {
  */
 export function decideRunGates(input: RunGatesInput): GateResult[] {
   const cross = crossSubjectGates(input.configured, input.entries, input.seed, input.resamples);
-  const decided = [...input.measured, ...cross];
+  const served = servedModelGates(input.configured, input.entries);
+  const decided = [...input.measured, ...cross, ...served];
   return [...decided, ...unevaluatedGates(input.configured, input.scope, decided)];
 }

@@ -6,6 +6,7 @@ export { crossSubjectGates, type GatedEntry } from './cross-subject.js';
 export { decideRunGates, type RunGatesInput } from './decide.js';
 export { gateKeyCovers, gatesFor, unknownGateKeys } from './keys.js';
 export { configuredGatesOf, normalizeNotWorseThan, normalizeThreshold, type Threshold } from './normalize.js';
+export { servedModelGates } from './served-model.js';
 export { evaluateGates, type GateRecord, gateLine, THRESHOLD_GATES } from './threshold.js';
 export { type GateScope, unevaluatedGates } from './unevaluated.js';
 export { hardFailures, VerdictError } from './verdict.js';

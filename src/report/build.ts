@@ -6,6 +6,7 @@ import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit.js';
 import type { GateResult } from '../schema/gate.js';
 import type { Leaderboard } from '../schema/leaderboard.js';
 import type { CeilingbenchMeta } from '../schema/meta.js';
+import { buildProvenance, type ProvenanceSettings } from '../schema/provenance.js';
 import type { PlainTest, Report, RunScope, SccAssayRecord, SccRecord } from '../schema/report.js';
 import type { Prices, SpendLimitReport } from '../schema/spend.js';
 import type { SubjectIdentity } from '../schema/subject.js';
@@ -39,6 +40,8 @@ export interface RunInfo {
   spendLimit?: SpendLimitReport;
   /** Bootstrap resamples of the leaderboard and the notWorseThan gates (default 2000, the leaderboard's). */
   leaderboardResamples?: number;
+  /** The run's settings for the report's provenance (src/schema/provenance.ts); absent: those fields are null. */
+  settings?: ProvenanceSettings;
 }
 
 /** Report order of the records: by project, then task, then subject (with several), then the given keys. */
@@ -234,6 +237,14 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     tool: { name: 'ceilingbench', version: run.version },
     seed,
     subjects: sortedSubjects,
+    provenance: buildProvenance({
+      subjects: sortedSubjects,
+      seed,
+      packageVersion: run.version,
+      cells,
+      fits,
+      ...(run.settings ? { settings: run.settings } : {}),
+    }),
     git: { sha: run.gitSha },
     projects: [...new Set(entries.map((e) => e.project))].sort(),
     cells,

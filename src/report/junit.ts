@@ -2,6 +2,7 @@ import junitModule, { type Builder } from 'junit-report-builder';
 import { hardFailures } from '../gates/index.js';
 import type { CellResult } from '../schema/cell.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
+import { type Provenance, servedText } from '../schema/provenance.js';
 import type { Report, SpendTotals } from '../schema/report.js';
 import { sccStopText } from '../schema/scc-stop.js';
 import { assaySpentOf } from './assay-spend.js';
@@ -183,6 +184,36 @@ function caseNamer(report: Report): (entry: TestEntry) => string {
   };
 }
 
+/**
+ * The provenance as suite properties (`provenance.seed`, `provenance.subject.<label>.served`, …): a CI that reads
+ * JUnit alone sees which model, under which settings, produced the suite's numbers.
+ */
+function provenanceProperties(p: Provenance, mine: (label: string) => boolean): Array<[string, string]> {
+  const rows: Array<[string, string]> = [];
+  for (const s of p.subjects.filter((x) => mine(x.label))) {
+    const at = `provenance.subject.${s.label}`;
+    rows.push([`${at}.kind`, s.kind]);
+    if (s.requestedModel !== null) rows.push([`${at}.requested_model`, s.requestedModel]);
+    if (s.requestedModel !== null || s.servedModels.length > 0) rows.push([`${at}.served_models`, servedText(s)]);
+    if (s.endpointHost) rows.push([`${at}.endpoint_host`, s.endpointHost]);
+    if (s.code) rows.push([`${at}.${s.code.pinned ? 'pinned_version' : 'code_hash'}`, s.code.version]);
+  }
+  const settings: Record<string, string | number | null | undefined> = {
+    seed: p.seed,
+    trials: p.trials,
+    design: p.design,
+    missing_rule: p.missingRule,
+    max_missing_fraction: p.maxMissingFraction,
+    reading_profile: p.readingProfile,
+    prompt_profiles: p.promptProfiles.join(','),
+    package_version: p.packageVersion,
+    vitest_version: p.vitestVersion,
+  };
+  for (const [key, value] of Object.entries(settings))
+    if (value !== null && value !== undefined) rows.push([`provenance.${key}`, String(value)]);
+  return rows;
+}
+
 /** junit.xml: a testsuite per project, a testcase per cell and fit, metrics as properties, a `gate` case. */
 export function renderJunit(report: Report, entries: readonly TestEntry[]): string {
   const builder = junitBuilder.newBuilder();
@@ -202,6 +233,12 @@ export function renderJunit(report: Report, entries: readonly TestEntry[]): stri
     const own = new Set(projectEntries.flatMap((e) => (e.meta ? [e.meta.subject.spec] : [])));
     for (const subject of report.subjects)
       if (report.subjects.length < 2 || own.has(subject.spec)) suite.property('subject', subject.spec);
+    if (report.provenance)
+      for (const [key, value] of provenanceProperties(
+        report.provenance,
+        (s) => report.subjects.length < 2 || own.has(s),
+      ))
+        suite.property(key, value);
     const projectSpend = report.spend?.projects.find((p) => p.project === project);
     if (projectSpend)
       for (const [key, value] of Object.entries(spendProperties(projectSpend)))

@@ -1,5 +1,11 @@
 import type { RetentionFit } from '../schema/fit.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
+import {
+  type Provenance,
+  provenanceSettingsText,
+  provenanceSubjectText,
+  servedModelNotes,
+} from '../schema/provenance.js';
 import type { Report, Spend } from '../schema/report.js';
 import { sccStopText } from '../schema/scc-stop.js';
 import type { ReadingProfile } from '../tasks/task.js';
@@ -10,6 +16,18 @@ import { assayNote, limitLine, unpricedSubjects } from './spend.js';
 
 /** An error message in a list item: its first ERROR_MAX characters and last ones (a provider's body can be a page). */
 const ERROR_MAX = 1_000;
+
+/** What produced the numbers (src/schema/provenance.ts): a line per subject and one of settings. */
+function provenanceMarkdown(p: Provenance): string[] {
+  return [
+    '## Provenance',
+    '',
+    ...p.subjects.map((s) => `- subject ${md(provenanceSubjectText(s))}`),
+    `- ${md(provenanceSettingsText(p))}`,
+    ...servedModelNotes(p).map((note) => `- **${md(note)}**`),
+    '',
+  ];
+}
 
 /**
  * summary.md: the human-readable projection of ceilingbench.json (also for $GITHUB_STEP_SUMMARY). Every text that
@@ -53,6 +71,7 @@ export function renderMarkdown(report: Report): string {
     ];
     lines.push(`Scope: ${parts.join(' · ')}`, '');
   }
+  if (report.provenance) lines.push(...provenanceMarkdown(report.provenance));
   if (report.gates.length > 0) {
     lines.push('## Gates', '', '| gate | mode | result | estimate | 95% CI | threshold |', '|---|---|---|---|---|---|');
     for (const g of report.gates) {

@@ -1,7 +1,8 @@
-import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { type Report, reportSchema } from '../schema/report.js';
+import { redact, secretsFromEnv } from '../subjects/redact.js';
 import type { TestEntry } from './build.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
@@ -12,23 +13,7 @@ function writeAtomic(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
-/** Every file of a run's report set: writeReportSet's and the HTML report's (src/report/html). */
-export const REPORT_SET_FILES = [
-  'ceilingbench.json',
-  'ceilingbench.schema.json',
-  'junit.xml',
-  'summary.md',
-  'index.html',
-  'charts.vl.json',
-] as const;
-
-/**
- * Removes the previous run's report set from `outDir` before a new one is written, so that a file the new run
- * fails to write (the HTML) is absent rather than the last run's, and no set mixes two runs. Other files stay.
- */
-export function clearReportSet(outDir: string): void {
-  for (const name of REPORT_SET_FILES) rmSync(join(outDir, name), { force: true });
-}
+export { clearReportSet, REPORT_SET_FILES } from './report-set.js';
 
 /** Writes ceilingbench.json (+ its JSON Schema), junit.xml and summary.md into `outDir`. */
 export function writeReportSet(report: Report, entries: readonly TestEntry[], outDir: string): string[] {
@@ -42,6 +27,7 @@ export function writeReportSet(report: Report, entries: readonly TestEntry[], ou
   };
   for (const [name, text] of Object.entries(files)) writeAtomic(join(outDir, name), text);
   const stepSummary = process.env.GITHUB_STEP_SUMMARY;
-  if (stepSummary) appendFileSync(stepSummary, files['summary.md']);
+  // the job's summary is a stream ceilingbench writes too: without the run's secrets (src/subjects/redact.ts)
+  if (stepSummary) appendFileSync(stepSummary, redact(files['summary.md'], secretsFromEnv(process.env)));
   return Object.keys(files).map((name) => join(outDir, name));
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cellKey, count, estimateStatusSchema, interval } from './common.js';
 import { retentionFitSchema } from './fit.js';
+import { provenanceSchema } from './provenance.js';
 import { sccRecordSchema } from './report.js';
 import { subjectIdentitySchema } from './subject.js';
 
@@ -17,6 +18,8 @@ export const baselineSchema = z.object({
   gitSha: z.string().nullable(),
   seed: z.number().int().nullable(),
   subjects: z.array(subjectIdentitySchema),
+  /** What produced the run's numbers (src/schema/provenance.ts); absent in a baseline saved before it was kept. */
+  provenance: provenanceSchema.optional(),
   /**
    * Of each retention fit, what a comparison needs; the mask's order is the key order of the file. `status` and
    * `insufficientReason` are written only for an insufficient fit (too many missing trials), so a baseline of a

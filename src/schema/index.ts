@@ -8,6 +8,7 @@ export * from './gate.js';
 export * from './leaderboard.js';
 export * from './meta.js';
 export * from './plan.js';
+export * from './provenance.js';
 export * from './report.js';
 export * from './spend.js';
 export * from './subject.js';

@@ -5,6 +5,7 @@ import { cellKey, count, recordKey } from './common.js';
 import { ablationSchema, collapseFitSchema, retentionFitSchema } from './fit.js';
 import { gateResultSchema } from './gate.js';
 import { leaderboardSchema } from './leaderboard.js';
+import { provenanceSchema } from './provenance.js';
 import { sccStopSchema } from './scc-stop.js';
 import { priceSchema, spendLimitReportSchema } from './spend.js';
 import { subjectIdentitySchema } from './subject.js';
@@ -180,6 +181,11 @@ export const reportSchema = z.object({
   tool: z.object({ name: z.literal('ceilingbench'), version: z.string() }),
   seed: z.number().int().nullable(),
   subjects: z.array(subjectIdentitySchema),
+  /**
+   * What produced the numbers: subjects (requested and served models, endpoint host), settings and versions
+   * (src/schema/provenance.ts). Absent in reports written before it was kept.
+   */
+  provenance: provenanceSchema.optional(),
   git: z.object({ sha: z.string().nullable() }),
   projects: z.array(z.string()),
   cells: z.array(cellResultSchema),

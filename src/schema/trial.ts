@@ -65,6 +65,11 @@ export const trialRecordSchema = z.object({
   /** Wall-clock latency of the answering call; a timing field, excluded from determinism checks. */
   latencyMs: z.number().nonnegative(),
   cacheHit: z.boolean(),
+  /**
+   * The response cache held an entry under this trial's key that belonged to another request (why: the field that
+   * differs); it was not served, the trial was asked again. Absent otherwise.
+   */
+  cacheMismatch: z.string().optional(),
   /** Requests sent for this trial, retries included (0 for a cache hit). */
   attempts: z.number().int().nonnegative(),
 });

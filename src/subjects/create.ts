@@ -1,8 +1,10 @@
+import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Prices } from '../schema/spend.js';
 import type { SpendGate } from '../spend/ledger.js';
 import { resolveTask as registryResolveTask } from '../tasks/registry.js';
 import { CACHE_MODES, type CacheMode, type CacheReporter, DEFAULT_CACHE_DIR, ResponseCache } from './cache/store.js';
+import { codeHash } from './function/code-hash.js';
 import type { DefinedSubject } from './function/define.js';
 import { loadConfigSubject, loadModuleSubject, type ModuleImporter } from './function/module-ref.js';
 import type { Env } from './openai/endpoint.js';
@@ -75,11 +77,15 @@ export async function createSubject(spec: string, options: CreateSubjectOptions 
       });
     }
     case 'function': {
+      const root = options.root ?? process.cwd();
       const defined =
         parsed.source === 'module'
-          ? await loadModuleSubject(parsed, specText, options.root ?? process.cwd(), options.importModule)
+          ? await loadModuleSubject(parsed, specText, root, options.importModule)
           : await loadConfigSubject(parsed.id, specText, options.configFile, options.importModule);
-      return subjectOfFunction(defined, { ...options, specText });
+      // unpinned, the subject is known by its code: the module (or the configuration file) and its repository imports
+      const source = parsed.source === 'module' ? resolve(root, parsed.path) : options.configFile;
+      const hash = !defined.pinned && source ? codeHash(source, root) : undefined;
+      return subjectOfFunction(defined, { ...options, specText, ...(hash ? { codeHash: hash } : {}) });
     }
   }
 }
@@ -97,7 +103,7 @@ function responseCache(options: CreateSubjectOptions, env: Env): ResponseCache |
  */
 export async function subjectOfFunction(
   defined: DefinedSubject,
-  options: CreateSubjectOptions & { specText?: string } = {},
+  options: CreateSubjectOptions & { specText?: string; codeHash?: string } = {},
 ): Promise<Subject> {
   // loaded here, like the OpenAI subject: its retry and error classes are the SDK's
   const { createFunctionSubject } = await import('./function/function-subject.js');
@@ -106,6 +112,7 @@ export async function subjectOfFunction(
   const spend = options.spend ?? options.openai?.spend;
   return createFunctionSubject(defined, {
     ...(options.specText !== undefined ? { specText: options.specText } : {}),
+    ...(options.codeHash !== undefined ? { codeHash: options.codeHash } : {}),
     cache: responseCache(options, env),
     ...(spend ? { spend } : {}),
     ...(limiter ? { limiter } : {}),

@@ -60,6 +60,8 @@ export type TrialResponse =
       budget?: BudgetRecord;
       /** The trial's response-cache key (API subjects): links a record to its cache entry. */
       cacheKey?: string;
+      /** The cache held an entry under this key that belonged to another request (why): it was a miss. */
+      cacheMismatch?: string;
     }
   | {
       /** Transport/provider failure after bounded retries: missing data (outcome `api`). */

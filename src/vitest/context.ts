@@ -66,15 +66,18 @@ let interruptsSeen: number | undefined;
  * error). Signals reach a worker thread through the main thread only, so in a thread this listener never runs.
  */
 function leaveFirstInterruptToMain(config: RunConfig): void {
-  if (interruptsSeen !== undefined || !config.spendLedger?.interruptible) return;
+  if (interruptsSeen !== undefined || !(config.spendLedger?.interruptible || config.interruptible)) return;
   interruptsSeen = 0;
-  const onInterrupt = () => {
+  // SIGTERM too: CI cancelling a job, or `timeout … npx ceilingbench run`, signals the whole process group
+  const onInterrupt = (signal: NodeJS.Signals) => {
     interruptsSeen = (interruptsSeen ?? 0) + 1;
     if (interruptsSeen < 2) return;
     process.off('SIGINT', onInterrupt);
-    process.kill(process.pid, 'SIGINT');
+    process.off('SIGTERM', onInterrupt);
+    process.kill(process.pid, signal);
   };
   process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
 }
 
 /**

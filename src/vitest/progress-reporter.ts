@@ -88,6 +88,8 @@ export class SpendTally {
 export default class ProgressReporter implements Reporter {
   private total = 0;
   private done = 0;
+  /** Tests reported skipped (a filter, `.skip`): counted apart from those that ran. */
+  private skipped = 0;
   private readonly spend = new SpendTally();
   private readonly started = Date.now();
   private readonly failures: string[] = [];
@@ -140,6 +142,7 @@ export default class ProgressReporter implements Reporter {
           : `λ* ${record.collapseThreshold.levelIndex ?? 'undefined'}`;
     }
     const result = test.result();
+    if (result.state === 'skipped') this.skipped++;
     if (result.state === 'failed') {
       this.failures.push(
         `${shownName(test.project.name)} › ${shownName(test.fullName)}: ${shownError(result.errors?.[0]?.message ?? 'failed')}`,
@@ -153,7 +156,7 @@ export default class ProgressReporter implements Reporter {
       const filled = this.total > 0 ? Math.round((width * this.done) / this.total) : 0;
       this.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.done}/${this.total} · ${counters}   `);
     } else {
-      const mark = result.state === 'failed' ? 'FAIL' : 'ok';
+      const mark = result.state === 'failed' ? 'FAIL' : result.state === 'skipped' ? 'skip' : 'ok';
       this.write(
         `[${this.done}/${this.total}] ${mark} ${shownName(test.project.name)} › ${shownName(test.name)}${detail ? ` — ${detail}` : ''} · ${counters}\n`,
       );
@@ -163,8 +166,10 @@ export default class ProgressReporter implements Reporter {
   onTestRunEnd(): void {
     if (this.tty) this.write('\n');
     for (const failure of this.failures) this.write(`FAIL ${failure}\n`);
+    // a skipped test (a filter, `.skip`) did not run: it is neither passed nor failed, and said as such
+    const skipped = this.skipped > 0 ? `, ${this.skipped} skipped` : '';
     this.write(
-      `ceilingbench: ${this.done} tests in ${formatSeconds(Date.now() - this.started)}, ${this.failures.length} failed · ${this.spend.counters()}\n`,
+      `ceilingbench: ${this.done - this.skipped} tests in ${formatSeconds(Date.now() - this.started)}, ${this.failures.length} failed${skipped} · ${this.spend.counters()}\n`,
     );
   }
 }

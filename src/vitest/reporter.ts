@@ -2,15 +2,27 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestProject, TestSuite, Vitest } from 'vitest/node';
+import { designText } from '../config/design.js';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
-import { ERROR_CODES } from '../errors.js';
+import { ERROR_CODES, type ErrorCode, errorCodeOf } from '../errors.js';
 import { hardFailures, unknownGateKeys } from '../gates/index.js';
 import type { TestEntry } from '../report/build.js';
+import {
+  markRunStarted,
+  type ReportSetManifest,
+  readReportSetManifest,
+  restoreManifest,
+  scrubReportSet,
+  sealReportSet,
+} from '../report/report-set.js';
 import { terminalSafe } from '../report/safe-text.js';
+import { type ProvenanceSettings, servedModelNotes } from '../schema/provenance.js';
 import type { Report } from '../schema/report.js';
 import { limitRecordAt } from '../spend/ledger-server.js';
+import { redact, secretsFromEnv } from '../subjects/redact.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
 import { REPORTER_MARK } from './files.js';
+import { runInterrupted } from './interrupt-state.js';
 import { type CeilingbenchMeta, MODULE_STAMP_KEY, type ModuleStamp, SUBJECT_META_KEY } from './meta.js';
 import { configOf, configsOf } from './run-config.js';
 import { PROJECT_PATTERNS_KEY } from './subject-keys.js';
@@ -128,6 +140,18 @@ function filtersOf(vitest: Vitest): string | null {
   return parts.length > 0 ? terminalSafe(parts.join(', ')) : null;
 }
 
+/** The run's settings a report's provenance names (src/schema/provenance.ts). */
+function settingsOf(config: RunConfig, vitest: Vitest): ProvenanceSettings {
+  return {
+    trials: config.trials,
+    design: designText(config.design),
+    missingRule: config.missing,
+    maxMissingFraction: config.maxMissingFraction,
+    reasoningDelimiters: config.reasoningDelimiters.length,
+    vitestVersion: (vitest as { version?: string }).version ?? null,
+  };
+}
+
 /** The shards a merge of blobs holds and lacks (each shard's modules carry its stamp); none outside a merge. */
 function shardsOf(stamps: readonly ModuleStamp[]): { count: number; merged: number[]; missing: number[] } | undefined {
   const counts = [...new Set(stamps.flatMap((s) => (s.shard ? [s.shard.count] : [])))];
@@ -160,6 +184,39 @@ export default class CeilingbenchReporter implements Reporter {
     for (const project of vitest.projects) {
       if (!project.getProvidedContext()[RUN_CONFIG_KEY]) project.provide(RUN_CONFIG_KEY, config);
     }
+    // the folder's set is marked as superseded by a running run until this run's set is written: a run killed
+    // meanwhile leaves `state: running` for report, compare and a CI upload to see (src/report/report-set.ts)
+    if (!writesBlob(vitest)) this.markStarted(config.outDir);
+  }
+
+  /** The run's id: its start time and process (no randomness: reports stay a function of the seed). */
+  private get run(): { id: string; startedAt: string } {
+    const startedAt = this.startedAt.toISOString();
+    return { id: `${startedAt}-p${process.pid}`, startedAt };
+  }
+
+  private readonly marked = new Map<string, ReportSetManifest | undefined>();
+
+  private markStarted(outDir: string): void {
+    try {
+      this.marked.set(outDir, readReportSetManifest(outDir));
+      markRunStarted(outDir, this.run);
+    } catch (error) {
+      process.stderr.write(
+        `ceilingbench: ${terminalSafe(`could not mark the report set in ${outDir}: ${(error as Error).message}`)}\n`,
+      );
+    }
+  }
+
+  /** A marked folder whose run wrote no set (no benchmark ran, a blob run): its previous manifest, put back. */
+  private unmark(outDir: string): void {
+    if (!this.marked.has(outDir)) return;
+    try {
+      restoreManifest(outDir, this.marked.get(outDir));
+    } catch {
+      // the folder was removed meanwhile: nothing to put back
+    }
+    this.marked.delete(outDir);
   }
 
   /** index.html + charts.vl.json beside the JSON; a chart failure never costs the JSON, JUnit or Markdown. */
@@ -185,6 +242,7 @@ export default class CeilingbenchReporter implements Reporter {
     if (!vitest) return;
     // a run that writes a blob is judged when its blobs are merged (a shard alone lacks the other shards' projects)
     if (writesBlob(vitest)) {
+      for (const outDir of [...this.marked.keys()]) this.unmark(outDir);
       process.stdout.write(
         'ceilingbench: blob run — the report set and the gates come with `vitest --merge-reports`\n',
       );
@@ -230,8 +288,12 @@ export default class CeilingbenchReporter implements Reporter {
     const benchmark = new Set(ownProjects.filter(isBenchmarkProject).map((p) => p.name));
     const selected = (vitest.config.project ?? []).length > 0 && benchmark.size > 0;
     const touched = [...projects].some((p) => benchmark.has(p)) || entries.some((e) => e.meta);
-    if (!selected && !touched && !(vitest.config.mergeReports && stamps.length > 0)) return;
-    const write = (line: string) => process.stderr.write(`ceilingbench: ${terminalSafe(line)}\n`);
+    if (!selected && !touched && !(vitest.config.mergeReports && stamps.length > 0)) {
+      this.unmark(config.outDir);
+      return;
+    }
+    const secrets = secretsFromEnv(process.env);
+    const write = (line: string) => process.stderr.write(`ceilingbench: ${terminalSafe(redact(line, secrets))}\n`);
     try {
       // loaded when the run ends, not at start-up (they are a tenth of a second of module loading before the first cell)
       const [{ buildReport }, { clearReportSet, writeReportSet }] = await Promise.all([
@@ -244,7 +306,8 @@ export default class CeilingbenchReporter implements Reporter {
       // when the reporter runs without the plugin
       const unknown = unknownGateKeys(config.gates, known);
       for (const line of unknown) write(line);
-      const shards = shardsOf(stamps);
+      // only a merge of blobs holds shards (and can lack some); a `--shard i/n` run is one shard, narrowed like a filter
+      const shards = vitest.config.mergeReports ? shardsOf(stamps) : undefined;
       const finishedAt = new Date();
       const report = buildReport(entries, {
         version: toolVersion(),
@@ -256,12 +319,16 @@ export default class CeilingbenchReporter implements Reporter {
         prices: config.prices,
         spendLimit: limitRecordAt(config.spendLedger?.url),
         scope: { declared, filters: filtersOf(vitest), ...(shards ? { shards } : {}) },
+        settings: settingsOf(config, vitest),
       });
       const outDir = config.outDir;
       // the set is written as a whole: no file of the previous run's set stays beside this run's
       clearReportSet(outDir);
       writeReportSet(report, entries, outDir);
       if (config.html) await this.writeHtml(report, outDir, root);
+      scrubReportSet(outDir, secretsFromEnv(process.env));
+      sealReportSet(outDir, this.run, runInterrupted() ? 'interrupted' : 'finished');
+      this.marked.delete(outDir);
       const { missing, trials, missingRate, insufficientCells } = report.summary;
       // the cells whose set-aside share (Format, Truncation under the paper rule; api; budget) made them insufficient
       const setAside = report.cells.reduce((sum, c) => sum + (c.setAside ?? c.missing), 0);
@@ -279,11 +346,28 @@ export default class CeilingbenchReporter implements Reporter {
         const api = firstApiIssue(report);
         if (api && !providerStop(report)) write(`first API failure: ${api.slice(0, 400)}`);
       }
+      const shard = vitest.config.shard;
+      if (shard && !vitest.config.mergeReports)
+        write(
+          `this run is shard ${shard.index}/${shard.count}: its report holds this shard's tests only; to judge the ` +
+            'whole run, run each shard with --reporter=blob and merge them with `vitest --merge-reports` (docs/ci.md)',
+        );
       const scope = report.scope;
       if (scope && scope.notRun.length > 0)
         write(`not run: ${scope.notRun.join(', ')}${scope.filters ? ` (filters: ${scope.filters})` : ''}`);
+      const foreign = report.cells.flatMap((c) => c.trials).filter((t) => t.cacheMismatch !== undefined);
+      if (foreign.length > 0)
+        write(
+          `cache: ${foreign.length} entr${foreign.length === 1 ? 'y' : 'ies'} under a trial's key belonged to another request ` +
+            `and were not served (counted as misses; asked again): ${foreign[0].cacheMismatch}`,
+        );
+      // the model that answered is said when it is not the one asked for (the servedModel gate decides on it)
+      for (const note of report.provenance ? servedModelNotes(report.provenance) : []) write(note);
       const failedGates = hardFailures(report.gates);
       for (const gate of failedGates) write(gate.message);
+      // an advisory gate does not change the exit code, but its failure is said
+      for (const gate of report.gates.filter((g) => g.mode === 'advisory' && !g.passed))
+        write(`${gate.message} — advisory: the run does not fail on it`);
       for (const test of report.tests.filter((t) => t.project === '*')) write(test.errors.join('; '));
       if (failedGates.length > 0 || report.tests.some((t) => t.project === '*')) process.exitCode = 1;
       if (unknown.length > 0) process.exitCode = ERROR_CODES.CB_CONFIG.exit;
@@ -296,7 +380,7 @@ export default class CeilingbenchReporter implements Reporter {
       process.stdout.write(`ceilingbench: reports written to ${outDir}\n`);
     } catch (error) {
       write(`could not write reports: ${(error as Error).message}`);
-      process.exitCode = 2;
+      process.exitCode = errorCodeOf(error) ? ERROR_CODES[errorCodeOf(error) as ErrorCode].exit : 2;
     }
   }
 }

@@ -73,7 +73,9 @@ export function runConfigFor(vitest: VitestHost, root: string = vitest.config.ro
       // only requests cost money: sim, oracle and replay subjects have nothing to limit or to interrupt
       const interruptible = isInterruptible();
       const paid = identities.some(isPaid);
-      if (!paid || !(hasLimit(run.limits) || interruptible)) return run;
+      // unpaid under `ceilingbench run`: no ledger, but the workers leave the first signal to the main process too
+      if (!paid) return interruptible ? { ...run, interruptible } : run;
+      if (!(hasLimit(run.limits) || interruptible)) return run;
       const service = await startLedgerServer(run.limits);
       vitest.onClose?.(async () => {
         const line = stopLine(service.ledger.report());

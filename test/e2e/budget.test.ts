@@ -132,7 +132,21 @@ describe.concurrent('hard budget and Ctrl-C through `ceilingbench run`', { timeo
     expect(server.repeats()).toBe(0);
   });
 
-  it('a second Ctrl-C exits at once (130), answers still in flight or not', async () => {
+  it('the wait after one Ctrl-C is bounded and says what it waits for; then the run is cancelled, the report written', async () => {
+    const server = await serve({ fault: () => ({ kind: 'hang' }) }); // nothing ever lands
+    const run = bench(server, mkdtempSync(join(tmpdir(), 'cb-budget-cache-')), ['--trials', '2']);
+    await until(() => server.log.length >= 4);
+    process.kill(-(run.child.child.pid as number), 'SIGINT');
+    const { code } = await run.child.done;
+    const said = run.output();
+    expect(said).toMatch(/SIGINT — no new request is sent; waiting up to 30 s for the \d+ trial\(s\) in flight/);
+    expect(said).toMatch(/still waiting for \d+ trial\(s\) in flight/);
+    expect(said).toMatch(/gave up waiting for \d+ trial\(s\) in flight after 30 s — cancelling/);
+    expect(readReport(run.outDir).spend?.limit).toMatchObject({ stoppedBy: 'interrupt' });
+    expect(code, said).toBe(4);
+  });
+
+  it('a second Ctrl-C stops waiting: the workers and their requests end, the report is still written (exit 4)', async () => {
     const server = await serve({ fault: () => ({ kind: 'hang' }) }); // nothing ever lands
     const cacheDir = mkdtempSync(join(tmpdir(), 'cb-budget-cache-'));
     const run = bench(server, cacheDir, ['--trials', '2']);
@@ -142,7 +156,10 @@ describe.concurrent('hard budget and Ctrl-C through `ceilingbench run`', { timeo
     await wait(200);
     process.kill(group, 'SIGINT');
     const { code } = await run.child.done;
-    expect(code, run.output()).toBe(130);
+    // issue 42: the second signal no longer loses the report (it was exit 130 and no report)
+    expect(run.output()).toMatch(/SIGINT again — cancelling the tests still running; the report is written/);
+    expect(readReport(run.outDir).spend?.limit).toMatchObject({ stoppedBy: 'interrupt' });
+    expect(code, run.output()).toBe(4);
     // the workers got the second signal too: the whole group is gone, none is left sending
     await until(() => {
       try {

@@ -79,7 +79,8 @@ describe.concurrent('a subject that is a function, through `ceilingbench run`', 
         kind: 'function',
         model: 'loop-pipeline',
         endpoint: 'function:loop-pipeline',
-        parameters: { version: '1' },
+        // the fixture pins its version: trusted, and said to be pinned
+        parameters: { version: '1', pinned: true },
       },
     ]);
     expect(JSON.stringify(report)).not.toContain('x-ceilingbench-trial');

@@ -32,6 +32,8 @@ describe('verdicts: the exit code never depends on the route', () => {
 
   it('a run: passes on a passing gate, fails on a failing one and on a fit that counted no trial', () => {
     const previous = mkdtempSync(join(tmpdir(), 'cb-verdict-out-'));
+    // a previous run's set (written before sets had a manifest: its ceilingbench.json says it is ceilingbench's)
+    writeFileSync(join(previous, 'ceilingbench.json'), '{"tool":{"name":"ceilingbench","version":"0.0.1"}}');
     writeFileSync(join(previous, 'index.html'), '<p>the previous run</p>');
     writeFileSync(join(previous, 'charts.vl.json'), '{}');
     const pass = once('run-pass', ['--project', 'd2'], { CEILINGBENCH_GATES: PASS, CEILINGBENCH_OUT: previous });
@@ -41,6 +43,7 @@ describe('verdicts: the exit code never depends on the route', () => {
     expect(readdirSync(pass.outDir).sort()).toEqual([
       'ceilingbench.json',
       'ceilingbench.schema.json',
+      'ceilingbench.set.json',
       'junit.xml',
       'summary.md',
     ]);

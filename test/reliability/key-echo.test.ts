@@ -16,11 +16,14 @@ const KEY = 'sk-echo-SENTINEL-5b1d2e77';
 let server: Server;
 let baseURL: string;
 let status = 500;
+/** How the body echoes the Authorization header: as sent, lower-cased, or JSON-escaped (`sk\u002decho…`). */
+let echo: (auth: string) => string = (auth) => auth;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0.001' });
-    res.end(JSON.stringify({ error: { message: `rejected; you sent authorization=${req.headers.authorization}` } }));
+    const sent = echo(req.headers.authorization ?? '');
+    res.end(`{"error":{"message":"rejected; you sent authorization=${sent}"}}`);
   });
   baseURL = `http://127.0.0.1:${await listenOnFreshPort(server)}/v1`;
 });
@@ -54,5 +57,23 @@ describe('an endpoint that echoes the key in its error body', () => {
 
   it('a fatal 401 does not carry the key into the trial error', async () => {
     expect(await errorFor(401)).not.toContain(KEY);
+  });
+});
+
+describe('an endpoint that echoes the key in another case or escaping (issue 42 item 6)', () => {
+  it.each([
+    ['lower-cased', (auth: string) => auth.toLowerCase()],
+    ['JSON-escaped', (auth: string) => auth.replace(/-/g, '\\u002d')],
+    ['cut to its first 12 characters', (auth: string) => `${auth.slice(0, 7 + 12)}…`],
+  ])('%s: not in the trial error', async (_, how) => {
+    echo = how;
+    try {
+      const error = await errorFor(500);
+      expect(error).toMatch(/HTTP 500: .*authorization=Bearer \*\*\*/i);
+      expect(error.toLowerCase()).not.toContain('sentinel');
+      expect(error.toLowerCase()).not.toContain(KEY.slice(0, 8).toLowerCase());
+    } finally {
+      echo = (auth) => auth;
+    }
   });
 });

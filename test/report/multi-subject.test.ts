@@ -150,10 +150,13 @@ describe('projections of a three-subject report', () => {
     expect(xml).toMatch(
       /<property name="leaderboard_relation_1" value="sim:retention\?p=0\.95 > sim:retention\?p=0\.90 \(p = /,
     );
-    // a per-subject suite names its own subject only
-    expect(xml).toMatch(
-      /<testsuite name="d2@sim:retention\?p=0\.90"[^>]*>\s*<properties>\s*<property name="subject" value="sim:retention\?p=0\.90"\/>\s*<\/properties>/,
-    );
+    // a per-subject suite names its own subject only, in its subject property and its provenance
+    const own = /<testsuite name="d2@sim:retention\?p=0\.90"[^>]*>\s*<properties>([\s\S]*?)<\/properties>/.exec(
+      xml,
+    )?.[1];
+    expect(own).toMatch(/^\s*<property name="subject" value="sim:retention\?p=0\.90"\/>/);
+    expect(own).toContain('<property name="provenance.subject.sim:retention?p=0.90.kind" value="sim"/>');
+    expect(own).not.toMatch(/p=0\.(80|95)/);
     expect(names).toMatchSnapshot();
     expect(xml.slice(xml.indexOf('<testsuite name="leaderboard"')).replace(/timestamp="[^"]*"/g, '')).toMatchSnapshot();
   });

@@ -296,7 +296,8 @@ export const notASubject = { id: 'x' };
       spec: 'module:./pipeline.mjs',
       kind: 'function',
       model: 'from-module',
-      parameters: { version: '7' },
+      // not pinned by defineSubject({ version }) (this object does not say so): known by its code's hash
+      parameters: { codeHash: expect.stringMatching(/^sha256:[0-9a-f]{16}$/) },
     });
     expect(expectKind(await subject.answer(request()), 'answer').text).toBe('hi');
   });

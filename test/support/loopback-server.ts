@@ -38,6 +38,8 @@ export interface LoopbackReply {
   reasoningTokens?: number;
   /** Sent as `message.reasoning_content`, DeepSeek's separate reasoning channel. */
   reasoningContent?: string;
+  /** The `model` the response names (default: the requested one), as a gateway that falls back answers. */
+  servedModel?: string;
 }
 
 export type Fault =
@@ -217,7 +219,7 @@ function completionJson(request: LoopbackRequest, reply: LoopbackReply): string 
     id: 'chatcmpl-loopback',
     object: 'chat.completion',
     created: 0,
-    model: request.model,
+    model: reply.servedModel ?? request.model,
     choices: [
       {
         index: 0,

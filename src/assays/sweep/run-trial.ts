@@ -83,6 +83,7 @@ async function askAndGrade(
     ...(response.cacheKey !== undefined ? { cacheKey: response.cacheKey } : {}),
   };
   const served = {
+    ...(response.cacheMismatch !== undefined ? { cacheMismatch: response.cacheMismatch } : {}),
     ...(response.servedModel !== undefined ? { servedModel: response.servedModel } : {}),
     ...(response.servedProvider !== undefined ? { servedProvider: response.servedProvider } : {}),
     ...(response.rawFinishReason !== undefined ? { rawFinishReason: response.rawFinishReason } : {}),

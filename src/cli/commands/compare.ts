@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import {
   type Comparison,
   compareRuns,
@@ -9,6 +10,9 @@ import {
 } from '../../compare/index.js';
 import { formatLevels } from '../../compare/levels.js';
 import { fixed } from '../../report/format.js';
+import { unfinishedRunNote } from '../../report/report-set.js';
+import { terminalSafe } from '../../report/safe-text.js';
+import { type Provenance, provenanceSettingsText, provenanceSubjectText } from '../../schema/provenance.js';
 import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { COMMAND_HELP } from './table.js';
@@ -97,8 +101,33 @@ function newLines(c: Comparison): string[] {
   return lines;
 }
 
-function table(c: Comparison): string {
-  const lines = [`baseline ${c.baseline} → candidate ${c.candidate}`, ...scopeLines(c), ''];
+/** Both sides' provenance first, then what differs between them: what was compared, before any number. */
+function provenanceLines(c: Comparison): string[] {
+  const block = (side: string, name: string, p: Provenance) => [
+    `${side} ${name}:`,
+    ...p.subjects.map((s) => `  subject ${provenanceSubjectText(s)}`),
+    `  ${provenanceSettingsText(p)}`,
+  ];
+  const { differences } = c.provenance;
+  return [
+    ...block('baseline', c.baseline, c.provenance.baseline),
+    ...block('candidate', c.candidate, c.provenance.candidate),
+    differences.length === 0
+      ? 'same subject, settings and versions on both sides'
+      : `${differences.length} difference(s) between the sides:`,
+    ...differences.map((d) => `- ${d}`),
+    ...(c.provenance.warning ? [`WARNING: ${c.provenance.warning}`] : []),
+    '',
+  ];
+}
+
+function table(c: Comparison, unfinished: readonly string[] = []): string {
+  const lines = [
+    ...provenanceLines(c).map(terminalSafe),
+    `baseline ${c.baseline} → candidate ${c.candidate}`,
+    ...scopeLines(c),
+    '',
+  ];
   if (c.metrics.length === 0) lines.push('no metric compared');
   else {
     lines.push(
@@ -110,13 +139,15 @@ function table(c: Comparison): string {
   lines.push('', c.regressions.length === 0 ? 'no regression' : `${c.regressions.length} regression(s):`);
   for (const r of c.regressions) lines.push(`- ${named(r)}: ${r.reason}`);
   lines.push(...notComparedLines(c), ...newLines(c), '');
+  const warnings = [...(c.provenance.warning ? [c.provenance.warning] : []), ...unfinished];
+  const warning = warnings.map((w) => ` — WARNING: ${terminalSafe(w)}`).join('');
   lines.push(
-    c.passed
+    (c.passed
       ? 'PASS: every baseline record in scope was compared, and none regressed'
       : `FAIL: ${[
           ...(c.regressions.length > 0 ? [`${c.regressions.length} regression(s)`] : []),
           ...(c.notCompared.length > 0 ? [`${c.notCompared.length} not compared`] : []),
-        ].join(', ')}`,
+        ].join(', ')}`) + warning,
   );
   return `${lines.join('\n')}\n`;
 }
@@ -173,7 +204,13 @@ export const registerCompare: RegisterCommand = (cli, io) => {
       );
       const only = onlyProjects(flags.only);
       const comparison = compareRuns(load(basePath), load(candPath), { tolerances, only });
-      io.stdout(flags.json ? `${JSON.stringify(comparison, null, 2)}\n` : table(comparison));
+      // a report whose run did not finish (killed, or still running) is flagged: its numbers are an earlier run's
+      const unfinished = [basePath, candPath].flatMap((path) => {
+        const note = unfinishedRunNote(dirname(resolve(path)));
+        return note ? [note] : [];
+      });
+      for (const note of unfinished) io.stderr(`ceilingbench: warning: ${terminalSafe(note)}\n`);
+      io.stdout(flags.json ? `${JSON.stringify(comparison, null, 2)}\n` : table(comparison, unfinished));
       // a gate never passes on data it did not check: a record not compared fails it as a regression does
       return comparison.passed ? 0 : 1;
     });

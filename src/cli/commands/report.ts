@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { loadBaselineDir } from '../../compare/load.js';
+import { unfinishedRunNote } from '../../report/report-set.js';
+import { terminalSafe } from '../../report/safe-text.js';
 import type { Baseline } from '../../schema/baseline.js';
 import type { Board } from '../../schema/leaderboard.js';
 import { readReport } from '../../schema/read-report.js';
@@ -44,6 +46,9 @@ function readJson(path: string): unknown {
 export function readReportFile(path: string, io: Pick<CliIo, 'stderr'>): Report {
   const parsed = readReport(readJson(path));
   for (const line of parsed.setAside) io.stderr(`ceilingbench: warning: ${path}: ${line}\n`);
+  // a report whose run did not finish (killed, or still running) is flagged: it is an earlier run's
+  const unfinished = unfinishedRunNote(dirname(resolve(path)));
+  if (unfinished) io.stderr(`ceilingbench: warning: ${terminalSafe(unfinished)}\n`);
   if (!parsed.success) {
     throw new UsageError(
       `${path}: not a valid ceilingbench.json (${firstIssue(parsed.error)}) — pass the file 'ceilingbench run' wrote, unedited`,
@@ -138,10 +143,15 @@ async function mergeAction(args: readonly string[], flags: ReportFlags, io: CliI
   }
   const outDir = resolve(String(flags.out));
   const baselines = flags.baselines === undefined ? [] : readBaselineDir(resolve(String(flags.baselines)), io);
+  const { clearReportSet, sealReportSet } = await import('../../report/report-set.js');
+  // only a previous ceilingbench set is replaced: a folder with the user's own files of these names is refused
+  clearReportSet(outDir);
   const files = writeReportSet(merged.report, mergedTestEntries(merged.report), outDir);
   const { renderHtmlReport, writeRenderedHtmlReport } = await import('../../report/html/index.js');
   const rendered = await renderHtmlReport(merged.report, { baselines });
   files.push(...writeRenderedHtmlReport(merged.report, rendered, outDir));
+  const now = new Date().toISOString();
+  sealReportSet(outDir, { id: `${now}-p${process.pid}`, startedAt: now });
   const lb = merged.leaderboard;
   io.stdout(
     `ceilingbench report: merged ${inputs.length} runs, ${lb.subjects.length} subjects, ${lb.projects.length} projects\n`,

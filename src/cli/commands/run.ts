@@ -6,6 +6,7 @@ import { EXIT } from '../../errors.js';
 import type { SpendLedger } from '../../spend/ledger.js';
 import { ledgerAt, setInterruptible } from '../../spend/ledger-server.js';
 import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
+import { setRunInterrupted } from '../../vitest/interrupt-state.js';
 import { PROJECT_PATTERNS_KEY } from '../../vitest/subject-keys.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { configLoaderFor } from '../config-loader.js';
@@ -79,26 +80,65 @@ function parseNamePattern(value: string | number | undefined): string | undefine
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
+/** How long the first signal waits for the trials in flight before it cancels them (and what it says meanwhile). */
+export const INTERRUPT_WAIT_MS = 30_000;
+const INTERRUPT_STATUS_MS = 10_000;
+
 /**
- * Ctrl-C and SIGTERM on the spend ledger's path: the first stops launching (every trial not yet sent becomes
- * `budget`, the answers in flight land in the response cache, the report is written, exit 4); the second exits at
- * once (130). Vitest's own handlers, which exit on the first signal and lose the answers in flight, are taken off
- * while the run lasts and run on the second, for their terminal clean-up. Returns the undo.
+ * Ctrl-C and SIGTERM (to the process or its group), for every subject:
+ * - the first stops launching: with a spend ledger (a paid subject) every trial not yet sent becomes `budget` and
+ *   the answers in flight land in the response cache; the wait for them is bounded (INTERRUPT_WAIT_MS), says every
+ *   INTERRUPT_STATUS_MS what it still waits for, and then cancels the run. Without a ledger (sim, oracle, replay:
+ *   nothing is paid, nothing to wait for) the run is cancelled at once. The report is written (what finished), the
+ *   report set is marked `interrupted`, and the run exits 4;
+ * - the second cancels at once what is still running: the report is still written;
+ * - the third exits at once (130), through Vitest's own handlers for their terminal clean-up.
+ * Vitest's handlers, which exit on the first signal and lose everything, are taken off while the run lasts.
+ * Returns the undo, and whether the run was interrupted.
  */
 function stopOnSignals(
-  ledger: SpendLedger,
+  vitest: Vitest,
+  ledger: SpendLedger | undefined,
   vitestHandlers: Map<string, Array<(...args: unknown[]) => void>>,
   io: CliIo,
-): () => void {
+): { restore: () => void; interrupted: () => boolean } {
   let signals = 0;
+  const timers: NodeJS.Timeout[] = [];
+  const cancel = (why: string) => {
+    for (const t of timers) clearTimeout(t);
+    io.stderr(`ceilingbench: ${why} — cancelling the tests still running; the report is written with what finished\n`);
+    void vitest.cancelCurrentRun('keyboard-input');
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     signals++;
     if (signals === 1) {
+      setRunInterrupted();
+      if (!ledger || ledger.inFlight === 0) {
+        io.stderr(`\nceilingbench: ${signal} — stopping (press Ctrl-C again to exit at once)\n`);
+        cancel('no trial in flight to wait for');
+        return;
+      }
       ledger.interrupt();
       io.stderr(
-        `\nceilingbench: ${signal} — no new request is sent; waiting for the ${ledger.inFlight} trial(s) in flight to land ` +
-          'in the response cache, then writing the report (press Ctrl-C again to exit at once)\n',
+        `\nceilingbench: ${signal} — no new request is sent; waiting up to ${INTERRUPT_WAIT_MS / 1000} s for the ` +
+          `${ledger.inFlight} trial(s) in flight to land in the response cache, then writing the report ` +
+          '(press Ctrl-C again to stop waiting)\n',
       );
+      const status = setInterval(() => {
+        if (ledger.inFlight > 0) io.stderr(`ceilingbench: still waiting for ${ledger.inFlight} trial(s) in flight\n`);
+      }, INTERRUPT_STATUS_MS);
+      status.unref();
+      const deadline = setTimeout(() => {
+        clearInterval(status);
+        if (ledger.inFlight > 0)
+          cancel(`gave up waiting for ${ledger.inFlight} trial(s) in flight after ${INTERRUPT_WAIT_MS / 1000} s`);
+      }, INTERRUPT_WAIT_MS);
+      deadline.unref();
+      timers.push(deadline, status as unknown as NodeJS.Timeout);
+      return;
+    }
+    if (signals === 2) {
+      cancel(`${signal} again`);
       return;
     }
     process.exitCode = 130;
@@ -109,8 +149,12 @@ function stopOnSignals(
     for (const handler of vitestHandlers.get(signal) ?? []) process.off(signal, handler);
     process.on(signal, onSignal);
   }
-  return () => {
-    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  return {
+    restore: () => {
+      for (const t of timers) clearTimeout(t);
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+    },
+    interrupted: () => signals > 0,
   };
 }
 
@@ -260,18 +304,17 @@ export const registerRun: RegisterCommand = (cli, io) => {
       const created = await signalListenersAddedBy(() => create(selected)).finally(() => setInterruptible(false));
       const vitest = created.value;
       const ledger = ledgerOf(vitest);
-      const restoreSignals = ledger ? stopOnSignals(ledger, created.added, io) : () => undefined;
+      const signals = stopOnSignals(vitest, ledger, created.added, io);
       try {
         await vitest.start();
       } finally {
         await vitest.close();
-        restoreSignals();
+        signals.restore();
       }
       let code = typeof process.exitCode === 'number' ? process.exitCode : 0;
-      // trials were kept from being sent: the report is partial; a rerun resumes from the cache
-      if ((ledger?.report().notSent ?? 0) > 0 && (code === EXIT.ok || code === EXIT.gateFailed)) {
-        code = EXIT.budgetStopped;
-      }
+      // trials were kept from being sent, or the run was interrupted: the report is partial; a rerun resumes
+      const partial = (ledger?.report().notSent ?? 0) > 0 || signals.interrupted();
+      if (partial && (code === EXIT.ok || code === EXIT.gateFailed)) code = EXIT.budgetStopped;
       io.stdout(code === 0 ? 'ceilingbench: run passed\n' : `ceilingbench: run finished with exit code ${code}\n`);
       return code;
     });

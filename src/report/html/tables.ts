@@ -1,8 +1,19 @@
+import { provenanceSettingsText, provenanceSubjectText } from '../../schema/provenance.js';
 import type { Report, Spend, SpendTotals } from '../../schema/report.js';
 import { sccStopText } from '../../schema/scc-stop.js';
 import { cellSetAside, fixed, interval, percent, samplesNote, thousands, usd } from '../format.js';
 import { assayNote, limitLine, unpricedSubjects } from '../spend.js';
 import { escapeHtml as e, htmlTable } from './escape.js';
+
+/** What produced the numbers (src/schema/provenance.ts): a row per subject, one of settings. */
+function provenanceRows(report: Report): Array<[string, string]> {
+  const p = report.provenance;
+  if (!p) return [];
+  return [
+    ['Provenance', p.subjects.map((s) => e(provenanceSubjectText(s))).join('<br>') || '–'],
+    ['Settings', e(provenanceSettingsText(p))],
+  ];
+}
 
 /** The subject / seed / git / timing block at the top of the page. */
 export function headerTable(report: Report): string {
@@ -23,6 +34,7 @@ export function headerTable(report: Report): string {
     ['Git', report.git.sha ? `<code>${e(report.git.sha)}</code>` : '–'],
     ['Tool', `ceilingbench ${e(report.tool.version)}`],
     ['Projects', e(report.projects.join(', ')) || '–'],
+    ...provenanceRows(report),
     [
       'Run',
       `${e(report.timing.startedAt)} → ${e(report.timing.finishedAt)} (${fixed(report.timing.durationMs / 1000, 1)} s)`,

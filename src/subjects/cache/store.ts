@@ -42,6 +42,11 @@ export class ResponseCache {
     return this.mode === 'read-write' || this.mode === 'refresh';
   }
 
+  /** Says a cache problem through this cache's reporter (an entry that belongs to another request). */
+  warn(message: string): void {
+    this.report(message);
+  }
+
   pathOf(key: string): string {
     return join(this.dir, key.slice(0, 2), `${key}.json`);
   }

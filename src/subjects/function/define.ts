@@ -55,8 +55,10 @@ export interface SubjectDefinition {
    */
   id: string;
   /**
-   * Part of every cache key: bump it when the pipeline changes (a new system prompt, another model), so that
-   * the next run asks again instead of replaying the old pipeline's answers. Default '1'.
+   * Pins the pipeline's version: part of every cache key, named in the report as pinned. Bump it when the pipeline
+   * changes (a new system prompt, another model), so that the next run asks again. Absent, a subject named by its
+   * module (`module:…`, or in the configuration file) is known by the hash of its code — the module and what it
+   * imports from the repository — so an edit is a new subject to the cache without a bump; otherwise '1'.
    */
   version?: string | number;
   answer(input: SubjectAnswerInput): Promise<SubjectAnswer>;
@@ -69,6 +71,11 @@ export interface DefinedSubject {
   readonly [DEFINED_SUBJECT]: true;
   readonly id: string;
   readonly version: string;
+  /**
+   * The user gave `version`: the cache and the report trust it. Otherwise a subject named by its module
+   * (`module:`, or `function:<id>` of the configuration file) is known by the hash of its code (code-hash.ts).
+   */
+  readonly pinned?: boolean;
   readonly answer: SubjectDefinition['answer'];
 }
 
@@ -106,7 +113,8 @@ export function defineSubject(definition: SubjectDefinition): DefinedSubject {
   const parsed = definitionSchema.safeParse(definition);
   if (!parsed.success) throw new SubjectDefinitionError(issuesOf(parsed.error));
   const { id, version, answer } = parsed.data;
-  return Object.freeze({ [DEFINED_SUBJECT]: true as const, id, version, answer });
+  const pinned = definition.version !== undefined;
+  return Object.freeze({ [DEFINED_SUBJECT]: true as const, id, version, pinned, answer });
 }
 
 /** Whether a value is a subject `defineSubject` made (of this copy of the package or another). */

@@ -38,10 +38,22 @@ export interface FunctionSubjectOptions {
   trialTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   clock?: RetryClock;
+  /**
+   * The hash of the subject's code (code-hash.ts), for a subject named by its module whose version the user did
+   * not pin: it stands for the version in the cache key and the identity.
+   */
+  codeHash?: string;
 }
 
 /** The endpoint a function subject has in the cache, the limiter and the identity: never the function's source. */
 export const functionEndpoint = (id: string): string => `function:${id}`;
+
+/** What the identity says of the code: the version the user pinned, else the code's hash, else the default version. */
+function versionParameters(defined: DefinedSubject, codeHash: string | undefined): SubjectIdentity['parameters'] {
+  if (defined.pinned) return { version: defined.version, pinned: true };
+  if (codeHash !== undefined) return { codeHash };
+  return { version: defined.version };
+}
 
 const lazyRetryRng = (key: string): (() => PyRandom) => {
   let rng: PyRandom | undefined;
@@ -81,7 +93,7 @@ export function createFunctionSubject(defined: DefinedSubject, options: Function
     kind: 'function',
     model: defined.id,
     endpoint,
-    parameters: { version: defined.version },
+    parameters: versionParameters(defined, options.codeHash),
   };
   const spend = options.spend;
   const budgetStep = spend
@@ -144,7 +156,7 @@ export function createFunctionSubject(defined: DefinedSubject, options: Function
     const start = clock.now();
     const messages = buildMessages(request.prompt);
     // the version the user bumps and the budget key the cache with the messages and the trial
-    const params = { version: defined.version, max_output_tokens: request.maxOutputTokens };
+    const params = { version: options.codeHash ?? defined.version, max_output_tokens: request.maxOutputTokens };
     return cache.answer(
       request,
       { messages, params },

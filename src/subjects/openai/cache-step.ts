@@ -1,5 +1,5 @@
 import { answerDetails, CACHE_FORMAT, type CacheEntry } from '../cache/entry.js';
-import { cacheKey, trialIdentity } from '../cache/key.js';
+import { cacheKey, canonicalJson, trialIdentity } from '../cache/key.js';
 import type { ResponseCache } from '../cache/store.js';
 import type { TrialRequest, TrialResponse } from '../subject.js';
 import type { ChatMessage, ParamValue } from './request-body.js';
@@ -56,7 +56,13 @@ export function createCacheStep(options: CacheStepOptions): CacheStep {
     keyOf,
     async answer(request, call, miss, startedAt = now()) {
       const key = keyOf(request, call);
-      const cached = await options.cache?.get(key);
+      const found = await options.cache?.get(key);
+      // an entry is this request's only when the request identity it stored is this one (a hand-edited entry, or
+      // one copied from another endpoint under this trial's key, is a miss: said, counted on the trial, replaced)
+      const foreign = found ? foreignField(found, request, options, call.params) : undefined;
+      if (found && foreign)
+        options.cache?.warn(`cache: entry ${options.cache.pathOf(key)} ${foreign}; treated as a miss`);
+      const cached = foreign ? undefined : found;
       if (cached) {
         const { text, finishReason, usage } = cached.response;
         return {
@@ -74,9 +80,33 @@ export function createCacheStep(options: CacheStepOptions): CacheStep {
       const response = await miss(key);
       if (response.kind !== 'answer') return response;
       await options.cache?.put(entryOf(key, request, options, call.params, response));
-      return { ...response, cacheKey: key };
+      return { ...response, cacheKey: key, ...(foreign ? { cacheMismatch: foreign } : {}) };
     },
   };
+}
+
+/**
+ * Why a stored entry is not this request's, naming the first field that differs (subject endpoint, model, trial,
+ * prompt hash, sampling and budget parameters); undefined when it is.
+ */
+export function foreignField(
+  entry: CacheEntry,
+  request: TrialRequest,
+  options: Pick<CacheStepOptions, 'endpoint' | 'model'>,
+  params: CacheEntry['meta']['params'],
+): string | undefined {
+  const expected: Record<string, unknown> = {
+    endpoint: options.endpoint,
+    model: options.model,
+    ...trialIdentity(request),
+  };
+  const stored = entry.meta as unknown as Record<string, unknown>;
+  for (const [field, value] of Object.entries(expected))
+    if (stored[field] !== value)
+      return `belongs to another request (${field}: stored ${JSON.stringify(stored[field])}, this request ${JSON.stringify(value)})`;
+  if (canonicalJson(entry.meta.params) !== canonicalJson(params))
+    return `belongs to another request (parameters: stored ${canonicalJson(entry.meta.params)}, this request ${canonicalJson(params)})`;
+  return undefined;
 }
 
 function entryOf(

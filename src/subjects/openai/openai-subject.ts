@@ -1,3 +1,4 @@
+import { APIError } from 'openai';
 import { PyRandom } from '../../rng/index.js';
 import type { Prices } from '../../schema/spend.js';
 import type { Usage } from '../../schema/trial.js';
@@ -36,6 +37,7 @@ import {
 } from './retry.js';
 import { RunStop } from './run-stop.js';
 import { type StreamMode, shouldStream } from './stream-mode.js';
+import { hasAnswered, markAnswered, unreachableReason } from './unreachable.js';
 
 export { TRIAL_HEADER } from './request.js';
 
@@ -219,11 +221,19 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
           ...(sentWith.noStreamOptions ? { noStreamOptions: true } : {}),
           ...(options.trialHeader === false ? {} : { trialKey: key }),
         });
+        markAnswered(endpoint.identity);
         report({ kind: 'answered' });
         return { kind: 'answered', value: completion };
       } catch (error) {
         // a response that brought no answer but carried usage was billed: counted, whatever happens next
         if (error instanceof ProviderFaultError && error.usage) billed.add(error.usage);
+        if (error instanceof APIError && error.status !== undefined) markAnswered(endpoint.identity);
+        // a wrong endpoint (refused, no such host, TLS) that has never answered: stop now, saying what to check
+        const unreachable = hasAnswered(endpoint.identity) ? undefined : unreachableReason(error);
+        if (unreachable) {
+          const stopped = runStop.stop(`cannot reach ${endpoint.identity}: ${unreachable.what}`, unreachable.hint);
+          return { kind: 'halted', error: stopped, stopsRun: true };
+        }
         // before the slot is freed, so no trial waiting for the limiter sends another request
         runStop.stopIfFatal(error, signal);
         const failure = classifyFailure(error, signal);

@@ -1,12 +1,12 @@
 import type { ErrorCode } from '../../errors.js';
+import { redact } from '../redact.js';
 import { classifyFailure } from './retry.js';
 
 const FATAL_CODE: ErrorCode = 'CB_PROVIDER_FATAL';
 const DEFAULT_HINT = 'fix the account or key and rerun';
 
 /** Error texts end up in reports: a provider that echoes the key (or a header value) must not leak it. */
-export const redact = (text: string, secrets: readonly string[]): string =>
-  secrets.reduce((out, secret) => (secret.length >= 4 ? out.split(secret).join('***') : out), text);
+export { redact } from '../redact.js';
 
 /**
  * A subject's stop when no request can succeed (a quota or credential refusal, no such model, a wrong base URL, a

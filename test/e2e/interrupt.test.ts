@@ -1,0 +1,44 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI_BIN, spawnBench } from '../reliability/support/bench-run.js';
+
+/**
+ * Issue 42 item 4 through `ceilingbench run` on the simulator: one Ctrl-C (or a SIGTERM to the process group, as
+ * CI cancelling a job sends) ended the run with 130, no message and no report. It now stops, writes the report
+ * with what finished, marks the set `interrupted` and exits 4, as the README promises.
+ */
+async function interrupted(signal: NodeJS.Signals) {
+  const outDir = mkdtempSync(join(tmpdir(), 'cb-interrupt-'));
+  const bench = spawnBench(
+    [CLI_BIN, 'run', '--project', 'd1,d2,d3', '--subject', 'sim:default', '--trials', '40', '--out', outDir],
+    { CEILINGBENCH_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cb-interrupt-cache-')) },
+  );
+  await new Promise<void>((resolve) => {
+    const poll = setInterval(() => {
+      if (/\[2\/\d+\]/.test(bench.stdout())) {
+        clearInterval(poll);
+        resolve();
+      }
+    }, 10);
+  });
+  // to the whole process group, workers included
+  process.kill(-(bench.child.pid as number), signal);
+  const { code } = await bench.done;
+  return { code, output: bench.stdout() + bench.stderr(), outDir };
+}
+
+describe('an interrupted run on the simulator', { timeout: 120_000 }, () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s to the group: a message, the report, `interrupted`, exit 4',
+    async (signal) => {
+      const r = await interrupted(signal);
+      expect(r.output).toContain(`ceilingbench: ${signal} — stopping`);
+      expect(existsSync(join(r.outDir, 'ceilingbench.json')), r.output).toBe(true);
+      const manifest = JSON.parse(readFileSync(join(r.outDir, 'ceilingbench.set.json'), 'utf8'));
+      expect(manifest.run.state).toBe('interrupted');
+      expect(r.code, r.output).toBe(4);
+    },
+  );
+});
