@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -112,7 +112,42 @@ describe('ceilingbench init', () => {
     const second = await init(root);
     expect(second.out).toMatch(/kept {5}\.gitignore/);
     expect(read(root, '.gitignore')).toBe(after);
-    for (const file of INIT_FILES) expect(second.out).toContain(`kept     ${file} (exists; --force overwrites it)`);
+    for (const file of INIT_FILES.filter((f) => f !== 'vitest.config.ts')) {
+      expect(second.out).toContain(`kept     ${file} (exists; --force overwrites it)`);
+    }
+    expect(second.out).toContain('kept     vitest.config.ts (it loads the ceilingbench plugin; --force overwrites it)');
+    expect(second.out).not.toContain('add the plugin');
+  });
+
+  it('a second init where everything is set up and installed changes nothing and says so', async () => {
+    const root = repo({ name: 'app', type: 'module', devDependencies: { ceilingbench: '^0.1.0', vitest: '^4.1.0' } });
+    const first = await init(root);
+    expect(first.out).not.toContain('npm install');
+    const files = [...INIT_FILES, '.gitignore'].map((f) => read(root, f));
+    const second = await init(root);
+    expect(second.code).toBe(0);
+    expect([...INIT_FILES, '.gitignore'].map((f) => read(root, f))).toEqual(files);
+    expect(second.out).toMatch(/init changed nothing: ceilingbench is already set up here\n$/);
+    expect(second.out).not.toMatch(/next:|npm install|add the plugin/);
+  });
+
+  it('a second init still names what is missing (the install) and nothing else', async () => {
+    const root = repo({ name: 'app', type: 'module' });
+    await init(root);
+    const second = await init(root);
+    expect(second.out).toMatch(
+      /init changed no file; still to do:\n {2}(cd .* && )?npm install -D ceilingbench vitest\n$/,
+    );
+  });
+
+  it('counts a package installed in node_modules as installed, declared or not', async () => {
+    const root = repo({ name: 'app', type: 'module' });
+    for (const name of ['ceilingbench', 'vitest']) {
+      mkdirSync(join(root, 'node_modules', name), { recursive: true });
+      writeFileSync(join(root, 'node_modules', name, 'package.json'), '{}');
+    }
+    const { out } = await init(root);
+    expect(out).not.toContain('npm install');
   });
 
   it('--force overwrites what exists and writes vitest.config.ts beside a Vite config', async () => {
