@@ -5,6 +5,7 @@ import { pricesSchema, spendLimitsSchema } from '../schema/spend.js';
 import { type DefinedSubject, isDefinedSubject } from '../subjects/function/define.js';
 import { MISSING_RULES } from '../tasks/outcome.js';
 import type { ReasoningDelimiter } from '../tasks/reasoning-channels.js';
+import { checkGateRanges } from './gate-ranges.js';
 
 /** What a retention gate compares with its threshold: the point estimate or the CI lower bound. */
 export const GATE_EVIDENCE = ['point', 'lower'] as const;
@@ -63,6 +64,7 @@ export const projectGatesSchema = z
     margin: z.number().nonnegative().finite().optional(),
   })
   .strict()
+  .superRefine(checkGateRanges)
   .refine((g) => g.margin === undefined || g.notWorseThan !== undefined, {
     message: 'margin applies to notWorseThan: give notWorseThan too',
     path: ['margin'],
