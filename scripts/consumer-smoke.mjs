@@ -422,6 +422,34 @@ try {
     );
     const listed = await run(vitest, ['list', '--project', 'tests'], { cwd: flow });
     check('vitest list --project tests lists it', listed.status === 0 && /sum\.test\.ts/.test(listed.out), listed.out);
+    // `vitest list` with the plugin: the user's test and every benchmark cell (Vitest 5 parses statically by
+    // default, which cannot see a cell: the plugin has the benchmark projects collected by loading them)
+    const listAll = await run(vitest, ['list'], { cwd: flow });
+    check(
+      'vitest list lists the user’s test, the standard cells and the user’s sweep cells, exit 0',
+      listAll.status === 0 &&
+        /sum\.test\.ts > sum/.test(listAll.out) &&
+        /\[d2\] .*d2 · N=5\b/.test(listAll.out) &&
+        /\[benchmarks\] .*d2 · N=5\b/.test(listAll.out) &&
+        !/Failed to parse/.test(listAll.out),
+      listAll.out,
+    );
+    const listJson = await run(vitest, ['list', '--json'], { cwd: flow });
+    let names = [];
+    try {
+      names = JSON.parse(listJson.out.slice(listJson.out.indexOf('['))).map((t) => t.name);
+    } catch {}
+    check(
+      'vitest list --json holds them too',
+      listJson.status === 0 && names.includes('sum') && names.some((n) => /d2 · fit/.test(n)),
+      listJson.out.slice(0, 2000),
+    );
+    const listOwn = await run(vitest, ['list', '--project', 'benchmarks'], { cwd: flow });
+    check(
+      'vitest list --project benchmarks lists the describeSweep cells and the plain test',
+      listOwn.status === 0 && /d2 · N=15/.test(listOwn.out) && /canonical D2 response/.test(listOwn.out),
+      listOwn.out,
+    );
   };
 
   const sideLane = async () => {
@@ -444,6 +472,46 @@ try {
       'ceilingbench init writes the example’s config, gate, spec and workflow',
       init.status === 0 && same,
       init.out,
+    );
+    const engines = readJson(join(ROOT, 'package.json')).engines.node;
+    const floorMajor = Number(/^>=(\d+)/.exec(engines)?.[1]);
+    const nodes = [...readFileSync(join(fresh, templates[3]), 'utf8').matchAll(/node-version: (\d+)/g)].map(
+      (m) => m[1],
+    );
+    check(
+      `the workflow init writes runs on a Node that satisfies engines ${engines} (${nodes.join(', ')})`,
+      nodes.length === 3 && nodes.every((v) => Number(v) >= floorMajor),
+      nodes.join(', '),
+    );
+    const before = templates.map((f) => readFileSync(join(fresh, f), 'utf8'));
+    const again = await run(bin(app, 'ceilingbench'), ['init'], { cwd: fresh });
+    check(
+      'init a second time changes nothing and says so',
+      again.status === 0 &&
+        /init changed no(thing| file)/.test(again.out) &&
+        templates.every((f, i) => readFileSync(join(fresh, f), 'utf8') === before[i]),
+      again.out,
+    );
+    // 7b. In a workspace package: the workflow at the repository's root, running in the package; ceilingbench and
+    // vitest are installed at the root, so no `npm install -D`.
+    const mono = join(work, 'mono');
+    mkdirSync(join(mono, '.git'), { recursive: true });
+    mkdirSync(join(mono, 'packages/bench'), { recursive: true });
+    writeFileSync(
+      join(mono, 'package.json'),
+      JSON.stringify({ private: true, workspaces: ['packages/*'], devDependencies: pkg.devDependencies }),
+    );
+    writeFileSync(join(mono, 'packages/bench/package.json'), JSON.stringify({ name: 'bench', type: 'module' }));
+    const monoInit = await run(bin(app, 'ceilingbench'), ['init', '--root', 'packages/bench'], { cwd: mono });
+    const monoFlow = join(mono, templates[3]);
+    check(
+      'init in a workspace package writes the workflow at the root, running in the package, without npm install -D',
+      monoInit.status === 0 &&
+        existsSync(monoFlow) &&
+        !existsSync(join(mono, 'packages/bench/.github')) &&
+        readFileSync(monoFlow, 'utf8').includes('working-directory: packages/bench') &&
+        !/npm install -D/.test(monoInit.out),
+      monoInit.out,
     );
     const ignore = existsSync(join(fresh, '.gitignore')) ? readFileSync(join(fresh, '.gitignore'), 'utf8') : '';
     check(
