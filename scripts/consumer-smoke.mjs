@@ -586,6 +586,17 @@ try {
         `${cjsShards.map((r) => r.out).join('\n')}\n${cjsMerged.out}`,
       );
     }
+    // An ESM-syntax vitest.config.js in this CommonJS package: Vite 8 warns that it cannot be loaded natively, once
+    // per command (the projects the plugin declares load it again: it printed once per project before)
+    writeFileSync(join(cjs, 'vitest.config.js'), readFileSync(join(cjs, 'vitest.config.mts')));
+    const esmJs = await run(vitest, ['list', '--project', 'd2', '--config', 'vitest.config.js'], { cwd: cjs });
+    const warnings = esmJs.out.split("unsupported by `configLoader: 'native'`").length - 1;
+    check(
+      `an ESM vitest.config.js in a CommonJS package: each Vite warning at most once (${warnings})`,
+      esmJs.status === 0 && warnings <= 1 && /d2 · N=5/.test(esmJs.out),
+      esmJs.out,
+    );
+    rmSync(join(cjs, 'vitest.config.js'));
     const cjsRequire = await run(
       process.execPath,
       ['-e', "if (typeof require('ceilingbench').resolveTask !== 'function') process.exit(3)"],

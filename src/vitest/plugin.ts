@@ -6,6 +6,7 @@ import { PACKAGE_MODULES, reportersToAdd } from './files.js';
 import { listBenchmarkCells } from './list-cells.js';
 import { ownTestsProject } from './own-tests.js';
 import { provideRunConfig } from './provide.js';
+import { warnOnce } from './warn-once.js';
 import type { CeilingbenchPluginApi } from './workspace.js';
 
 export {
@@ -65,6 +66,10 @@ export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
       const projects = [...own, ...(await declareProjects(root, options, other, standardProjectPlugin()))];
       const reporters = reportersToAdd(userConfig.test?.reporters);
       return { test: { projects, reporters, server: { deps: { external: PACKAGE_MODULES } } } };
+    },
+    configResolved(config) {
+      // the root's configuration resolves first, once its file is loaded (and Vite has warned about it)
+      warnOnce(config.configFile, config.root);
     },
     async configureVitest(context) {
       listBenchmarkCells(context.vitest);
