@@ -1,4 +1,4 @@
-import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { assaySpentOf } from '../report/assay-spend.js';
 import { thousands, usd } from '../report/format.js';
 import { bounded, terminalSafe } from '../report/safe-text.js';
@@ -7,6 +7,7 @@ import type { SpendTotals } from '../schema/report.js';
 import type { Prices } from '../schema/spend.js';
 import { priceFor } from '../spend/price.js';
 import type { CeilingbenchMeta } from './meta.js';
+import { EtaClock, formatDuration } from './progress-eta.js';
 import { configOf } from './run-config.js';
 
 /** A name on the progress line (a test's, a project's): no control sequence, no line break. */
@@ -14,9 +15,6 @@ const shownName = (text: string): string => terminalSafe(text).replace(/\n/g, ' 
 
 /** An error message in the failure list: its head and tail when long (a provider's body can be a page). */
 const shownError = (text: string): string => terminalSafe(bounded(text, 2_000));
-
-const formatSeconds = (ms: number): string =>
-  ms < 60_000 ? `${Math.round(ms / 1000)}s` : `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s`;
 
 /**
  * What the run has spent so far, from the records of the finished tests: requests sent, the tokens of the trials
@@ -88,6 +86,11 @@ export class SpendTally {
 export default class ProgressReporter implements Reporter {
   private total = 0;
   private done = 0;
+  private skipped = 0;
+  /** Test modules the run will collect, and those collected: until all are, the total is a lower bound. */
+  private modules = 0;
+  private collected = 0;
+  private readonly clock = new EtaClock();
   private readonly spend = new SpendTally();
   private readonly started = Date.now();
   private readonly failures: string[] = [];
@@ -110,8 +113,21 @@ export default class ProgressReporter implements Reporter {
     process.stdout.write(text);
   }
 
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.modules = specifications.length;
+  }
+
   onTestModuleCollected(module: TestModule): void {
-    this.total += [...module.children.allTests()].length;
+    this.collected++;
+    for (const test of module.children.allTests()) {
+      this.total++;
+      this.clock.plan(test.id, test.meta().ceilingbenchTrials ?? 0);
+    }
+  }
+
+  /** `49` once every module is collected; `49+` before (Vitest collects a file when a worker takes it up). */
+  private totalText(): string {
+    return `${this.total}${this.collected < this.modules ? '+' : ''}`;
   }
 
   onTestCaseResult(test: TestCase): void {
@@ -119,6 +135,11 @@ export default class ProgressReporter implements Reporter {
     const meta = test.meta().ceilingbench as CeilingbenchMeta | undefined;
     const record = meta?.record;
     if (meta) this.spend.add(meta);
+    const cells = [...(meta?.cells ?? []), ...(record?.kind === 'cell' ? [record] : [])];
+    this.clock.finish(
+      test.id,
+      cells.reduce((sum, cell) => sum + cell.n - cell.cacheHits, 0),
+    );
     let detail = '';
     if (record?.kind === 'cell') {
       detail = `accuracy ${record.accuracy === null ? '–' : `${(100 * record.accuracy).toFixed(1)}%`}`;
@@ -137,22 +158,23 @@ export default class ProgressReporter implements Reporter {
           : `λ* ${record.collapseThreshold.levelIndex ?? 'undefined'}`;
     }
     const result = test.result();
+    if (result.state === 'skipped') this.skipped++;
     if (result.state === 'failed') {
       this.failures.push(
         `${shownName(test.project.name)} › ${shownName(test.fullName)}: ${shownError(result.errors?.[0]?.message ?? 'failed')}`,
       );
     }
-    const elapsed = Date.now() - this.started;
-    const eta = this.done > 0 ? (elapsed / this.done) * Math.max(0, this.total - this.done) : 0;
-    const counters = `${this.spend.counters()} · ETA ${formatSeconds(eta)}`;
+    const counters = `${this.spend.counters()} · ${this.clock.eta()}`;
     if (this.tty) {
       const width = 24;
-      const filled = this.total > 0 ? Math.round((width * this.done) / this.total) : 0;
-      this.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.done}/${this.total} · ${counters}   `);
-    } else {
-      const mark = result.state === 'failed' ? 'FAIL' : 'ok';
+      const filled = this.total > 0 ? Math.min(width, Math.round((width * this.done) / this.total)) : 0;
       this.write(
-        `[${this.done}/${this.total}] ${mark} ${shownName(test.project.name)} › ${shownName(test.name)}${detail ? ` — ${detail}` : ''} · ${counters}\n`,
+        `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.done}/${this.totalText()} · ${counters}   `,
+      );
+    } else {
+      const mark = result.state === 'failed' ? 'FAIL' : result.state === 'skipped' ? 'skip' : 'ok';
+      this.write(
+        `[${this.done}/${this.totalText()}] ${mark} ${shownName(test.project.name)} › ${shownName(test.name)}${detail ? ` — ${detail}` : ''} · ${counters}\n`,
       );
     }
   }
@@ -161,7 +183,7 @@ export default class ProgressReporter implements Reporter {
     if (this.tty) this.write('\n');
     for (const failure of this.failures) this.write(`FAIL ${failure}\n`);
     this.write(
-      `ceilingbench: ${this.done} tests in ${formatSeconds(Date.now() - this.started)}, ${this.failures.length} failed · ${this.spend.counters()}\n`,
+      `ceilingbench: ${this.done} tests in ${formatDuration(Date.now() - this.started)}, ${this.failures.length} failed${this.skipped > 0 ? `, ${this.skipped} skipped` : ''} · ${this.spend.counters()}\n`,
     );
   }
 }
