@@ -6,6 +6,7 @@ import { fixed, interval, percent, thousands, usd } from './format.js';
 import { boardTitle, cellLabel, headline, RANKED_BY, rankText } from './leaderboard.js';
 import { bounded, markdownCode, markdownSafe as md } from './safe-text.js';
 import { assayNote, limitLine, unpricedSubjects } from './spend.js';
+import { taskLabel } from './task-label.js';
 
 /** An error message in a list item: its first ERROR_MAX characters and last ones (a provider's body can be a page). */
 const ERROR_MAX = 1_000;
@@ -17,6 +18,8 @@ const ERROR_MAX = 1_000;
  */
 export function renderMarkdown(report: Report): string {
   const lines: string[] = ['# ceilingbench results', ''];
+  // a task names its project where two projects hold it
+  const label = taskLabel(report);
   // a subject column where the records name their subject (a run with several)
   const named = [...report.cells, ...report.fits].some((r) => r.subject !== undefined);
   const who = {
@@ -69,10 +72,14 @@ export function renderMarkdown(report: Report): string {
     for (const f of report.fits) {
       const refusal = refusals ? ` ${percent(f.refusalRate ?? 0)} |` : '';
       lines.push(
-        `|${who.cell(f)} ${md(f.task)} | ${md(f.variant)} | ${f.status === 'insufficient' ? 'insufficient' : `${fixed(f.pd)}${f.atLowerBound ? '†' : ''}`} | ${f.status === 'insufficient' ? '–' : interval(f.ci95)} | ${f.status === 'insufficient' ? '–' : f.horizon['0.5']?.value === null ? '∞' : fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} |${refusal} ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
+        `|${who.cell(f)} ${md(label(f))} | ${md(f.variant)} | ${f.status === 'insufficient' ? 'insufficient' : `${fixed(f.pd)}${f.atLowerBound ? '†' : ''}`} | ${f.status === 'insufficient' ? '–' : interval(f.ci95)} | ${f.status === 'insufficient' ? '–' : f.horizon['0.5']?.value === null ? '∞' : fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} |${refusal} ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
       );
     }
-    lines.push('', '† at the optimiser lower bound 0.5: no statistically identifiable step retention.', '');
+    lines.push('');
+    // the footnote of the † mark, where a row carries it
+    if (report.fits.some((f) => f.status !== 'insufficient' && f.atLowerBound)) {
+      lines.push('† at the optimiser lower bound 0.5: no statistically identifiable step retention.', '');
+    }
     const setAside = report.fits.flatMap((f) => (f.setAside ? [setAsideLine(f.task, f.variant, f.setAside)] : []));
     const shown = setAside.filter((line) => line !== null);
     if (shown.length > 0) lines.push(...shown.map((line) => `- ${line}`), '');
@@ -88,7 +95,7 @@ export function renderMarkdown(report: Report): string {
       const acc = [1, 2, 3, 4, 5, 6].map((l) => percent(c.levels.find((x) => x.level === l)?.accuracy ?? null, 0));
       const t = c.collapseThreshold;
       lines.push(
-        `| ${md(c.task)} | ${acc.join(' | ')} | ${t.levelIndex === null ? 'undefined (flat)' : `L${t.levelIndex}`} |`,
+        `| ${md(label(c))} | ${acc.join(' | ')} | ${t.levelIndex === null ? 'undefined (flat)' : `L${t.levelIndex}`} |`,
       );
     }
     // which output-budget rule the cells ran under, where a task has several (puzzles: fixed or per-level)
@@ -134,7 +141,7 @@ export function renderMarkdown(report: Report): string {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ');
       lines.push(
-        `|${who.cell(c)} ${md(c.task)} · ${axis}${c.variant !== 'standard' && c.variant !== 'default' ? ` · ${md(c.variant)}` : ''} | ${c.n} | ${percent(c.accuracy)} | ${interval(c.ci95)} | ${outcomes} | ${c.cacheHits} |`,
+        `|${who.cell(c)} ${md(label(c))} · ${axis}${c.variant !== 'standard' && c.variant !== 'default' ? ` · ${md(c.variant)}` : ''} | ${c.n} | ${percent(c.accuracy)} | ${interval(c.ci95)} | ${outcomes} | ${c.cacheHits} |`,
       );
     }
     lines.push('');

@@ -2,6 +2,7 @@ import type { Report, Spend, SpendTotals } from '../../schema/report.js';
 import { sccStopText } from '../../schema/scc-stop.js';
 import { fixed, interval, percent, thousands, usd } from '../format.js';
 import { assayNote, limitLine, unpricedSubjects } from '../spend.js';
+import { taskLabel } from '../task-label.js';
 import { escapeHtml as e, htmlTable } from './escape.js';
 
 /** The subject / seed / git / timing block at the top of the page. */
@@ -77,7 +78,7 @@ export function fitsTable(report: Report): string {
     report.fits.map((f) => {
       const h = f.horizon['0.5'];
       return [
-        e(f.task),
+        e(taskLabel(report)(f)),
         e(f.variant),
         `${f.missing}${f.status === 'insufficient' ? ' <span class="fail">(insufficient)</span>' : ''}`,
         `${fixed(f.pd)}${f.atLowerBound ? '†' : ''}`,
@@ -102,7 +103,7 @@ export function collapseTable(report: Report): string {
     report.collapse.map((c) => {
       const t = c.collapseThreshold;
       return [
-        e(c.task) + (c.status === 'insufficient' ? ' <span class="fail">(insufficient)</span>' : ''),
+        e(taskLabel(report)(c)) + (c.status === 'insufficient' ? ' <span class="fail">(insufficient)</span>' : ''),
         ...levels.map((l) => {
           const level = c.levels.find((x) => x.level === l);
           return level ? `${percent(level.accuracy, 0)} <small>(${level.correct}/${level.n})</small>` : '–';
@@ -162,7 +163,7 @@ export function cellsTable(report: Report): string {
   return htmlTable(
     ['task', 'variant', 'level', 'n', 'accuracy', '95% CI (Clopper–Pearson)', 'outcomes', 'status'],
     report.cells.map((c) => [
-      e(c.task),
+      e(taskLabel(report)(c)),
       e(c.variant),
       `${c.levelKind === 'depth' ? 'N=' : 'L'}${c.level}`,
       String(c.n),
