@@ -6,6 +6,24 @@ import { taskLabel } from '../task-label.js';
 import { escapeHtml as e, htmlTable } from './escape.js';
 
 /** The subject / seed / git / timing block at the top of the page. */
+/** What the run left out, as summary.md's "Scope" line says it: only when something was (filters, not run, shards). */
+function scopeRow(report: Report): Array<[string, string]> {
+  const scope = report.scope;
+  const missingShards = scope?.shards?.missing ?? [];
+  if (!scope || (scope.notRun.length === 0 && !scope.filters && missingShards.length === 0)) return [];
+  const parts = [
+    `ran ${e(scope.ran.join(', ')) || 'nothing'}`,
+    ...(scope.notRun.length > 0 ? [`not run: ${e(scope.notRun.join(', '))}`] : []),
+    ...(scope.filters ? [`filters: <code>${e(scope.filters)}</code>`] : []),
+    ...(missingShards.length > 0
+      ? [
+          `<b class="fail">shards missing from the merge: ${missingShards.map((i) => `${i}/${scope.shards?.count}`).join(', ')}</b>`,
+        ]
+      : []),
+  ];
+  return [['Scope', parts.join(' · ')]];
+}
+
 export function headerTable(report: Report): string {
   const subjects = report.subjects.map((s) => {
     const params = Object.entries(s.parameters)
@@ -24,6 +42,7 @@ export function headerTable(report: Report): string {
     ['Git', report.git.sha ? `<code>${e(report.git.sha)}</code>` : '–'],
     ['Tool', `ceilingbench ${e(report.tool.version)}`],
     ['Projects', e(report.projects.join(', ')) || '–'],
+    ...scopeRow(report),
     [
       'Run',
       `${e(report.timing.startedAt)} → ${e(report.timing.finishedAt)} (${fixed(report.timing.durationMs / 1000, 1)} s)`,
