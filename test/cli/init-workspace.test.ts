@@ -4,20 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findPlace } from '../../src/cli/commands/init-place.js';
 import { placeWorkflow, WorkflowTemplateError } from '../../src/cli/commands/init-workflow.js';
-import { runCli } from '../../src/cli/program.js';
+import { init } from '../support/init-cli.js';
 
 const WORKFLOW = '.github/workflows/ceilingbench.yml';
 const template = readFileSync(new URL(`../../examples/consumer/${WORKFLOW}`, import.meta.url), 'utf8');
 const engines = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).engines.node as string;
-
-async function init(root: string, ...flags: string[]) {
-  const out: string[] = [];
-  const code = await runCli(['init', '--root', root, ...flags], {
-    stdout: (t) => out.push(t),
-    stderr: (t) => out.push(t),
-  });
-  return { code, out: out.join('') };
-}
 
 function write(root: string, file: string, text: string): void {
   mkdirSync(join(root, file, '..'), { recursive: true });

@@ -3,21 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GITIGNORE_ENTRIES, GITIGNORE_HEADER, INIT_FILES } from '../../src/cli/commands/init.js';
-import { runCli } from '../../src/cli/program.js';
 import { findConfigFile } from '../../src/config/load.js';
 import { VITEST_CONFIG_FILES } from '../../src/vitest/files.js';
+import { init } from '../support/init-cli.js';
 
 const EXAMPLE = new URL('../../examples/consumer/', import.meta.url);
 const example = (file: string) => readFileSync(new URL(file, EXAMPLE), 'utf8');
-
-async function init(root: string, ...flags: string[]) {
-  const out: string[] = [];
-  const code = await runCli(['init', '--root', root, ...flags], {
-    stdout: (t) => out.push(t),
-    stderr: (t) => out.push(t),
-  });
-  return { code, out: out.join('') };
-}
 
 function repo(pkg?: object): string {
   const root = mkdtempSync(join(tmpdir(), 'cb-init-'));
