@@ -586,6 +586,19 @@ try {
         `${cjsShards.map((r) => r.out).join('\n')}\n${cjsMerged.out}`,
       );
     }
+    // A one-trial sweep at p = 0.85 that passes the 0.9 gate by luck (seed 4): the gate line says its sample
+    // cannot decide it, and how many trials per cell would
+    const lucky = await run(vitest, ['run', '--project', 'd2'], {
+      cwd: cjs,
+      env: { CEILINGBENCH_SUBJECT: 'sim:retention?p=0.85', CEILINGBENCH_TRIALS: '1', CEILINGBENCH_SEED: '4' },
+    });
+    check(
+      'a gate whose interval holds its threshold says "undecided at this sample size" with the trials that would decide',
+      /gate d2\.minRetention \w+ \(hard\): .*; undecided at this sample size: p_d .* — about \d+ trials per cell/.test(
+        lucky.out,
+      ),
+      lucky.out,
+    );
     // An ESM-syntax vitest.config.js in this CommonJS package: Vite 8 warns that it cannot be loaded natively, once
     // per command (the projects the plugin declares load it again: it printed once per project before)
     writeFileSync(join(cjs, 'vitest.config.js'), readFileSync(join(cjs, 'vitest.config.mts')));

@@ -7,5 +7,6 @@ export { decideRunGates, type RunGatesInput } from './decide.js';
 export { gateKeyCovers, gatesFor, unknownGateKeys } from './keys.js';
 export { configuredGatesOf, normalizeNotWorseThan, normalizeThreshold, type Threshold } from './normalize.js';
 export { evaluateGates, type GateRecord, gateLine, THRESHOLD_GATES } from './threshold.js';
+export { UNDECIDED, undecidedPasses } from './undecided.js';
 export { type GateScope, unevaluatedGates } from './unevaluated.js';
 export { hardFailures, VerdictError } from './verdict.js';

@@ -8,6 +8,13 @@ import { COLLAPSE_STEP, retentionTrialsPerCell, twoRateTrials } from '../stats/s
  * it; the gate line says so, and how many trials per cell would decide (src/stats/sample-size.ts, docs/gates.md).
  */
 
+/** The words a gate line carries when its sample cannot decide it. */
+export const UNDECIDED = 'undecided at this sample size';
+
+/** The gates that passed without their sample deciding it: a pass as likely luck as evidence, said beside the failures. */
+export const undecidedPasses = <G extends { passed: boolean; message: string }>(gates: readonly G[]): G[] =>
+  gates.filter((g) => g.passed && g.message.includes(UNDECIDED));
+
 const f2 = (x: number) => x.toFixed(2);
 const f3 = (x: number) => x.toFixed(3);
 
@@ -30,7 +37,7 @@ function retentionNote(fit: RetentionFit, threshold: number): string {
   if (fit.status !== 'ok' || !straddles(lower, upper, threshold)) return '';
   const delta = difference(fit.pd, threshold);
   const n = retentionTrialsPerCell(threshold, delta, depthsOf(fit));
-  return `undecided at this sample size: p_d ${f3(fit.pd)} [${f3(lower)}, ${f3(upper)}] vs ${threshold}${perCell(n)} a difference of ${f2(delta)}`;
+  return `${UNDECIDED}: p_d ${f3(fit.pd)} [${f3(lower)}, ${f3(upper)}] vs ${threshold}${perCell(n)} a difference of ${f2(delta)}`;
 }
 
 function horizonNote(fit: RetentionFit, steps: number): string {
@@ -44,7 +51,7 @@ function horizonNote(fit: RetentionFit, steps: number): string {
   const delta = difference(fit.pd, p0);
   const n = retentionTrialsPerCell(p0, delta, depthsOf(fit));
   const upperText = h.ci95[1] === null ? '∞' : f2(upper);
-  return `undecided at this sample size: H_0.5 ${f2(h.value)} [${f2(lower)}, ${upperText}] vs ${steps} (p_d ${f3(p0)})${perCell(n)} a difference in p_d of ${f2(delta)}`;
+  return `${UNDECIDED}: H_0.5 ${f2(h.value)} [${f2(lower)}, ${upperText}] vs ${steps} (p_d ${f3(p0)})${perCell(n)} a difference in p_d of ${f2(delta)}`;
 }
 
 function collapseNote(fit: CollapseFit, level: number): string {
@@ -52,7 +59,7 @@ function collapseNote(fit: CollapseFit, level: number): string {
   if (fit.status !== 'ok' || t.levelIndex === null || t.ci95 === null) return '';
   if (!straddles(t.ci95[0], t.ci95[1], level)) return '';
   const n = twoRateTrials(COLLAPSE_STEP);
-  return `undecided at this sample size: λ* L${t.levelIndex} [L${f2(t.ci95[0])}, L${f2(t.ci95[1])}] vs L${level} — about ${n} trials per level would see an accuracy step of ${COLLAPSE_STEP} between adjacent levels`;
+  return `${UNDECIDED}: λ* L${t.levelIndex} [L${f2(t.ci95[0])}, L${f2(t.ci95[1])}] vs L${level} — about ${n} trials per level would see an accuracy step of ${COLLAPSE_STEP} between adjacent levels`;
 }
 
 /** The note a threshold gate's line carries when its sample cannot decide it; '' otherwise. */

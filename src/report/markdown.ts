@@ -1,3 +1,4 @@
+import { undecidedPasses } from '../gates/index.js';
 import type { RetentionFit } from '../schema/fit.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import type { Report, Spend } from '../schema/report.js';
@@ -57,7 +58,9 @@ export function renderMarkdown(report: Report): string {
     lines.push('');
     // why each hard gate failed, in its own words (not evaluated, insufficient, below the threshold)
     const failed = report.gates.filter((g) => g.mode === 'hard' && !g.passed);
-    if (failed.length > 0) lines.push(...failed.map((g) => `- ${md(g.message)}`), '');
+    // and each pass its sample could not decide (docs/gates.md#sample-size)
+    const shown = [...failed, ...undecidedPasses(report.gates)];
+    if (shown.length > 0) lines.push(...shown.map((g) => `- ${md(g.message)}`), '');
   }
   if (report.leaderboard) lines.push(...leaderboardLines(report.leaderboard));
   if (report.fits.length > 0) {

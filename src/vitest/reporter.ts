@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestProject, TestSuite, Vitest } from 'vitest/node';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { ERROR_CODES } from '../errors.js';
-import { hardFailures, unknownGateKeys } from '../gates/index.js';
+import { hardFailures, undecidedPasses, unknownGateKeys } from '../gates/index.js';
 import type { TestEntry } from '../report/build.js';
 import { terminalSafe } from '../report/safe-text.js';
 import type { Report } from '../schema/report.js';
@@ -277,6 +277,8 @@ export default class CeilingbenchReporter implements Reporter {
         write(`not run: ${scope.notRun.join(', ')}${scope.filters ? ` (filters: ${scope.filters})` : ''}`);
       const failedGates = hardFailures(report.gates);
       for (const gate of failedGates) write(gate.message);
+      // a pass its sample could not decide is said too: it may be luck (docs/gates.md#sample-size)
+      for (const gate of undecidedPasses(report.gates)) write(gate.message);
       for (const test of report.tests.filter((t) => t.project === '*')) write(test.errors.join('; '));
       if (failedGates.length > 0 || report.tests.some((t) => t.project === '*')) process.exitCode = 1;
       if (unknown.length > 0) process.exitCode = ERROR_CODES.CB_CONFIG.exit;

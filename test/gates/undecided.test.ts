@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { undecidedPasses } from '../../src/gates/index.js';
 import { evaluateGates } from '../../src/gates/threshold.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
 import { PyRandom } from '../../src/rng/index.js';
 import type { CollapseFit } from '../../src/schema/fit.js';
 import { sampleBinomial } from '../../src/stats/binomial.js';
 import { estimateRetention } from '../../src/stats/estimate.js';
 import { retentionTrialsPerCell, twoRateTrials } from '../../src/stats/sample-size.js';
+import { fixtureReport } from '../report/html/support.js';
 import { retentionFit } from '../support/records.js';
 
 const DEPTHS = [5, 10, 15];
@@ -85,5 +88,18 @@ describe('a gate its sample cannot decide', () => {
     expect(gate?.message).toContain(
       `undecided at this sample size: λ* L3 [L2.00, L5.00] vs L4 — about ${twoRateTrials(0.1)} trials per level would see an accuracy step of 0.1 between adjacent levels`,
     );
+  });
+});
+
+describe('a pass its sample could not decide', () => {
+  it('is listed under the gates in summary.md beside the failures; a decided pass is not', () => {
+    const fit = retentionFit({ pd: 0.92, ci95: [0.71, 0.97], counts: counts(1) });
+    const [lucky] = evaluateGates('d2', fit, { minRetention: 0.9 });
+    const [sure] = evaluateGates('d1', retentionFit({ project: 'd1', task: 'd1' }), { minRetention: 0.9 });
+    if (!lucky || !sure) throw new Error('no gate evaluated');
+    expect(undecidedPasses([lucky, sure])).toEqual([lucky]);
+    const md = renderMarkdown({ ...fixtureReport(), gates: [lucky, sure] });
+    expect(md).toContain(`- ${lucky.message}`);
+    expect(md).not.toContain(`- ${sure.message}`);
   });
 });
