@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { accuracyDepthChart } from '../../src/report/html/charts/accuracy-depth.js';
 import { depthHeatmapChart } from '../../src/report/html/charts/depth-heatmap.js';
+import { kStarChart } from '../../src/report/html/charts/kstar.js';
 import { cellsTable, fitsTable } from '../../src/report/html/tables.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { taskLabeller } from '../../src/report/task-label.js';
@@ -39,11 +41,16 @@ describe('a task two projects hold', () => {
     expect(single).not.toMatch(/d2 · d2/);
   });
 
-  it('index.html names it in the retention and cell tables, and the heatmap gives each project its column', () => {
+  it('index.html names it in the retention and cell tables, and each chart gives each project its own panel or column', () => {
     const report = twoProjectsOneTask();
     expect(fitsTable(report)).toContain('<td>benchmarks · d2</td>');
     expect(fitsTable(report)).toContain('<td>d2 · d2</td>');
     expect(cellsTable(report)).toContain('<td>benchmarks · d2</td>');
+    for (const chart of [accuracyDepthChart(report), kStarChart(report)]) {
+      const spec = JSON.stringify(chart);
+      expect(spec).toContain('benchmarks · d2');
+      expect(spec).toContain('d2 · d2');
+    }
     const heatmap = depthHeatmapChart(report);
     const columns = JSON.stringify(heatmap);
     expect(columns).toContain('"benchmarks · d2"');
