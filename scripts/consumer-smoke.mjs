@@ -271,6 +271,14 @@ try {
       env: { ...D2_095, ...FEW },
     });
     check('the user’s own spec (describeSweep + toBeValidTrajectory) with d2 passes', own.status === 0, own.out);
+    // both projects hold task d2: summary.md names the project of each row
+    const summaryPath = join(app, 'reports/summary.md');
+    const summary = existsSync(summaryPath) ? readFileSync(summaryPath, 'utf8') : '';
+    check(
+      'summary.md names the project where two projects hold task d2 (benchmarks · d2, d2 · d2)',
+      /^\| benchmarks · d2 \| verbose \|/m.test(summary) && /^\| d2 · d2 \| standard \|/m.test(summary),
+      summary.slice(0, 3000),
+    );
 
     // 3b. Routes that must never pass unchecked (issue 25), each in this repository as a user would take it.
     if (all) {
