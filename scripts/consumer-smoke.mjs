@@ -271,6 +271,14 @@ try {
       env: { ...D2_095, ...FEW },
     });
     check('the user’s own spec (describeSweep + toBeValidTrajectory) with d2 passes', own.status === 0, own.out);
+    // both projects hold task d2: summary.md names the project of each row
+    const summaryPath = join(app, 'reports/summary.md');
+    const summary = existsSync(summaryPath) ? readFileSync(summaryPath, 'utf8') : '';
+    check(
+      'summary.md names the project where two projects hold task d2 (benchmarks · d2, d2 · d2)',
+      /^\| benchmarks · d2 \| verbose \|/m.test(summary) && /^\| d2 · d2 \| standard \|/m.test(summary),
+      summary.slice(0, 3000),
+    );
 
     // 3b. Routes that must never pass unchecked (issue 25), each in this repository as a user would take it.
     if (all) {
@@ -422,6 +430,34 @@ try {
     );
     const listed = await run(vitest, ['list', '--project', 'tests'], { cwd: flow });
     check('vitest list --project tests lists it', listed.status === 0 && /sum\.test\.ts/.test(listed.out), listed.out);
+    // `vitest list` with the plugin: the user's test and every benchmark cell (Vitest 5 parses statically by
+    // default, which cannot see a cell: the plugin has the benchmark projects collected by loading them)
+    const listAll = await run(vitest, ['list'], { cwd: flow });
+    check(
+      'vitest list lists the user’s test, the standard cells and the user’s sweep cells, exit 0',
+      listAll.status === 0 &&
+        /sum\.test\.ts > sum/.test(listAll.out) &&
+        /\[d2\] .*d2 · N=5\b/.test(listAll.out) &&
+        /\[benchmarks\] .*d2 · N=5\b/.test(listAll.out) &&
+        !/Failed to parse/.test(listAll.out),
+      listAll.out,
+    );
+    const listJson = await run(vitest, ['list', '--json'], { cwd: flow });
+    let names = [];
+    try {
+      names = JSON.parse(listJson.out.slice(listJson.out.indexOf('['))).map((t) => t.name);
+    } catch {}
+    check(
+      'vitest list --json holds them too',
+      listJson.status === 0 && names.includes('sum') && names.some((n) => /d2 · fit/.test(n)),
+      listJson.out.slice(0, 2000),
+    );
+    const listOwn = await run(vitest, ['list', '--project', 'benchmarks'], { cwd: flow });
+    check(
+      'vitest list --project benchmarks lists the describeSweep cells and the plain test',
+      listOwn.status === 0 && /d2 · N=15/.test(listOwn.out) && /canonical D2 response/.test(listOwn.out),
+      listOwn.out,
+    );
   };
 
   const sideLane = async () => {
@@ -444,6 +480,46 @@ try {
       'ceilingbench init writes the example’s config, gate, spec and workflow',
       init.status === 0 && same,
       init.out,
+    );
+    const engines = readJson(join(ROOT, 'package.json')).engines.node;
+    const floorMajor = Number(/^>=(\d+)/.exec(engines)?.[1]);
+    const nodes = [...readFileSync(join(fresh, templates[3]), 'utf8').matchAll(/node-version: (\d+)/g)].map(
+      (m) => m[1],
+    );
+    check(
+      `the workflow init writes runs on a Node that satisfies engines ${engines} (${nodes.join(', ')})`,
+      nodes.length === 3 && nodes.every((v) => Number(v) >= floorMajor),
+      nodes.join(', '),
+    );
+    const before = templates.map((f) => readFileSync(join(fresh, f), 'utf8'));
+    const again = await run(bin(app, 'ceilingbench'), ['init'], { cwd: fresh });
+    check(
+      'init a second time changes nothing and says so',
+      again.status === 0 &&
+        /init changed no(thing| file)/.test(again.out) &&
+        templates.every((f, i) => readFileSync(join(fresh, f), 'utf8') === before[i]),
+      again.out,
+    );
+    // 7b. In a workspace package: the workflow at the repository's root, running in the package; ceilingbench and
+    // vitest are installed at the root, so no `npm install -D`.
+    const mono = join(work, 'mono');
+    mkdirSync(join(mono, '.git'), { recursive: true });
+    mkdirSync(join(mono, 'packages/bench'), { recursive: true });
+    writeFileSync(
+      join(mono, 'package.json'),
+      JSON.stringify({ private: true, workspaces: ['packages/*'], devDependencies: pkg.devDependencies }),
+    );
+    writeFileSync(join(mono, 'packages/bench/package.json'), JSON.stringify({ name: 'bench', type: 'module' }));
+    const monoInit = await run(bin(app, 'ceilingbench'), ['init', '--root', 'packages/bench'], { cwd: mono });
+    const monoFlow = join(mono, templates[3]);
+    check(
+      'init in a workspace package writes the workflow at the root, running in the package, without npm install -D',
+      monoInit.status === 0 &&
+        existsSync(monoFlow) &&
+        !existsSync(join(mono, 'packages/bench/.github')) &&
+        readFileSync(monoFlow, 'utf8').includes('working-directory: packages/bench') &&
+        !/npm install -D/.test(monoInit.out),
+      monoInit.out,
     );
     const ignore = existsSync(join(fresh, '.gitignore')) ? readFileSync(join(fresh, '.gitignore'), 'utf8') : '';
     check(
@@ -518,6 +594,30 @@ try {
         `${cjsShards.map((r) => r.out).join('\n')}\n${cjsMerged.out}`,
       );
     }
+    // A one-trial sweep at p = 0.85 that passes the 0.9 gate by luck (seed 4): the gate line says its sample
+    // cannot decide it, and how many trials per cell would
+    const lucky = await run(vitest, ['run', '--project', 'd2'], {
+      cwd: cjs,
+      env: { CEILINGBENCH_SUBJECT: 'sim:retention?p=0.85', CEILINGBENCH_TRIALS: '1', CEILINGBENCH_SEED: '4' },
+    });
+    check(
+      'a gate whose interval holds its threshold says "undecided at this sample size" with the trials that would decide',
+      /gate d2\.minRetention \w+ \(hard\): .*; undecided at this sample size: p_d .* — about \d+ trials per cell/.test(
+        lucky.out,
+      ),
+      lucky.out,
+    );
+    // An ESM-syntax vitest.config.js in this CommonJS package: Vite 8 warns that it cannot be loaded natively, once
+    // per command (the projects the plugin declares load it again: it printed once per project before)
+    writeFileSync(join(cjs, 'vitest.config.js'), readFileSync(join(cjs, 'vitest.config.mts')));
+    const esmJs = await run(vitest, ['list', '--project', 'd2', '--config', 'vitest.config.js'], { cwd: cjs });
+    const warnings = esmJs.out.split("unsupported by `configLoader: 'native'`").length - 1;
+    check(
+      `an ESM vitest.config.js in a CommonJS package: each Vite warning at most once (${warnings})`,
+      esmJs.status === 0 && warnings <= 1 && /d2 · N=5/.test(esmJs.out),
+      esmJs.out,
+    );
+    rmSync(join(cjs, 'vitest.config.js'));
     const cjsRequire = await run(
       process.execPath,
       ['-e', "if (typeof require('ceilingbench').resolveTask !== 'function') process.exit(3)"],

@@ -29,6 +29,11 @@ function fixFor(issue: z.core.$ZodIssue): string {
         return `give ${[...expected].map((type) => `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`).join(' or ')}`;
       return 'see the README section "Configuration"';
     }
+    case 'custom': {
+      // a refinement that knows the fix carries it (src/config/gate-ranges.ts)
+      const fix = (issue.params as { fix?: unknown } | undefined)?.fix;
+      return typeof fix === 'string' ? fix : 'see the README section "Configuration"';
+    }
     default:
       return 'see the README section "Configuration"';
   }

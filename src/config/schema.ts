@@ -7,6 +7,7 @@ import { type DefinedSubject, isDefinedSubject } from '../subjects/function/defi
 import { MISSING_RULES } from '../tasks/outcome.js';
 import type { ReasoningDelimiter } from '../tasks/reasoning-channels.js';
 import { READING_PROFILES } from '../tasks/task.js';
+import { checkGateRanges } from './gate-ranges.js';
 
 /** What a retention gate compares with its threshold: the point estimate or the CI lower bound. */
 export const GATE_EVIDENCE = ['point', 'lower'] as const;
@@ -70,6 +71,7 @@ export const projectGatesSchema = z
     servedModel: z.enum(SERVED_MODEL_RULES).optional(),
   })
   .strict()
+  .superRefine(checkGateRanges)
   .refine((g) => g.margin === undefined || g.notWorseThan !== undefined, {
     message: 'margin applies to notWorseThan: give notWorseThan too',
     path: ['margin'],

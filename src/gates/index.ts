@@ -8,5 +8,6 @@ export { gateKeyCovers, gatesFor, unknownGateKeys } from './keys.js';
 export { configuredGatesOf, normalizeNotWorseThan, normalizeThreshold, type Threshold } from './normalize.js';
 export { servedModelGates } from './served-model.js';
 export { evaluateGates, type GateRecord, gateLine, THRESHOLD_GATES } from './threshold.js';
+export { UNDECIDED, undecidedPasses } from './undecided.js';
 export { type GateScope, unevaluatedGates } from './unevaluated.js';
 export { hardFailures, VerdictError } from './verdict.js';

@@ -3,6 +3,7 @@ import type { CollapseFit, RetentionFit } from '../schema/fit.js';
 import type { GateResult } from '../schema/gate.js';
 import * as checks from './checks.js';
 import { type Threshold, thresholdGatesOf } from './normalize.js';
+import { undecidedNote } from './undecided.js';
 
 /** The records a threshold gate reads: a finished retention or collapse fit, or an SCC ladder. */
 export type GateRecord = RetentionFit | CollapseFit | (checks.CountingCapacity & { kind: 'scc'; task: string });
@@ -41,6 +42,7 @@ export function evaluateGates(project: string, record: GateRecord, gates: Projec
     const { kind, check } = THRESHOLD_GATES[name];
     if (threshold === undefined || kind !== record.kind) return [];
     const result = check(record, threshold);
+    const undecided = undecidedNote(name, record, threshold.value);
     return [
       {
         project,
@@ -51,7 +53,7 @@ export function evaluateGates(project: string, record: GateRecord, gates: Projec
         estimate: result.estimate,
         ci95: result.ci95,
         passed: result.pass,
-        message: gateLine(project, name, result.pass, threshold.mode, result.message),
+        message: gateLine(project, name, result.pass, threshold.mode, result.message + (undecided && `; ${undecided}`)),
       },
     ];
   });

@@ -1,3 +1,4 @@
+import { undecidedPasses } from '../gates/index.js';
 import type { RetentionFit } from '../schema/fit.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import {
@@ -13,6 +14,7 @@ import { cellSetAside, fixed, interval, percent, samplesNote, thousands, usd } f
 import { boardTitle, cellLabel, cellStandingText, headline, RANKED_BY, rankText } from './leaderboard.js';
 import { bounded, markdownCode, markdownSafe as md } from './safe-text.js';
 import { assayNote, limitLine, unpricedSubjects } from './spend.js';
+import { taskLabel } from './task-label.js';
 
 /** An error message in a list item: its first ERROR_MAX characters and last ones (a provider's body can be a page). */
 const ERROR_MAX = 1_000;
@@ -42,6 +44,8 @@ const READING_TITLES: Record<ReadingProfile, string> = {
 
 export function renderMarkdown(report: Report): string {
   const lines: string[] = ['# ceilingbench results', ''];
+  // a task names its project where two projects hold it
+  const label = taskLabel(report);
   // a subject column where the records name their subject (a run with several)
   const named = [...report.cells, ...report.fits].some((r) => r.subject !== undefined);
   const who = {
@@ -82,7 +86,9 @@ export function renderMarkdown(report: Report): string {
     lines.push('');
     // why each hard gate failed, in its own words (not evaluated, insufficient, below the threshold)
     const failed = report.gates.filter((g) => g.mode === 'hard' && !g.passed);
-    if (failed.length > 0) lines.push(...failed.map((g) => `- ${md(g.message)}`), '');
+    // and each pass its sample could not decide (docs/gates.md#sample-size)
+    const shown = [...failed, ...undecidedPasses(report.gates)];
+    if (shown.length > 0) lines.push(...shown.map((g) => `- ${md(g.message)}`), '');
   }
   if (report.leaderboard) lines.push(...leaderboardLines(report.leaderboard));
   if (report.fits.length > 0) {
@@ -97,14 +103,17 @@ export function renderMarkdown(report: Report): string {
     for (const f of report.fits) {
       const refusal = refusals ? ` ${percent(f.refusalRate ?? 0)} |` : '';
       lines.push(
-        `|${who.cell(f)} ${md(f.task)} | ${md(f.variant)} | ${f.status === 'insufficient' ? 'insufficient' : `${fixed(f.pd)}${f.atLowerBound ? '†' : ''}`} | ${percent(f.setAsideRate)} | ${f.status === 'insufficient' ? '–' : interval(f.ci95)} | ${f.status === 'insufficient' ? '–' : f.horizon['0.5']?.value === null ? '∞' : fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} |${refusal} ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
+        `|${who.cell(f)} ${md(label(f))} | ${md(f.variant)} | ${f.status === 'insufficient' ? 'insufficient' : `${fixed(f.pd)}${f.atLowerBound ? '†' : ''}`} | ${percent(f.setAsideRate)} | ${f.status === 'insufficient' ? '–' : interval(f.ci95)} | ${f.status === 'insufficient' ? '–' : f.horizon['0.5']?.value === null ? '∞' : fixed(f.horizon['0.5']?.value, 2)} | ${fixed(f.kStar.mean, 1)} | ${percent(f.tfbcRate)} | ${percent(f.formatRate)} | ${percent(f.truncationRate)} | ${percent(f.apiRate)} |${refusal} ${f.missing}${f.status === 'insufficient' ? ' (insufficient)' : ''} |`,
       );
     }
+    lines.push('');
+    // the footnote of the † mark, where a row carries it
+    if (report.fits.some((f) => f.status !== 'insufficient' && f.atLowerBound)) {
+      lines.push('† at the optimiser lower bound 0.5: no statistically identifiable step retention.', '');
+    }
     lines.push(
-      '',
-      '† at the optimiser lower bound 0.5: no statistically identifiable step retention. Set aside: the trials the ' +
-        'rule leaves out of p_d (api, budget; under `paper` also Format and Truncation); a cell with more than ' +
-        '`maxMissingFraction` of its trials set aside is insufficient, and so is its fit.',
+      'Set aside: the trials the rule leaves out of p_d (api, budget; under `paper` also Format and Truncation); a ' +
+        'cell with more than `maxMissingFraction` of its trials set aside is insufficient, and so is its fit.',
       '',
     );
     const setAside = report.fits.flatMap((f) => (f.setAside ? [setAsideLine(f.task, f.variant, f.setAside)] : []));
@@ -132,7 +141,7 @@ export function renderMarkdown(report: Report): string {
       );
       const t = c.collapseThreshold;
       lines.push(
-        `| ${md(c.task)} | ${acc.join(' | ')} | ${t.levelIndex === null ? 'undefined (flat)' : `L${t.levelIndex}`} |`,
+        `| ${md(label(c))} | ${acc.join(' | ')} | ${t.levelIndex === null ? 'undefined (flat)' : `L${t.levelIndex}`} |`,
       );
     }
     // which output-budget rule the cells ran under, where a task has several (puzzles: fixed or per-level)
@@ -178,7 +187,7 @@ export function renderMarkdown(report: Report): string {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ');
       lines.push(
-        `|${who.cell(c)} ${md(c.task)} · ${axis}${c.variant !== 'standard' && c.variant !== 'default' ? ` · ${md(c.variant)}` : ''} | ${c.n}${c.samples ? ` (${samplesNote(c)})` : ''} | ${percent(c.accuracy)} | ${percent(cellSetAside(c))}${c.status === 'insufficient' ? ' (insufficient)' : ''} | ${interval(c.ci95)} | ${outcomes} | ${c.cacheHits} |`,
+        `|${who.cell(c)} ${md(label(c))} · ${axis}${c.variant !== 'standard' && c.variant !== 'default' ? ` · ${md(c.variant)}` : ''} | ${c.n}${c.samples ? ` (${samplesNote(c)})` : ''} | ${percent(c.accuracy)} | ${percent(cellSetAside(c))}${c.status === 'insufficient' ? ' (insufficient)' : ''} | ${interval(c.ci95)} | ${outcomes} | ${c.cacheHits} |`,
       );
     }
     if (report.cells.some((c) => c.samples))

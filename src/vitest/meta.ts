@@ -18,11 +18,16 @@ declare module 'vitest' {
      * project the test ran in (`d2` → `d2@<label>`), also for a test that never ran.
      */
     ceilingbenchSubject?: string;
+    /** On a cell's test, from its declaration: the trials it will ask (the progress line's ETA). */
+    ceilingbenchTrials?: number;
   }
 }
 
 /** The key of the run's stamp on a test module's meta (src/vitest/setup.ts). */
 export const MODULE_STAMP_KEY = 'ceilingbenchRun';
+
+/** The key of a cell test's planned trials on its meta, set when the test is declared. */
+export const PLANNED_TRIALS_KEY = 'ceilingbenchTrials';
 
 /** The key of a subject's label on a suite's or test's meta. */
 export const SUBJECT_META_KEY = 'ceilingbenchSubject';

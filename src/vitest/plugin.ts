@@ -3,8 +3,10 @@ import type { Plugin } from 'vitest/config';
 import { adoptPackage, droppedProjects } from './adopt.js';
 import { type CeilingbenchPluginOptions, DEFAULT_SPECS, declareProjects, inlineProjectNames } from './declare.js';
 import { PACKAGE_MODULES, reportersToAdd } from './files.js';
+import { listBenchmarkCells } from './list-cells.js';
 import { ownTestsProject } from './own-tests.js';
 import { provideRunConfig } from './provide.js';
+import { warnOnce } from './warn-once.js';
 import type { CeilingbenchPluginApi } from './workspace.js';
 
 export {
@@ -24,6 +26,7 @@ function standardProjectPlugin(): Plugin {
   return {
     name: 'ceilingbench:project',
     async configureVitest(context) {
+      listBenchmarkCells(context.vitest);
       await provideRunConfig(context.vitest, context.project);
     },
   };
@@ -64,7 +67,12 @@ export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
       const reporters = reportersToAdd(userConfig.test?.reporters);
       return { test: { projects, reporters, server: { deps: { external: PACKAGE_MODULES } } } };
     },
+    configResolved(config) {
+      // the root's configuration resolves first, once its file is loaded (and Vite has warned about it)
+      warnOnce(config.configFile, config.root);
+    },
     async configureVitest(context) {
+      listBenchmarkCells(context.vitest);
       const dropped = droppedProjects(context.vitest, context.project);
       if (dropped.length > 0) return adoptPackage(context, dropped);
       await provideRunConfig(context.vitest, context.project);

@@ -1,4 +1,4 @@
-import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { assaySpentOf } from '../report/assay-spend.js';
 import { cellSetAside, percent, samplesNote, thousands, usd } from '../report/format.js';
 import { bounded, terminalSafe } from '../report/safe-text.js';
@@ -7,6 +7,7 @@ import type { SpendTotals } from '../schema/report.js';
 import type { Prices } from '../schema/spend.js';
 import { priceFor } from '../spend/price.js';
 import type { CeilingbenchMeta } from './meta.js';
+import { EtaClock, formatDuration } from './progress-eta.js';
 import { configOf } from './run-config.js';
 
 /** A name on the progress line (a test's, a project's): no control sequence, no line break. */
@@ -14,9 +15,6 @@ const shownName = (text: string): string => terminalSafe(text).replace(/\n/g, ' 
 
 /** An error message in the failure list: its head and tail when long (a provider's body can be a page). */
 const shownError = (text: string): string => terminalSafe(bounded(text, 2_000));
-
-const formatSeconds = (ms: number): string =>
-  ms < 60_000 ? `${Math.round(ms / 1000)}s` : `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s`;
 
 /**
  * What the run has spent so far, from the records of the finished tests: requests sent, the tokens of the trials
@@ -90,6 +88,10 @@ export default class ProgressReporter implements Reporter {
   private done = 0;
   /** Tests reported skipped (a filter, `.skip`): counted apart from those that ran. */
   private skipped = 0;
+  /** Test modules the run will collect, and those collected: until all are, the total is a lower bound. */
+  private modules = 0;
+  private collected = 0;
+  private readonly clock = new EtaClock();
   private readonly spend = new SpendTally();
   private readonly started = Date.now();
   private readonly failures: string[] = [];
@@ -112,8 +114,21 @@ export default class ProgressReporter implements Reporter {
     process.stdout.write(text);
   }
 
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.modules = specifications.length;
+  }
+
   onTestModuleCollected(module: TestModule): void {
-    this.total += [...module.children.allTests()].length;
+    this.collected++;
+    for (const test of module.children.allTests()) {
+      this.total++;
+      this.clock.plan(test.id, test.meta().ceilingbenchTrials ?? 0);
+    }
+  }
+
+  /** `49` once every module is collected; `49+` before (Vitest collects a file when a worker takes it up). */
+  private totalText(): string {
+    return `${this.total}${this.collected < this.modules ? '+' : ''}`;
   }
 
   onTestCaseResult(test: TestCase): void {
@@ -121,6 +136,11 @@ export default class ProgressReporter implements Reporter {
     const meta = test.meta().ceilingbench as CeilingbenchMeta | undefined;
     const record = meta?.record;
     if (meta) this.spend.add(meta);
+    const cells = [...(meta?.cells ?? []), ...(record?.kind === 'cell' ? [record] : [])];
+    this.clock.finish(
+      test.id,
+      cells.reduce((sum, cell) => sum + cell.n - cell.cacheHits, 0),
+    );
     let detail = '';
     // every accuracy and p_d with its set-aside share: 80% Format never hides behind a p_d of 1.000
     if (record?.kind === 'cell') {
@@ -148,17 +168,17 @@ export default class ProgressReporter implements Reporter {
         `${shownName(test.project.name)} › ${shownName(test.fullName)}: ${shownError(result.errors?.[0]?.message ?? 'failed')}`,
       );
     }
-    const elapsed = Date.now() - this.started;
-    const eta = this.done > 0 ? (elapsed / this.done) * Math.max(0, this.total - this.done) : 0;
-    const counters = `${this.spend.counters()} · ETA ${formatSeconds(eta)}`;
+    const counters = `${this.spend.counters()} · ${this.clock.eta()}`;
     if (this.tty) {
       const width = 24;
-      const filled = this.total > 0 ? Math.round((width * this.done) / this.total) : 0;
-      this.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.done}/${this.total} · ${counters}   `);
+      const filled = this.total > 0 ? Math.min(width, Math.round((width * this.done) / this.total)) : 0;
+      this.write(
+        `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.done}/${this.totalText()} · ${counters}   `,
+      );
     } else {
       const mark = result.state === 'failed' ? 'FAIL' : result.state === 'skipped' ? 'skip' : 'ok';
       this.write(
-        `[${this.done}/${this.total}] ${mark} ${shownName(test.project.name)} › ${shownName(test.name)}${detail ? ` — ${detail}` : ''} · ${counters}\n`,
+        `[${this.done}/${this.totalText()}] ${mark} ${shownName(test.project.name)} › ${shownName(test.name)}${detail ? ` — ${detail}` : ''} · ${counters}\n`,
       );
     }
   }
@@ -169,7 +189,7 @@ export default class ProgressReporter implements Reporter {
     // a skipped test (a filter, `.skip`) did not run: it is neither passed nor failed, and said as such
     const skipped = this.skipped > 0 ? `, ${this.skipped} skipped` : '';
     this.write(
-      `ceilingbench: ${this.done - this.skipped} tests in ${formatSeconds(Date.now() - this.started)}, ${this.failures.length} failed${skipped} · ${this.spend.counters()}\n`,
+      `ceilingbench: ${this.done - this.skipped} tests in ${formatDuration(Date.now() - this.started)}, ${this.failures.length} failed${skipped} · ${this.spend.counters()}\n`,
     );
   }
 }

@@ -5,7 +5,7 @@ import type { Reporter, TestCase, TestModule, TestProject, TestSuite, Vitest } f
 import { designText } from '../config/design.js';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { ERROR_CODES, type ErrorCode, errorCodeOf } from '../errors.js';
-import { hardFailures, unknownGateKeys } from '../gates/index.js';
+import { hardFailures, undecidedPasses, unknownGateKeys } from '../gates/index.js';
 import type { TestEntry } from '../report/build.js';
 import {
   markRunStarted,
@@ -368,6 +368,8 @@ export default class CeilingbenchReporter implements Reporter {
       // an advisory gate does not change the exit code, but its failure is said
       for (const gate of report.gates.filter((g) => g.mode === 'advisory' && !g.passed))
         write(`${gate.message} — advisory: the run does not fail on it`);
+      // a pass its sample could not decide is said too: it may be luck (docs/gates.md#sample-size)
+      for (const gate of undecidedPasses(report.gates)) write(gate.message);
       for (const test of report.tests.filter((t) => t.project === '*')) write(test.errors.join('; '));
       if (failedGates.length > 0 || report.tests.some((t) => t.project === '*')) process.exitCode = 1;
       if (unknown.length > 0) process.exitCode = ERROR_CODES.CB_CONFIG.exit;

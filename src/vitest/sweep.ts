@@ -21,7 +21,7 @@ import {
   seedOffsetFor,
   vitestProjectOf,
 } from './context.js';
-import { type CeilingbenchMeta, SUBJECT_META_KEY } from './meta.js';
+import { type CeilingbenchMeta, PLANNED_TRIALS_KEY, SUBJECT_META_KEY } from './meta.js';
 import { recordProjectOf } from './names.js';
 import { runTask } from './run-task.js';
 import { recordAndJudge } from './verdict.js';
@@ -94,7 +94,8 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
 
   describe(label, subjectSuite(of), () => {
     for (const level of levels) {
-      test.concurrent(cellName(task, level, variant, subjectLabel), async ({ task: testTask, signal }) => {
+      const planned = { meta: { [PLANNED_TRIALS_KEY]: options.trials ?? runConfig().trials } };
+      test.concurrent(cellName(task, level, variant, subjectLabel), planned, async ({ task: testTask, signal }) => {
         const { config, subject } = await runContext(options.subject, of);
         const cell = await runCell(
           {
@@ -238,39 +239,41 @@ function describeSubjectAblation(taskId: string, options: AblationOptions, of: P
 
   describe(head, subjectSuite(of), () => {
     for (const variant of options.variants) {
-      test.concurrent(`${cellName(task, options.level, undefined, subjectLabel)} · ${variant}`, async ({
-        task: testTask,
-        signal,
-      }) => {
-        const { config, subject } = await runContext(options.subject, of);
-        const trials = options.trials ?? config.trials;
-        const seedOffset = seedOffsetFor(config.seed);
-        const instances = generateCell(task, options.level, trials, { profile, seedOffset });
-        const cell = await runCell(
-          {
-            project: recordProjectOf(testTask, project),
-            task,
-            level: options.level,
-            trials,
-            profile,
-            variant,
-            seedOffset,
-          },
-          subject,
-          {
-            concurrency: config.concurrency,
-            maxMissingFraction: config.maxMissingFraction,
-            missing: config.missing,
-            reading: config.reading,
-            signal,
-            instances,
-            examples: config.examples,
-          },
-        );
-        cells.set(variant, cell);
-        testTask.meta.ceilingbench = { record: cell, gates: [], subject: subject.identity, seed: config.seed };
-        if (cell.status !== 'ok') throw new VerdictError([cellFailureMessage(cell, config.maxMissingFraction)]);
-      });
+      const planned = { meta: { [PLANNED_TRIALS_KEY]: options.trials ?? runConfig().trials } };
+      test.concurrent(
+        `${cellName(task, options.level, undefined, subjectLabel)} · ${variant}`,
+        planned,
+        async ({ task: testTask, signal }) => {
+          const { config, subject } = await runContext(options.subject, of);
+          const trials = options.trials ?? config.trials;
+          const seedOffset = seedOffsetFor(config.seed);
+          const instances = generateCell(task, options.level, trials, { profile, seedOffset });
+          const cell = await runCell(
+            {
+              project: recordProjectOf(testTask, project),
+              task,
+              level: options.level,
+              trials,
+              profile,
+              variant,
+              seedOffset,
+            },
+            subject,
+            {
+              concurrency: config.concurrency,
+              maxMissingFraction: config.maxMissingFraction,
+              missing: config.missing,
+              reading: config.reading,
+              signal,
+              instances,
+              examples: config.examples,
+            },
+          );
+          cells.set(variant, cell);
+          testTask.meta.ceilingbench = { record: cell, gates: [], subject: subject.identity, seed: config.seed };
+          if (cell.status !== 'ok') throw new VerdictError([cellFailureMessage(cell, config.maxMissingFraction)]);
+        },
+      );
     }
 
     test(`${head} · McNemar`, AFTER_THE_CELLS, async ({ task: testTask, expect }) => {

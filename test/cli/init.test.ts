@@ -1,23 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GITIGNORE_ENTRIES, GITIGNORE_HEADER, INIT_FILES } from '../../src/cli/commands/init.js';
-import { runCli } from '../../src/cli/program.js';
 import { findConfigFile } from '../../src/config/load.js';
 import { VITEST_CONFIG_FILES } from '../../src/vitest/files.js';
+import { init } from '../support/init-cli.js';
 
 const EXAMPLE = new URL('../../examples/consumer/', import.meta.url);
 const example = (file: string) => readFileSync(new URL(file, EXAMPLE), 'utf8');
-
-async function init(root: string, ...flags: string[]) {
-  const out: string[] = [];
-  const code = await runCli(['init', '--root', root, ...flags], {
-    stdout: (t) => out.push(t),
-    stderr: (t) => out.push(t),
-  });
-  return { code, out: out.join('') };
-}
 
 function repo(pkg?: object): string {
   const root = mkdtempSync(join(tmpdir(), 'cb-init-'));
@@ -112,7 +103,42 @@ describe('ceilingbench init', () => {
     const second = await init(root);
     expect(second.out).toMatch(/kept {5}\.gitignore/);
     expect(read(root, '.gitignore')).toBe(after);
-    for (const file of INIT_FILES) expect(second.out).toContain(`kept     ${file} (exists; --force overwrites it)`);
+    for (const file of INIT_FILES.filter((f) => f !== 'vitest.config.ts')) {
+      expect(second.out).toContain(`kept     ${file} (exists; --force overwrites it)`);
+    }
+    expect(second.out).toContain('kept     vitest.config.ts (it loads the ceilingbench plugin; --force overwrites it)');
+    expect(second.out).not.toContain('add the plugin');
+  });
+
+  it('a second init where everything is set up and installed changes nothing and says so', async () => {
+    const root = repo({ name: 'app', type: 'module', devDependencies: { ceilingbench: '^0.1.0', vitest: '^4.1.0' } });
+    const first = await init(root);
+    expect(first.out).not.toContain('npm install');
+    const files = [...INIT_FILES, '.gitignore'].map((f) => read(root, f));
+    const second = await init(root);
+    expect(second.code).toBe(0);
+    expect([...INIT_FILES, '.gitignore'].map((f) => read(root, f))).toEqual(files);
+    expect(second.out).toMatch(/init changed nothing: ceilingbench is already set up here\n$/);
+    expect(second.out).not.toMatch(/next:|npm install|add the plugin/);
+  });
+
+  it('a second init still names what is missing (the install) and nothing else', async () => {
+    const root = repo({ name: 'app', type: 'module' });
+    await init(root);
+    const second = await init(root);
+    expect(second.out).toMatch(
+      /init changed no file; still to do:\n {2}(cd .* && )?npm install -D ceilingbench vitest\n$/,
+    );
+  });
+
+  it('counts a package installed in node_modules as installed, declared or not', async () => {
+    const root = repo({ name: 'app', type: 'module' });
+    for (const name of ['ceilingbench', 'vitest']) {
+      mkdirSync(join(root, 'node_modules', name), { recursive: true });
+      writeFileSync(join(root, 'node_modules', name, 'package.json'), '{}');
+    }
+    const { out } = await init(root);
+    expect(out).not.toContain('npm install');
   });
 
   it('--force overwrites what exists and writes vitest.config.ts beside a Vite config', async () => {

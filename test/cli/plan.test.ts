@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSchema } from '../../src/schema/plan.js';
+import { rateTrials, retentionTrialsPerCell, twoRateTrials } from '../../src/stats/sample-size.js';
 import { CLI_BIN, spawnBench } from '../reliability/support/bench-run.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 
@@ -173,6 +174,34 @@ describe('ceilingbench plan', () => {
     expect(dry.code).toBe(0);
     expect(dry.stdout).toBe(stdout);
     expect(server.log).toHaveLength(0);
+  });
+
+  it('prints per gate the trials that decide it at 95% / 80% for the stated margin, beside the planned ones', async () => {
+    const gates = JSON.stringify({
+      d2: { minRetention: 0.9, minHorizon: { value: 8, mode: 'advisory' }, maxTfbcRate: 0.2 },
+      puzzles: { collapseNoEarlierThan: 3 },
+    });
+    const args = ['plan', '--root', root, '--project', 'd2,puzzles', '--subject', 'sim:default'];
+    const { code, stdout } = await cli([...args, '--gate-margin', '0.03'], { CEILINGBENCH_GATES: gates });
+    expect(code).toBe(0);
+    const json = planSchema.parse(JSON.parse((await cli([...args, '--json'], { CEILINGBENCH_GATES: gates })).stdout));
+    const d2 = json.projects.find((p) => p.name === 'd2');
+    const depths = [...new Set(d2?.units.filter((u) => u.kind === 'grid').flatMap((u) => u.cells.map((c) => c.level)))];
+    const n = retentionTrialsPerCell(
+      0.9,
+      0.03,
+      depths.sort((a, b) => a - b),
+    );
+    expect(stdout).toContain('gates: trials needed to decide each one at 95% confidence / 80% power, margin 0.03');
+    expect(stdout).toContain(
+      `  d2.minRetention 0.9: about ${n} trials per cell at N=${depths[0]}…${depths[depths.length - 1]} tell p_d 0.9 from 0.9 ± 0.03 (planned: 40 per cell)`,
+    );
+    expect(stdout).toMatch(/ {2}d2\.minHorizon 8: H_0\.5 = 8 is p_d 0\.917; about \d+ trials per cell/);
+    expect(stdout).toContain(`  d2.maxTfbcRate 0.2: about ${rateTrials(0.2, 0.03)} correct answers`);
+    expect(stdout).toContain(`  puzzles.collapseNoEarlierThan 3: about ${twoRateTrials(0.1)} trials per level`);
+    const bad = await cli([...args, '--gate-margin', '2']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--gate-margin: '2' is not a number in \(0, 1\)/);
   });
 
   it('a bad flag is a usage error (exit 2) naming the fix', async () => {

@@ -63,6 +63,32 @@ describe('loadConfig', () => {
     expect(project.gates['my-gate']).toEqual({ minRetention: 0.9 });
   });
 
+  it('range-checks every threshold gate, with the fix in the message', async () => {
+    const gate = async (gates: object) =>
+      loadConfig({ CEILINGBENCH_GATES: JSON.stringify(gates) }, emptyDir()).catch((e: Error) => e);
+    const percent = await gate({ d2: { minRetention: 90 } });
+    expect(percent).toBeInstanceOf(ConfigError);
+    expect((percent as Error).message).toBe(
+      'CEILINGBENCH_GATES: d2.minRetention: 90 is out of range — p_d, the per-step retention is a fraction: give a value in [0, 1] — if 90 is a percentage, write 0.9',
+    );
+    const objectForm = await gate({ d2: { maxTfbcRate: { value: 30, mode: 'advisory' } } });
+    expect((objectForm as Error).message).toMatch(/d2\.maxTfbcRate\.value: 30 is out of range — .*write 0\.3/);
+    expect(((await gate({ d1: { minRetention: -0.1 } })) as Error).message).toMatch(/give a value in \[0, 1\]$/);
+    const positives = await gate({
+      d2: { minHorizon: 0 },
+      scc: { minCountingCapacity: -5 },
+      puzzles: { collapseNoEarlierThan: 0 },
+    });
+    expect((positives as Error).message.split('\n')).toEqual([
+      'CEILINGBENCH_GATES: d2.minHorizon: 0 is out of range — H_0.5, a number of steps: give a value > 0',
+      'CEILINGBENCH_GATES: scc.minCountingCapacity: -5 is out of range — the counting capacity, a number of items: give a value > 0',
+      'CEILINGBENCH_GATES: puzzles.collapseNoEarlierThan: 0 is out of range — λ*, a puzzle level (L1 is 1): give a value > 0',
+    ]);
+    // the edges of each range are accepted
+    const edges = { d2: { minRetention: 1, maxTfbcRate: 0, minHorizon: 0.5 }, puzzles: { collapseNoEarlierThan: 1 } };
+    expect((await loadConfig({ CEILINGBENCH_GATES: JSON.stringify(edges) }, emptyDir())).gates).toEqual(edges);
+  });
+
   it('rejects malformed JSON and non-numeric numbers with an example of the right form', async () => {
     await expect(loadConfig({ CEILINGBENCH_GATES: '{d2' }, emptyDir())).rejects.toThrow(/not valid JSON.*e\.g\./);
     await expect(loadConfig({ CEILINGBENCH_TRIALS: 'forty' }, emptyDir())).rejects.toThrow(

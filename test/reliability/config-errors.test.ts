@@ -65,6 +65,22 @@ const CASES: Case[] = [
     1,
   ],
   ['unknown --project', ['run', '--project', 'd9'], {}, /No projects matched the filter "d9"/, /ceilingbench\(\)/, 1],
+  [
+    'misspelt --project',
+    ['run', '--project', 'puzzle'],
+    {},
+    /No projects matched the filter "puzzle" — did you mean 'puzzles'\? \(projects: .*puzzles/,
+    /ceilingbench\(\)/,
+    1,
+  ],
+  [
+    'CEILINGBENCH_GATES out of range',
+    ['run', '--project', 'd2'],
+    { CEILINGBENCH_GATES: '{"d2":{"minRetention":90}}' },
+    /CEILINGBENCH_GATES: d2\.minRetention: 90 is out of range/,
+    /if 90 is a percentage, write 0\.9/,
+    1,
+  ],
   ['--trials 0', ['run', '--trials', '0'], {}, /--trials: '0' is not an integer ≥ 1/, /integer/, 1],
   ['--shard 3', ['run', '--shard', '3'], {}, /--shard: '3' is not of the form i\/n/, /e\.g\./, 1],
   [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectGates } from '../../src/config/schema.js';
+import { undecidedNote } from '../../src/gates/undecided.js';
 import {
   checkCollapseNoEarlierThan,
   checkCountingCapacityAtLeast,
@@ -32,8 +33,10 @@ describe('evaluateGates', () => {
       ['maxTfbcRate', 'hard'],
     ]);
     // The object form's evidence reaches the retention check; the other gates take the bare value.
+    // (the fixture's interval [0.944, 0.957] holds 0.95: the line adds that this sample cannot decide it)
+    expect(undecidedNote('minRetention', fit, 0.95)).toMatch(/^undecided at this sample size: p_d 0\.951/);
     expect(onFit.map((g) => g.message.replace(/^gate d2\.\w+ \w+ \((hard|advisory)\): /, ''))).toEqual([
-      checkRetentionAtLeast(fit, 0.95, 'lower').message,
+      `${checkRetentionAtLeast(fit, 0.95, 'lower').message}; ${undecidedNote('minRetention', fit, 0.95)}`,
       checkHorizonAtLeast(fit, 10).message,
       checkTfbcRateAtMost(fit, 0.1).message,
     ]);

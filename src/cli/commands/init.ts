@@ -1,10 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_FILES } from '../../config/load.js';
 import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
+import { findPlace, type InitPlace, isInstalled, relativePath } from './init-place.js';
+import { placeWorkflow } from './init-workflow.js';
 import { COMMAND_HELP } from './table.js';
 
 /** The example user repository, shipped with the package: `init` copies its files (it is also CI's contract). */
@@ -17,6 +19,8 @@ interface Template {
   target: { esm: string; cjs: string };
   /** The names that already do its job, in the order they are looked up: when one exists, init keeps it. */
   family: readonly string[];
+  /** The workflow goes to the repository's root (GitHub reads it only there), moved to run in the package. */
+  repository?: true;
 }
 
 const SPEC = 'benchmarks/registers.spec';
@@ -34,7 +38,7 @@ const TEMPLATES: readonly Template[] = [
     family: CONFIG_FILES,
   },
   { source: `${SPEC}.ts`, target: { esm: `${SPEC}.ts`, cjs: `${SPEC}.mts` }, family: [`${SPEC}.ts`, `${SPEC}.mts`] },
-  { source: WORKFLOW, target: { esm: WORKFLOW, cjs: WORKFLOW }, family: [WORKFLOW] },
+  { source: WORKFLOW, target: { esm: WORKFLOW, cjs: WORKFLOW }, family: [WORKFLOW], repository: true },
 ];
 
 /** The example files `init` copies, as paths relative to the example (in a `"type": "module"` package, also the names it writes). */
@@ -70,6 +74,20 @@ function moduleNote(pkg: PackageJson | undefined): string {
   return `note     ${why}: the TypeScript files are written as .mts — ceilingbench is ESM-only, and a .ts file here is CommonJS to Node and TypeScript\n`;
 }
 
+/** Whether a Vitest or Vite config already loads the plugin (its import of `ceilingbench/plugin`). */
+function hasPlugin(path: string): boolean {
+  return /['"]ceilingbench\/plugin['"]/.test(safeRead(path));
+}
+
+/** A file's text, '' when it cannot be read. */
+function safeRead(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** The lines that put the plugin into a Vitest or Vite config init did not write. */
 function pluginLines(file: string, esm: boolean): string {
   const lines = [
@@ -97,21 +115,36 @@ function shadowNote(written: string, other: string, family: readonly string[]): 
     : `note     ${written} is now read instead of ${other}\n`;
 }
 
-function writeTemplate(root: string, template: Template, esm: boolean, force: boolean, io: CliIo): void {
+/** Writes one template unless a file of its family is there; returns whether it wrote. */
+function writeTemplate(place: InitPlace, template: Template, esm: boolean, force: boolean, io: CliIo): boolean {
+  const dir = template.repository ? place.repository : place.root;
+  // a name as the user reads it: from the package, or from the repository's root for the workflow
+  const shown = (name: string) => (dir === place.root ? name : relativePath(place.root, join(dir, name)));
   const target = esm ? template.target.esm : template.target.cjs;
-  const existing = template.family.filter((name) => existsSync(join(root, name)));
+  const existing = template.family.filter((name) => existsSync(join(dir, name)));
   const [first] = existing;
   if (first !== undefined && !force) {
     const hint = first === target ? '--force overwrites it' : `--force writes ${target} beside it`;
-    io.stdout(`kept     ${first} (exists; ${hint})\n`);
+    if (template.family === VITEST_CONFIG_FILES && hasPlugin(join(dir, first))) {
+      io.stdout(`kept     ${first} (it loads the ceilingbench plugin; ${hint})\n`);
+      return false;
+    }
+    io.stdout(`kept     ${shown(first)} (exists; ${hint})\n`);
     if (template.family === VITEST_CONFIG_FILES) io.stdout(pluginLines(first, esm));
-    return;
+    return false;
   }
-  const path = join(root, target);
+  const path = join(dir, target);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, readFileSync(join(EXAMPLE, template.source)));
-  io.stdout(`wrote    ${target}\n`);
+  const text = readFileSync(join(EXAMPLE, template.source), 'utf8');
+  const bench = relativePath(place.repository, place.root);
+  writeFileSync(
+    path,
+    template.repository ? placeWorkflow(text, { bench, install: relativePath(place.repository, place.install) }) : text,
+  );
+  const why = template.repository && bench !== '' ? ` (at the repository's root; its steps run in ${bench})` : '';
+  io.stdout(`wrote    ${shown(target)}${why}\n`);
   for (const other of existing) if (other !== target) io.stdout(shadowNote(target, other, template.family));
+  return true;
 }
 
 /** An entry counts as ignored when a line names it, with or without its leading or trailing slash. */
@@ -120,24 +153,58 @@ function isIgnored(lines: readonly string[], entry: string): boolean {
   return lines.some((line) => bare(line) === bare(entry));
 }
 
-/** Creates `.gitignore`, or appends the missing entries under one comment; a second run adds nothing. */
-function updateGitignore(root: string, io: CliIo): void {
+/** Creates `.gitignore`, or appends the missing entries under one comment; a second run adds nothing. Returns whether it wrote. */
+function updateGitignore(root: string, io: CliIo): boolean {
   const path = join(root, '.gitignore');
   const text = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   const lines = text?.split(/\r?\n/) ?? [];
   const missing = GITIGNORE_ENTRIES.filter((entry) => !isIgnored(lines, entry));
   if (missing.length === 0) {
     io.stdout(`kept     .gitignore (ignores ${GITIGNORE_ENTRIES.join(', ')})\n`);
-    return;
+    return false;
   }
   const block = `${GITIGNORE_HEADER}\n${missing.map((entry) => `${entry}\n`).join('')}`;
   if (text === undefined || text === '') {
     writeFileSync(path, block);
     io.stdout('wrote    .gitignore\n');
-    return;
+    return true;
   }
   writeFileSync(path, `${text}${text.endsWith('\n') ? '' : '\n'}\n${block}`);
   io.stdout(`updated  .gitignore (added ${missing.join(', ')})\n`);
+  return true;
+}
+
+/** The steps left to the user: only those still missing; a run that changed nothing says so. */
+function nextSteps(place: InitPlace, changed: boolean): string {
+  const lines: string[] = [];
+  const missing = ['ceilingbench', 'vitest'].filter((name) => !isInstalled(place, name));
+  const installAt = relative(process.cwd(), place.install);
+  if (missing.length > 0) {
+    lines.push(`${installAt === '' ? '' : `cd ${installAt} && `}npm install -D ${missing.join(' ')}`);
+  }
+  if (place.workspace !== undefined) {
+    const bench = relativePath(place.workspace, place.root);
+    const registered = VITEST_CONFIG_FILES.some((name) =>
+      safeRead(join(place.workspace as string, name)).includes('ceilingbenchWorkspace('),
+    );
+    if (!registered) {
+      lines.push(
+        `at the workspace root, register the package in its vitest config: plugins: [ceilingbenchWorkspace('${bench}')] (import { ceilingbenchWorkspace } from 'ceilingbench/plugin'), so that --project d2 works from the root`,
+      );
+    }
+  }
+  if (changed) {
+    const at = relative(process.cwd(), place.root);
+    lines.push(
+      `${at === '' ? '' : `cd ${at} && `}CEILINGBENCH_SUBJECT=sim:default npx vitest run --project d2   # then openai:<model>`,
+    );
+    lines.push(
+      `CI (${relativePath(place.root, join(place.repository, WORKFLOW))}): the repository variables CEILINGBENCH_SUBJECT and CEILINGBENCH_MAX_COST, the secret OPENAI_API_KEY, and prices in the ceilingbench config — its header says how`,
+    );
+  }
+  if (!changed && lines.length === 0) return '\ninit changed nothing: ceilingbench is already set up here\n';
+  const head = changed ? '\nnext:\n' : '\ninit changed no file; still to do:\n';
+  return `${head}${lines.map((line) => `  ${line}\n`).join('')}`;
 }
 
 /** `ceilingbench init`: scaffolds the plugin config, a gate, one example spec, a CI workflow and `.gitignore` entries. */
@@ -151,18 +218,13 @@ export const registerInit: RegisterCommand = (cli, io) => {
       if (!existsSync(root)) throw new UsageError(`--root: no directory at ${root}`);
       const pkg = readPackageJson(root);
       const esm = pkg?.type === 'module';
+      const place = findPlace(root);
       if (!esm) io.stdout(moduleNote(pkg));
-      for (const template of TEMPLATES) writeTemplate(root, template, esm, flags.force === true, io);
-      updateGitignore(root, io);
-
-      const has = (name: string) => Boolean(pkg?.dependencies?.[name] ?? pkg?.devDependencies?.[name]);
-      const missing = ['ceilingbench', 'vitest'].filter((name) => !has(name));
-      io.stdout('\nnext:\n');
-      if (missing.length > 0) io.stdout(`  npm install -D ${missing.join(' ')}\n`);
-      io.stdout('  CEILINGBENCH_SUBJECT=sim:default npx vitest run --project d2   # then openai:<model>\n');
-      io.stdout(
-        `  CI (${WORKFLOW}): the repository variables CEILINGBENCH_SUBJECT and CEILINGBENCH_MAX_COST, the secret OPENAI_API_KEY, and prices in the ceilingbench config — its header says how\n`,
-      );
+      let changed = false;
+      for (const template of TEMPLATES)
+        changed = writeTemplate(place, template, esm, flags.force === true, io) || changed;
+      changed = updateGitignore(root, io) || changed;
+      io.stdout(nextSteps(place, changed));
       return 0;
     });
 };

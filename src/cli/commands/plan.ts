@@ -15,6 +15,8 @@ export interface PlanFlags extends RunEnvFlags {
   root?: string;
   project?: string;
   json?: boolean;
+  /** The margin of the per-gate sample sizes (text output). */
+  gateMargin?: string | number;
 }
 
 function projectList(value: string | undefined): string[] | undefined {
@@ -141,8 +143,24 @@ export async function printPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   // loaded on use: the tasks, assays and tokenizer the plan reads are no cost to the CLI's other commands
   const { buildPlan, formatPlanTable } = await import('../../plan/index.js');
   const plan = await buildPlan({ config, env, projects, ownProjects, notes });
-  io.stdout(flags.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlanTable(plan));
+  if (flags.json) {
+    io.stdout(`${JSON.stringify(plan, null, 2)}\n`);
+    return 0;
+  }
+  const { DEFAULT_GATE_MARGIN, formatGatePower, gatePowerLines } = await import('../../plan/gate-power.js');
+  const margin = gateMargin(flags.gateMargin, DEFAULT_GATE_MARGIN);
+  io.stdout(formatPlanTable(plan) + formatGatePower(gatePowerLines(config.gates, plan.projects, margin), margin));
   return 0;
+}
+
+/** `--gate-margin`: the difference from each gate's threshold the plan's sample sizes are for, in (0, 1). */
+function gateMargin(value: string | number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const margin = Number(value);
+  if (!(margin > 0 && margin < 1)) {
+    throw new UsageError(`--gate-margin: '${value}' is not a number in (0, 1) — e.g. --gate-margin 0.02`);
+  }
+  return margin;
 }
 
 /** `ceilingbench plan`: calls, tokens and cost of a run before it starts, and what the response cache already holds. */
@@ -165,6 +183,10 @@ export const registerPlan: RegisterCommand = (cli, io) => {
     .option('--max-tokens <n>', "The run's token limit to compare the estimate with (prompt + completion)")
     .option('--max-calls <n>', "The run's request limit to compare the estimate with")
     .option('--json', 'Print the plan as JSON (ceilingbench-plan/1)')
+    .option(
+      '--gate-margin <d>',
+      'Per gate, the trials that tell its threshold from threshold ± d at 95% / 80% power (default 0.02)',
+    )
     .example(`ceilingbench plan --project ${standardProjects().slice(0, 3).join(',')} --subject openai:gpt-4o-mini`)
     .example('ceilingbench plan --project d2 --subject openai:gpt-4o-mini --subject openai:gpt-4o --max-cost 5')
     .action((flags: PlanFlags) => printPlan(flags, io));

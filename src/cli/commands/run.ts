@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Vitest } from 'vitest/node';
+import { nearestNames } from '../../config/nearest-names.js';
 import { RUN_CONFIG_KEY } from '../../config/resolve.js';
 import { EXIT } from '../../errors.js';
+import { matchProject } from '../../plan/projects.js';
 import type { SpendLedger } from '../../spend/ledger.js';
 import { ledgerAt, setInterruptible } from '../../spend/ledger-server.js';
 import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
@@ -244,7 +246,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
           import('../../vitest/reporter.js'),
         ]);
       const hasConfig = VITEST_CONFIG_FILES.some((name) => existsSync(resolve(root, name)));
-      const create = async (project: string[] | undefined) => {
+      const create = async (project: string[] | undefined): Promise<Vitest> => {
         try {
           // The configuration (and the subject it names) is resolved and checked while Vitest starts, before
           // any worker: a setup mistake is exit 2 here, not one failed test per cell.
@@ -283,8 +285,15 @@ export const registerRun: RegisterCommand = (cli, io) => {
           // Vitest 4.1 says "No projects matched the filter …", Vitest 5 "… The filter matched no projects: …" and
           // then prints the projects' definition as JSON over many lines: one line, the same on both, with the hint
           if (/No projects matched|The filter matched no projects/.test(message)) {
+            // the names there are, from a start-up without the filter, so the error can say which was meant
+            // (as `plan` does), the nearest first
+            const listing = await create(undefined);
+            const known = listing.projects.map((p) => p.name);
+            await listing.close();
             const filter = (project ?? []).map((p) => `"${p}"`).join(', ');
-            throw new UsageError(`No projects matched the filter ${filter}. — ${PLUGIN_HINT}`);
+            throw new UsageError(
+              `No projects matched the filter ${filter}${projectHint(project ?? [], known)} — ${PLUGIN_HINT}`,
+            );
           }
           throw new UsageError(message);
         }
@@ -319,6 +328,16 @@ export const registerRun: RegisterCommand = (cli, io) => {
       return code;
     });
 };
+
+/** What a `--project` filter that matched nothing could have meant: the nearest names, and the names there are. */
+export function projectHint(patterns: readonly string[], known: readonly string[]): string {
+  if (known.length === 0) return '';
+  const unmatched = patterns.filter((p) => matchProject(p, known).length === 0).map((p) => p.split('@')[0]);
+  // a glob is no misspelt name
+  const near = [...new Set(unmatched.filter((p) => !/[*!]/.test(p)).flatMap((p) => nearestNames(p, known)))];
+  const mean = near.length > 0 ? ` — did you mean '${near.join("', '")}'?` : '';
+  return `${mean} (projects: ${known.join(', ')})`;
+}
 
 /**
  * Transformed modules are cached on disk between runs (Vitest 4.1's `experimental.fsModuleCache`, the default in

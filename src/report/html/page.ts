@@ -68,7 +68,11 @@ function sections(report: Report): Section[] {
       tables:
         (report.fits.length
           ? `<h3>Retention fits (P(correct | N) = p_d^N)</h3>\n${fitsTable(report)}\n` +
-            '<p class="note">† at the optimiser lower bound 0.5: no statistically identifiable step retention. ' +
+            '<p class="note">' +
+            // the † mark's footnote, where a row carries it
+            (report.fits.some((f) => f.atLowerBound)
+              ? '† at the optimiser lower bound 0.5: no statistically identifiable step retention. '
+              : '') +
             'TFBC rate = correct answers reached through a divergent trace / correct answers. Format, truncation ' +
             'and API rates are over all non-API trials (API over all trials), whichever missing-data rule fits p_d.</p>'
           : '') + (report.ablations.length ? `<h3>Prompt ablations</h3>\n${ablationTables(report)}` : ''),

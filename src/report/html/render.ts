@@ -48,7 +48,7 @@ export function planCharts(report: Report, options: HtmlReportOptions = {}): Cha
 
 /**
  * The chart renderer, loaded only when a report is drawn: vega and vega-lite are optional peer dependencies
- * (27 MB), so a user who never writes the HTML report does not install them. Without them every figure is
+ * (README: their install size, measured), so a user who never writes the HTML report does not install them. Without them every figure is
  * absent with this reason and the tables still stand.
  */
 async function loadRenderer(): Promise<typeof renderChartSvg | { missing: string }> {
@@ -60,10 +60,16 @@ async function loadRenderer(): Promise<typeof renderChartSvg | { missing: string
   try {
     return (await import('./render-svg.js')).renderChartSvg;
   } catch (error) {
+    // the usual case, said in words; anything else (a broken install) with its own first line
+    const chain: string[] = [];
+    for (let e: unknown = error; e instanceof Error && chain.length < 5; e = e.cause) chain.push(e.message);
+    const notInstalled = chain.some((m) => /Cannot find (package|module) '(vega|vega-lite)'/.test(m));
     return {
       missing:
-        'charts need the optional packages vega and vega-lite — npm install -D vega@5 vega-lite@5 ' +
-        `(${(error as Error).message.split('\n')[0]})`,
+        (notInstalled
+          ? 'they need the optional packages vega and vega-lite, which are not installed'
+          : `vega could not be loaded (${(error as Error).message.split('\n')[0]})`) +
+        ' — npm install -D vega@5 vega-lite@5, then run `ceilingbench report` to draw them from ceilingbench.json',
     };
   } finally {
     process.noDeprecation = noDeprecation;
@@ -77,12 +83,15 @@ export async function renderHtmlReport(report: Report, options: HtmlReportOption
   const figures: RenderedFigure[] = [];
   const warnings: string[] = [];
   const render = await loadRenderer();
+  const drawn = planned.flatMap((r) => (r.kind === 'drawn' ? [r.chart] : []));
+  // Without the renderer, one entry says so for every figure (not one per figure, each with the loader's error).
+  if (typeof render !== 'function' && drawn.length > 0) {
+    const titles = drawn.map((c) => c.title).join(', ');
+    absent.push({ id: 'charts', title: 'Charts', reason: `${drawn.length} figures (${titles}): ${render.missing}` });
+  }
   // A chart that cannot be rendered is reported as absent: the rest of the page still stands.
-  for (const chart of planned.flatMap((r) => (r.kind === 'drawn' ? [r.chart] : []))) {
-    if (typeof render !== 'function') {
-      absent.push({ id: chart.id, title: chart.title, reason: render.missing });
-      continue;
-    }
+  for (const chart of drawn) {
+    if (typeof render !== 'function') continue;
     try {
       const rendered = await render(chart);
       warnings.push(...rendered.warnings.map((w) => `${chart.id}: ${w}`));

@@ -3,6 +3,7 @@ import type { Report, Spend, SpendTotals } from '../../schema/report.js';
 import { sccStopText } from '../../schema/scc-stop.js';
 import { cellSetAside, fixed, interval, percent, samplesNote, thousands, usd } from '../format.js';
 import { assayNote, limitLine, unpricedSubjects } from '../spend.js';
+import { taskLabel } from '../task-label.js';
 import { escapeHtml as e, htmlTable } from './escape.js';
 
 /** What produced the numbers (src/schema/provenance.ts): a row per subject, one of settings. */
@@ -16,6 +17,24 @@ function provenanceRows(report: Report): Array<[string, string]> {
 }
 
 /** The subject / seed / git / timing block at the top of the page. */
+/** What the run left out, as summary.md's "Scope" line says it: only when something was (filters, not run, shards). */
+function scopeRow(report: Report): Array<[string, string]> {
+  const scope = report.scope;
+  const missingShards = scope?.shards?.missing ?? [];
+  if (!scope || (scope.notRun.length === 0 && !scope.filters && missingShards.length === 0)) return [];
+  const parts = [
+    `ran ${e(scope.ran.join(', ')) || 'nothing'}`,
+    ...(scope.notRun.length > 0 ? [`not run: ${e(scope.notRun.join(', '))}`] : []),
+    ...(scope.filters ? [`filters: <code>${e(scope.filters)}</code>`] : []),
+    ...(missingShards.length > 0
+      ? [
+          `<b class="fail">shards missing from the merge: ${missingShards.map((i) => `${i}/${scope.shards?.count}`).join(', ')}</b>`,
+        ]
+      : []),
+  ];
+  return [['Scope', parts.join(' · ')]];
+}
+
 export function headerTable(report: Report): string {
   const subjects = report.subjects.map((s) => {
     const params = Object.entries(s.parameters)
@@ -35,6 +54,7 @@ export function headerTable(report: Report): string {
     ['Tool', `ceilingbench ${e(report.tool.version)}`],
     ['Projects', e(report.projects.join(', ')) || '–'],
     ...provenanceRows(report),
+    ...scopeRow(report),
     [
       'Run',
       `${e(report.timing.startedAt)} → ${e(report.timing.finishedAt)} (${fixed(report.timing.durationMs / 1000, 1)} s)`,
@@ -90,7 +110,7 @@ export function fitsTable(report: Report): string {
     report.fits.map((f) => {
       const h = f.horizon['0.5'];
       return [
-        e(f.task),
+        e(taskLabel(report)(f)),
         e(f.variant),
         `${f.missing}${f.status === 'insufficient' ? ' <span class="fail">(insufficient)</span>' : ''}`,
         // an insufficient fit has no estimate: the estimator's value on what little was counted is never shown as one
@@ -119,7 +139,7 @@ export function collapseTable(report: Report): string {
     report.collapse.map((c) => {
       const t = c.collapseThreshold;
       return [
-        e(c.task) + (c.status === 'insufficient' ? ' <span class="fail">(insufficient)</span>' : ''),
+        e(taskLabel(report)(c)) + (c.status === 'insufficient' ? ' <span class="fail">(insufficient)</span>' : ''),
         ...levels.map((l) => {
           const level = c.levels.find((x) => x.level === l);
           const cell = report.cells.find(
@@ -184,7 +204,7 @@ export function cellsTable(report: Report): string {
   return htmlTable(
     ['task', 'variant', 'level', 'n', 'accuracy', 'set aside', '95% CI (Clopper–Pearson)', 'outcomes', 'status'],
     report.cells.map((c) => [
-      e(c.task),
+      e(taskLabel(report)(c)),
       e(c.variant),
       `${c.levelKind === 'depth' ? 'N=' : 'L'}${c.level}`,
       // replicates that could not differ: the interval stands on the distinct samples (docs/outputs.md)

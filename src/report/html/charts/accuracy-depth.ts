@@ -1,5 +1,6 @@
 import type { RetentionFit } from '../../../schema/fit.js';
 import type { Report } from '../../../schema/report.js';
+import { taskLabel } from '../../task-label.js';
 import type { ChartResult } from '../chart.js';
 import {
   ACCURACY_PERCENT,
@@ -15,11 +16,11 @@ import {
 
 const FIGURE = figure('accuracy-depth', 'Accuracy vs depth with the fitted geometric decay 100·p_d^N');
 
-/** The fit drawn for a (task, variant[, subject]): the paper's missing-data rule when both were fitted. */
+/** The fit drawn for a (project, task, variant[, subject]): the paper's missing-data rule when both were fitted. */
 export function chosenFits(fits: readonly RetentionFit[]): RetentionFit[] {
   const byKey = new Map<string, RetentionFit>();
   for (const fit of fits) {
-    const key = `${fit.task}\u0000${fit.variant}\u0000${fit.subject ?? ''}`;
+    const key = `${fit.project}\u0000${fit.task}\u0000${fit.variant}\u0000${fit.subject ?? ''}`;
     const held = byKey.get(key);
     if (!held || (held.missing !== 'paper' && fit.missing === 'paper')) byKey.set(key, fit);
   }
@@ -69,10 +70,12 @@ export function accuracyDepthChart(report: Report): ChartResult {
   const several = report.subjects.length >= 2;
   const series = (r: { variant: string; subject?: string }): Record<string, string> =>
     several ? { series: seriesOf(true, r) } : {};
-  const tasks = distinct(cells.map((c) => c.task));
+  // a task names its project where two projects hold it (the standard d2 and a spec folder's d2): two panels
+  const label = taskLabel(report);
+  const tasks = distinct(cells.map(label));
   const rows: Record<string, string | number>[] = cells.map((c) => ({
     layer: 'observed',
-    task: c.task,
+    task: label(c),
     variant: c.variant,
     ...series(c),
     depth: c.level,
@@ -81,13 +84,13 @@ export function accuracyDepthChart(report: Report): ChartResult {
     hi: round(100 * (c.ci95 as [number, number])[1]),
     answered: c.n - c.missing,
   }));
-  const fits = chosenFits(report.fits).filter((f) => tasks.includes(f.task) && f.counts.length > 0);
+  const fits = chosenFits(report.fits).filter((f) => tasks.includes(label(f)) && f.counts.length > 0);
   let refitted = 0;
   for (const fit of fits) {
     for (const depth of curveDepths(fit.counts.map((c) => c.depth))) {
       rows.push({
         layer: 'fit',
-        task: fit.task,
+        task: label(fit),
         variant: fit.variant,
         ...series(fit),
         depth,
@@ -99,14 +102,19 @@ export function accuracyDepthChart(report: Report): ChartResult {
     for (const count of fit.counts) {
       if (count.n === 0) continue;
       const cell = cells.find(
-        (c) => c.task === fit.task && c.variant === fit.variant && c.subject === fit.subject && c.level === count.depth,
+        (c) =>
+          c.project === fit.project &&
+          c.task === fit.task &&
+          c.variant === fit.variant &&
+          c.subject === fit.subject &&
+          c.level === count.depth,
       );
       const fitted = count.correct / count.n;
       if (cell && Math.abs(fitted - (cell.accuracy as number)) < 1e-9) continue;
       refitted++;
       rows.push({
         layer: 'fit-input',
-        task: fit.task,
+        task: label(fit),
         variant: fit.variant,
         ...series(fit),
         depth: count.depth,

@@ -1,4 +1,5 @@
 import type { Report } from '../../../schema/report.js';
+import { taskLabel } from '../../task-label.js';
 import type { ChartResult } from '../chart.js';
 import { subjectLabel } from '../subject-label.js';
 import { distinct, figure, layeredSpec, panelLabel, round, variantOrder } from './scaffold.js';
@@ -14,7 +15,9 @@ export function depthHeatmapChart(report: Report): ChartResult {
   if (cells.length === 0) return FIGURE.absent('no CCB depth cells with answered trials in this report');
   const subject = subjectLabel(report.subjects);
   const several = report.subjects.length >= 2;
-  const tasks = distinct(cells.map((c) => c.task));
+  // a task names its project where two projects hold it (the standard d2 and a spec folder's d2): two columns
+  const label = taskLabel(report);
+  const tasks = distinct(cells.map(label));
   // subjects in the leaderboard's order where it ranks them, else by spec
   const ranked =
     report.leaderboard?.projects
@@ -28,8 +31,8 @@ export function depthHeatmapChart(report: Report): ChartResult {
   const rows = cells.map((c) => {
     const accuracy = round(100 * (c.accuracy as number));
     return {
-      task: c.task,
-      column: several ? `${panelLabel(c.task, c.variant)} · ${c.subject ?? '–'}` : panelLabel(c.task, c.variant),
+      task: label(c),
+      column: several ? `${panelLabel(label(c), c.variant)} · ${c.subject ?? '–'}` : panelLabel(label(c), c.variant),
       subject: several ? (c.subject ?? '–') : subject,
       variant: c.variant,
       depth: c.level,

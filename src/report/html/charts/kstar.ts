@@ -1,4 +1,5 @@
 import type { Report } from '../../../schema/report.js';
+import { taskLabel } from '../../task-label.js';
 import type { ChartResult } from '../chart.js';
 import { chosenFits } from './accuracy-depth.js';
 import { distinct, facetedSpec, figure, layerOf, panelLabel, round } from './scaffold.js';
@@ -27,18 +28,20 @@ const addHistogram = (into: Map<number, number>, histogram: Record<string, numbe
  */
 export function kStarChart(report: Report): ChartResult {
   const panels = new Map<string, Panel>();
+  // a task names its project where two projects hold it: a panel each
+  const label = taskLabel(report);
   for (const fit of chosenFits(report.fits)) {
     const histogram = new Map<number, number>();
     addHistogram(histogram, fit.kStar.histogram);
-    panels.set(panelLabel(fit.task, fit.variant), {
-      panel: panelLabel(fit.task, fit.variant),
+    panels.set(panelLabel(label(fit), fit.variant), {
+      panel: panelLabel(label(fit), fit.variant),
       histogram,
       source: 'fit',
     });
   }
   for (const cell of report.cells) {
     if (cell.levelKind !== 'depth') continue;
-    const key = panelLabel(cell.task, cell.variant);
+    const key = panelLabel(label(cell), cell.variant);
     const held = panels.get(key) ?? { panel: key, histogram: new Map(), source: 'cells' };
     if (held.source === 'cells') addHistogram(held.histogram, cell.kStar.histogram);
     panels.set(key, held);

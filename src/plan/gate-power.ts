@@ -1,0 +1,88 @@
+import { CROSS_SUBJECT_GATE_KEYS, type GateValue, type ProjectGates } from '../config/schema.js';
+import { gatesFor, normalizeThreshold } from '../gates/index.js';
+import type { PlanProject } from '../schema/plan.js';
+import { COLLAPSE_STEP, rateTrials, retentionTrialsPerCell, twoRateTrials } from '../stats/sample-size.js';
+
+/**
+ * Per configured threshold gate of a planned project: how many trials tell its threshold from a stated margin at
+ * 95% confidence and 80% power (src/stats/sample-size.ts; docs/gates.md#sample-size), beside the trials planned. A
+ * gate planned with fewer can pass or fail by luck; the gate line then says "undecided at this sample size".
+ */
+
+/** The margin `plan` states when none is given: in p_d (and in the TFBC rate). */
+export const DEFAULT_GATE_MARGIN = 0.02;
+
+const range = (levels: readonly number[]) =>
+  levels.length === 1 ? `N=${levels[0]}` : `N=${levels[0]}…${levels[levels.length - 1]}`;
+
+/** The depths and the trials per cell of a project's sweep grids (retention analyses only hold depths). */
+function gridOf(project: PlanProject): { levels: number[]; trials: number | null } {
+  const cells = project.units.filter((u) => u.kind === 'grid' || u.kind === 'adaptive').flatMap((u) => u.cells);
+  const levels = [...new Set(cells.map((c) => c.level))].sort((a, b) => a - b);
+  const perCell = [...new Set(cells.map((c) => c.trials))];
+  return { levels, trials: perCell.length === 1 ? (perCell[0] ?? null) : null };
+}
+
+function planned(trials: number | null, unit: string): string {
+  return trials === null ? '' : ` (planned: ${trials} ${unit})`;
+}
+
+function line(project: PlanProject, gate: string, value: number, margin: number): string {
+  const head = `${project.name}.${gate} ${value}`;
+  if (!project.estimated) return `${head}: your spec files set the depths and trials — the formula needs them`;
+  const grid = gridOf(project);
+  switch (gate) {
+    case 'minRetention': {
+      const n = retentionTrialsPerCell(value, margin, grid.levels);
+      if (n === null) return `${head}: no figure (threshold outside (0, 1) or no depth planned)`;
+      return `${head}: about ${n} trials per cell at ${range(grid.levels)} tell p_d ${value} from ${value} ± ${margin}${planned(grid.trials, 'per cell')}`;
+    }
+    case 'minHorizon': {
+      const p0 = 0.5 ** (1 / value);
+      const n = retentionTrialsPerCell(p0, margin, grid.levels);
+      if (n === null) return `${head}: no figure (no depth planned)`;
+      return `${head}: H_0.5 = ${value} is p_d ${p0.toFixed(3)}; about ${n} trials per cell at ${range(grid.levels)} tell it from ± ${margin}${planned(grid.trials, 'per cell')}`;
+    }
+    case 'maxTfbcRate': {
+      const n = rateTrials(value, margin);
+      if (n === null) return `${head}: no figure`;
+      return `${head}: about ${n} correct answers tell a TFBC rate of ${value} from ${value} ± ${margin}`;
+    }
+    case 'collapseNoEarlierThan':
+      return `${head}: about ${twoRateTrials(COLLAPSE_STEP)} trials per level see an accuracy step of ${COLLAPSE_STEP} between adjacent levels (λ* is the steepest step)${planned(grid.trials, 'per level')}`;
+    case 'minCountingCapacity':
+      return `${head}: an adaptive ladder (its answers set its tiers): no trials-per-cell figure`;
+    default:
+      return `${head}: no figure`;
+  }
+}
+
+/** One line per (planned project, threshold gate), in the plan's project order; none without gates. */
+export function gatePowerLines(
+  gates: Readonly<Record<string, ProjectGates>>,
+  projects: readonly PlanProject[],
+  margin = DEFAULT_GATE_MARGIN,
+): string[] {
+  const lines: string[] = [];
+  for (const project of projects) {
+    const own = gatesFor(gates, project.name);
+    if (own === undefined) continue;
+    for (const [gate, raw] of Object.entries(own)) {
+      if (raw === undefined || CROSS_SUBJECT_GATE_KEYS.includes(gate)) continue;
+      const threshold = normalizeThreshold(raw as GateValue);
+      lines.push(line(project, gate, threshold.value, margin));
+    }
+  }
+  return lines;
+}
+
+/** The plan's section on its gates, '' without any. */
+export function formatGatePower(lines: readonly string[], margin: number): string {
+  if (lines.length === 0) return '';
+  return [
+    '',
+    `gates: trials needed to decide each one at 95% confidence / 80% power, margin ${margin} (--gate-margin; docs/gates.md#sample-size)`,
+    ...lines.map((l) => `  ${l}`),
+    '',
+  ].join('\n');
+}
