@@ -9,7 +9,7 @@
  *
  * Printed per scenario: the share of capacity reached in the steady window (answers, or for a token limit answered
  * tokens, completed between `warmup` and the end, ÷ what the limit admits in that time: a bucket's rate, or a cap's
- * n ÷ the mean latency), the share of requests answered 429 over the whole run, the trials that ended `api`, the
+ * n ÷ the mean service time the server drew in that window), the share of requests answered 429 over the whole run, the trials that ended `api`, the
  * limiter's concurrency (mean of 10 samples a second), the server's most requests in flight, the longest a
  * request waited in a queueing server, and the mean latency the subject recorded against the server's own.
  */
@@ -19,7 +19,6 @@ import os from 'node:os';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { cappedLognormalMean } from '../scripts/perf/latency.js';
 import { createOpenAiSubject, sharedLimiter } from '../src/subjects/index.js';
 import type { TrialRequest } from '../src/subjects/subject.js';
 import { generateCell } from '../src/tasks/instances.js';
@@ -200,6 +199,10 @@ async function stopServer(child: ChildProcess, lines: Interface): Promise<Served
   return (JSON.parse(await last) as { log: ServedRequest[] }).log;
 }
 
+/** The mean service time (start to end) of served requests, ms. */
+const servedLatency = (served: readonly ServedRequest[]): number =>
+  served.reduce((sum, r) => sum + ((r.ended ?? 0) - (r.started ?? 0)), 0) / Math.max(1, served.length);
+
 /** Runs one scenario in this process against a fresh server; the limiter is the default, process-wide one. */
 export async function runScenario(scenario: Scenario): Promise<Result> {
   const { baseURL, child, lines } = await startServer({
@@ -220,7 +223,15 @@ export async function runScenario(scenario: Scenario): Promise<Result> {
   const start = absNow();
   const end = start + scenario.seconds * 1000;
   const samples: number[] = [];
-  const sampler = setInterval(() => samples.push(limiter.concurrency), 100);
+  let tick = 0;
+  const sampler = setInterval(() => {
+    samples.push(limiter.concurrency);
+    if (process.env.BENCH_TRACE && ++tick % 10 === 0) {
+      console.error(
+        `${scenario.name} t=${(tick / 10).toFixed(0)} limit=${limiter.concurrency} ceiling=${limiter.adaptive?.ceiling} pace=${limiter.pace?.rate(performance.now())?.toFixed(2)} active=${limiter.active} pending=${limiter.pending} api=${api}`,
+      );
+    }
+  }, 100);
   const timer = setTimeout(() => stop.abort(), scenario.seconds * 1000);
   let next = 0;
   let api = 0;
@@ -252,7 +263,6 @@ export async function runScenario(scenario: Scenario): Promise<Result> {
   const log = await stopServer(child, lines);
   const from = start + scenario.warmup * 1000;
   const steadyS = (end - from) / 1000;
-  const meanLatency = cappedLognormalMean(scenario.median, SIGMA);
   const inWindow = log.filter(
     (r) => r.outcome === 'answered' && r.ended !== undefined && r.ended >= from && r.ended < end,
   );
@@ -262,7 +272,8 @@ export async function runScenario(scenario: Scenario): Promise<Result> {
       ? inWindow.length / steadyS / (limit.rate ?? 1)
       : limit.kind === 'tpm'
         ? inWindow.reduce((s, r) => s + r.charge, 0) / steadyS / (limit.rate ?? 1)
-        : inWindow.length / steadyS / ((limit.n ?? 1) / (meanLatency / 1000));
+        : // a cap or a queue: what n slots serve at the latencies the server drew in the window
+          inWindow.length / steadyS / ((limit.n ?? 1) / (servedLatency(inWindow) / 1000));
   const served = log.filter((r) => r.started !== undefined && r.ended !== undefined);
   const events = served.flatMap((r) => [
     { t: r.arrived, d: 1 },
@@ -276,6 +287,10 @@ export async function runScenario(scenario: Scenario): Promise<Result> {
     maxInFlight = Math.max(maxInFlight, inFlight);
   }
   const refused = log.filter((r) => r.outcome === 'rate-limited').length;
+  if (process.env.BENCH_TRACE) {
+    const at = log.filter((r) => r.outcome === 'rate-limited').map((r) => ((r.arrived - start) / 1000).toFixed(2));
+    console.error(`${scenario.name} refused at ${at.join(' ')}`);
+  }
   return {
     name: scenario.name,
     label: scenario.label,
