@@ -55,7 +55,8 @@ export function stepDown(limit: number, min: number): number {
  *   as the limit). A window grows the limit only if the limit was reached in it (a paced sender that never fills
  *   its slots learns nothing about them).
  * - A 429 at an in-flight count that recent answers rarely reached is a concurrency cap: the limit steps to one
- *   under the count that drew it, which becomes the ceiling; reaching the ceiling again takes PROBE_WINDOWS windows,
+ *   under the count that drew it, which becomes the ceiling (a later 429 below that count, sent under the new limit,
+ *   shows the refusals were about the rate after all); reaching the ceiling again takes PROBE_WINDOWS windows,
  *   so a limit that found the cap spends most of its time at it and probes above it rarely (one 429 a probe). A 429
  *   at a count that answers reach says nothing about concurrency: it is a rate refusal, for the pace (and a ceiling drawn before it was the rate's: it is forgotten).
  * - A server that queues instead of refusing (a local server answering one request at a time) is seen from latency:
@@ -127,7 +128,10 @@ export class AdaptiveConcurrency {
     if (outcome === 'rate-limited') {
       const at = sample?.inFlight ?? this.#limit;
       const answeredThere = this.#recent.filter((n) => n >= at).length;
-      const rate = this.#recent.length >= 8 && answeredThere >= RARE * this.#recent.length;
+      // a refusal below the count that drew the last one, though the limit stepped under that: not a cap at that
+      // count (the endpoint refuses at any concurrency: a rate, drained as a slow start overshot it)
+      const below = epoch === this.#epoch && this.#ceiling !== undefined && at < this.#ceiling;
+      const rate = below || (this.#recent.length >= 8 && answeredThere >= RARE * this.#recent.length);
       if (rate) {
         // the endpoint answers at this concurrency: a ceiling drawn by earlier refusals was the rate's, not a cap
         this.#ceiling = undefined;

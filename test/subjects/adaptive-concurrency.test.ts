@@ -46,8 +46,7 @@ describe('adaptive concurrency', () => {
   });
 
   it('after the first refusal: a slot per window of answers, PROBE_WINDOWS windows to reach the ceiling again', () => {
-    const limit = capped(10); // limit 9, ceiling 10
-    limit.report(limit.epoch, 'rate-limited', { inFlight: 9, latencyMs: 5 }); // the cap fell: 8, ceiling 9
+    const limit = capped(9); // limit 8, ceiling 9
     expect([limit.limit, limit.ceiling]).toEqual([8, 9]);
     const probe = answers(limit, 8 * PROBE_WINDOWS);
     expect(probe.slice(0, -1).every((l) => l === 8)).toBe(true);
@@ -60,6 +59,12 @@ describe('adaptive concurrency', () => {
     const limit = capped(10);
     expect(answers(limit, 40, 5).at(-1)).toBe(9);
     expect(answers(limit, 9, 9).at(-1)).toBe(9); // probing: PROBE_WINDOWS windows
+  });
+
+  it('a second refusal below the count of the first, under the new limit, is the rate’s (a slow start overshot a bucket)', () => {
+    const limit = capped(8); // 7, ceiling 8
+    expect(limit.report(limit.epoch, 'rate-limited', { inFlight: 6, latencyMs: 5 })).toBe('rate');
+    expect([limit.limit, limit.ceiling]).toEqual([7, undefined]);
   });
 
   it('a 429 at a count answers reach is a rate refusal: the limit stays, a ceiling drawn before is forgotten', () => {
