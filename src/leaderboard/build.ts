@@ -15,7 +15,10 @@
  *   Monte Carlo +1 (p ≥ 2/(B + 1)). Puzzles: exact McNemar on all paired trials of the puzzle's levels pooled
  *   (Fisher exact on the pooled counts when unpaired) — one test per pair, on accuracy, not λ*. Cells: McNemar
  *   or Fisher per cell. SCC: the ladder's bounds, no p-value.
- * - Holm: over every headline test of a project (all subject pairs of all its boards); the cell tests of a project
+ * - Tests: adjacent ranks only, and a project's gated baseline (`baselines`, its notWorseThan subject) against every
+ *   subject, so the tests, their bootstrap time and the report grow linearly with the subjects; rank ranges chain
+ *   the separable adjacent steps (rank.ts rankStandings).
+ * - Holm: over every headline test of a project (the tested pairs of all its boards); the cell tests of a project
  *   are a second family. Separable = Holm-adjusted p < α (SCC: bounds disjoint as closed intervals).
  * - Ranks: position by the headline (ties by label); rankRange = [1 + subjects shown better, n − subjects shown
  *   worse] ("rank 1–2"). Adjacent ranks read "A > B (p = …)", "A ≈ B (p = …)", "A < B" (a puzzle ranked above by
@@ -90,10 +93,11 @@ function plan(subjects: readonly LabelledSubject[]): BoardPlan[] {
       );
     }
     for (const record of subject.scc) {
-      add(sccKey(record), record.project, subject, record, (first, members) =>
+      add(sccKey(record), record.project, subject, record, (first, members, s) =>
         sccBoard(
           first,
           members.map((m) => ({ subject: m.subject, record: m.record })),
+          s,
         ),
       );
     }
@@ -119,14 +123,25 @@ function bootstrapFloorNotes(headline: readonly Comparison[], settings: BoardSet
   ];
 }
 
+/** The label of each project's gated baseline: its first subject of that spec. */
+function baselineLabels(
+  subjects: readonly LabelledSubject[],
+  baselines: Readonly<Record<string, string>> | undefined,
+): (project: string) => string | undefined {
+  return (project) => {
+    const spec = baselines?.[project];
+    return spec === undefined ? undefined : subjects.find((s) => s.subject === spec)?.label;
+  };
+}
+
 /**
  * The leaderboard of one or more subjects' records (one run with several subjects, or several runs merged):
  * projects in order of first appearance, boards within a project likewise. Deterministic: the same records and
  * options give the same leaderboard, byte for byte.
  */
 export function buildLeaderboard(inputs: readonly LeaderboardSubject[], options: LeaderboardOptions = {}): Leaderboard {
-  const settings = settingsOf(options);
   const subjects = labelSubjects(inputs);
+  const settings = { ...settingsOf(options), baselineOf: baselineLabels(subjects, options.baselines) };
   const byProject = new Map<string, BoardPlan[]>();
   for (const p of plan(subjects)) byProject.set(p.project, [...(byProject.get(p.project) ?? []), p]);
   const projects: ProjectLeaderboard[] = [...byProject.entries()].map(([project, plans]) => {

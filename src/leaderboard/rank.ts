@@ -66,29 +66,46 @@ export function lookup(comparisons: readonly Comparison[]): (a: string, b: strin
 }
 
 /**
- * Ranks of the ranked labels (in order): rank = position; rankRange = [1 + subjects the tests show better,
- * n − subjects the tests show worse], the ranks the data leave open (e.g. "1–2" for two subjects not told apart).
+ * Ranks of the ranked labels (in order): rank = position; rankRange = [1 + subjects shown better, n − subjects shown
+ * worse], the ranks the data leave open (e.g. "1–2" for two subjects not told apart). The tests are of adjacent
+ * ranks (and a baseline against each): a separable adjacent step that favours the higher of the two shows every
+ * subject above it better than every subject below it (the steps chain along the order); any other separable test
+ * shows its winner better than its loser.
  */
 export function rankStandings(
   ranked: readonly string[],
   comparisons: readonly Comparison[],
 ): Map<string, Pick<Standing, 'rank' | 'rankRange' | 'rankLabel'>> {
   const find = lookup(comparisons);
+  const n = ranked.length;
+  // step[t]: the test of ranks t and t + 1 separates them, the higher ahead
+  const step = ranked.slice(0, -1).map((label, t) => {
+    const c = find(label, ranked[t + 1]);
+    const side = c ? favoured(c) : null;
+    return side !== null && (side === 'a' ? c?.a : c?.b) === label;
+  });
+  const position = new Map(ranked.map((label, i) => [label, i]));
+  const better = ranked.map(() => new Set<number>());
+  const worse = ranked.map(() => new Set<number>());
+  for (let i = 0; i < n; i++) {
+    // everything above the last step over i is better, everything below the first step under it worse
+    const above = step.slice(0, i).lastIndexOf(true);
+    for (let j = 0; j <= above; j++) better[i].add(j);
+    const below = step.indexOf(true, i);
+    if (below >= 0) for (let j = below + 1; j < n; j++) worse[i].add(j);
+  }
+  for (const c of comparisons) {
+    const side = favoured(c);
+    const a = position.get(c.a);
+    const b = position.get(c.b);
+    if (side === null || a === undefined || b === undefined) continue;
+    const [winner, loser] = side === 'a' ? [a, b] : [b, a];
+    worse[winner].add(loser);
+    better[loser].add(winner);
+  }
   const out = new Map<string, Pick<Standing, 'rank' | 'rankRange' | 'rankLabel'>>();
   ranked.forEach((label, index) => {
-    let better = 0;
-    let worse = 0;
-    for (const other of ranked) {
-      if (other === label) continue;
-      const c = find(label, other);
-      if (!c) continue;
-      const side = favoured(c);
-      if (side === null) continue;
-      const winner = side === 'a' ? c.a : c.b;
-      if (winner === label) worse++;
-      else better++;
-    }
-    const range: [number, number] = [better + 1, ranked.length - worse];
+    const range: [number, number] = [better[index].size + 1, n - worse[index].size];
     out.set(label, {
       rank: index + 1,
       rankRange: range,

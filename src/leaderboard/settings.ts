@@ -7,6 +7,11 @@ export interface LeaderboardOptions {
   resamples?: number;
   /** Root seed of the bootstrap streams (default 0). */
   seed?: number;
+  /**
+   * Each project's gated baseline subject spec (its notWorseThan gate): compared with every subject of the project's
+   * boards, besides the adjacent ranks.
+   */
+  baselines?: Readonly<Record<string, string>>;
 }
 
 /** The options checked and defaulted: α in (0, 1), B ≥ 1 resamples, a safe-integer seed. */

@@ -1,5 +1,5 @@
 import type { ProjectGates } from '../config/schema.js';
-import { decideRunGates, hardFailures } from '../gates/index.js';
+import { decideRunGates, gateKeyCovers, hardFailures, normalizeNotWorseThan } from '../gates/index.js';
 import { buildLeaderboard, type LeaderboardSubject } from '../leaderboard/index.js';
 import type { CellResult } from '../schema/cell.js';
 import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit.js';
@@ -65,6 +65,7 @@ function leaderboardOf(
   entries: readonly TestEntry[],
   seed: number,
   resamples: number | undefined,
+  gates: Readonly<Record<string, ProjectGates>>,
 ): Leaderboard | { error: PlainTest } {
   const inputs: LeaderboardSubject[] = specs.map((spec) => {
     const mine = <T extends { subject?: string }>(xs: T[]) => xs.filter((x) => x.subject === spec);
@@ -77,8 +78,16 @@ function leaderboardOf(
       scc: mine(records.scc),
     };
   });
+  // each project's gated baseline is compared with every subject, besides the adjacent ranks
+  const baselines: Record<string, string> = {};
+  for (const project of new Set([...records.cells, ...records.scc].map((r) => r.project))) {
+    const key = Object.keys(gates).find((k) => gates[k]?.notWorseThan !== undefined && gateKeyCovers(k, project));
+    const gate = key === undefined ? undefined : gates[key];
+    if (gate?.notWorseThan !== undefined)
+      baselines[project] = normalizeNotWorseThan(gate.notWorseThan, gate.margin).subject;
+  }
   try {
-    return buildLeaderboard(inputs, { seed, ...(resamples !== undefined ? { resamples } : {}) });
+    return buildLeaderboard(inputs, { seed, baselines, ...(resamples !== undefined ? { resamples } : {}) });
   } catch (error) {
     return {
       error: {
@@ -220,6 +229,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
         entries,
         seed ?? 0,
         run.leaderboardResamples,
+        run.gates ?? {},
       )
     : undefined;
   if (leaderboard && 'error' in leaderboard) tests.push(leaderboard.error);

@@ -1,12 +1,26 @@
 import { LimiterAbortError } from '../errors.js';
+import { type AdaptiveBounds, AdaptiveConcurrency, type LeaseOutcome, positive } from './adaptive-concurrency.js';
+import { AdaptivePace } from './adaptive-pace.js';
+
+export {
+  type AdaptiveBounds,
+  AdaptiveConcurrency,
+  DEFAULT_ADAPTIVE_BOUNDS,
+  type LeaseOutcome,
+  PROBE_WINDOWS,
+  stepDown,
+} from './adaptive-concurrency.js';
 
 /**
  * A process-wide limiter of concurrency, requests per minute and tokens per minute, shared by every subject
  * that talks to the same endpoint (see `sharedLimiter`). FIFO: a request never overtakes an earlier one.
- * Token budgets are charged with an estimate at acquire time and corrected to the reported usage on
- * release. The concurrency is a fixed limit when configured, else adaptive (`AdaptiveConcurrency`: additive
- * increase below a remembered ceiling, on the rate-limit answers the requests report on release). Across processes (Vitest workers) each process has
- * its own limiter: divide the provider's limits by the number of workers, or lower maxWorkers.
+ * Token budgets are charged with an estimate at acquire time (the tokenizer's count of the prompt plus the output
+ * budget, limiter-step.ts) and corrected to the reported usage on release. The concurrency is a fixed limit when
+ * configured, else adaptive (adaptive-concurrency.ts: a slow start, a concurrency cap found from the in-flight counts
+ * of 429s, a queueing server found from latency), and requests are paced (adaptive-pace.ts) at the rate an
+ * endpoint's rate limit implies, learned from 429s and the accepted rate, or stated in its `x-ratelimit-*` headers
+ * (`learn`). Across processes (Vitest workers) each process has its own limiter: divide the provider's limits by the
+ * number of workers, or lower maxWorkers.
  */
 
 export interface LimiterConfig {
@@ -26,105 +40,12 @@ export interface LimiterClock {
   clearTimeout(handle: unknown): void;
 }
 
-/** What a finished request tells an adaptive limiter: answered, refused for its rate, or neither (neutral). */
-export type LeaseOutcome = 'success' | 'rate-limited' | 'other';
-
 export interface Lease {
   /**
    * Frees the concurrency slot; `actualTokens` replaces the estimate charged to the token window, `outcome`
-   * (default 'other') feeds an adaptive concurrency limit.
+   * (default 'other') feeds the adaptive concurrency limit and pace.
    */
   release(actualTokens?: number, outcome?: LeaseOutcome): void;
-}
-
-export interface AdaptiveBounds {
-  /** The limit to start at (default 4). */
-  initial?: number;
-  /** Never below this (default 1). */
-  min?: number;
-  /** Never above this (default 64). */
-  max?: number;
-}
-
-export const DEFAULT_ADAPTIVE_BOUNDS: Required<AdaptiveBounds> = { initial: 4, min: 1, max: 64 };
-
-/**
- * An adaptive concurrency limit: additive increase, gentle decrease, and a remembered ceiling. Start modest
- * (4 in flight); after a window of successes (as many as the current limit, about one round trip at that limit)
- * allow one more. On a rate-limit answer (a 429) remember the limit that drew it as the ceiling and step down to
- * ⌊0.9 × limit⌋ (at least one less), never below `min`; never above `max`. Below the ceiling the limit grows
- * window by window; reaching the ceiling again takes `PROBE_WINDOWS` windows of successes, so a limit that has
- * found the endpoint's capacity spends most of its time just under it and probes above it rarely (halving, TCP's
- * AIMD, held 0.88–0.90 of a hidden token bucket's rate: BENCHMARKS.md). A 429 one step under the ceiling keeps the
- * ceiling; lower down, the ceiling follows the limit (the capacity fell); once the limit passes the ceiling without a
- * 429, the ceiling is forgotten (the capacity grew). One congestion event steps down once: requests started before the last step (an
- * older epoch) saw the old limit, so their 429s and successes say nothing about the new one and are not counted.
- * Pure and deterministic: the limit is a function of the sequence of (epoch, outcome) reports, with no clock.
- */
-export class AdaptiveConcurrency {
-  readonly min: number;
-  readonly max: number;
-  #limit: number;
-  #epoch = 0;
-  #successes = 0;
-  /** The limit at the last congestion event, while the limit has not passed it since. */
-  #ceiling: number | undefined = undefined;
-
-  constructor(bounds: AdaptiveBounds = {}) {
-    const b = { ...DEFAULT_ADAPTIVE_BOUNDS, ...bounds };
-    this.min = Math.floor(positive(b.min, 'adaptive.min'));
-    this.max = Math.floor(positive(b.max, 'adaptive.max'));
-    if (this.max < this.min) throw new RangeError(`limiter adaptive.max (${b.max}) is below adaptive.min (${b.min})`);
-    this.#limit = Math.min(this.max, Math.max(this.min, Math.floor(positive(b.initial, 'adaptive.initial'))));
-  }
-
-  /** Requests allowed in flight now. */
-  get limit(): number {
-    return this.#limit;
-  }
-
-  /** The epoch a request starting now belongs to: it changes at every step down. */
-  get epoch(): number {
-    return this.#epoch;
-  }
-
-  /** The limit that drew the last 429, while the limit has not passed it since (undefined: none known). */
-  get ceiling(): number | undefined {
-    return this.#ceiling;
-  }
-
-  /** Successes needed before the next step up: one window, or `PROBE_WINDOWS` to reach the ceiling again. */
-  get #window(): number {
-    const probing = this.#ceiling !== undefined && this.#limit + 1 >= this.#ceiling;
-    return this.#limit * (probing ? PROBE_WINDOWS : 1);
-  }
-
-  /** A request that started in `epoch` finished with `outcome`. */
-  report(epoch: number, outcome: LeaseOutcome): void {
-    if (epoch !== this.#epoch || outcome === 'other') return;
-    if (outcome === 'rate-limited') {
-      // a 429 just under the ceiling is noise about the same capacity (a token bucket's arrivals bunch): the ceiling
-      // stays, so the limit climbs back in one window; any lower, the capacity fell and the ceiling follows it
-      if (this.#ceiling === undefined || this.#limit + 1 !== this.#ceiling) this.#ceiling = this.#limit;
-      this.#limit = stepDown(this.#limit, this.min);
-      this.#successes = 0;
-      this.#epoch++;
-      return;
-    }
-    if (++this.#successes >= this.#window) {
-      this.#successes = 0;
-      this.#limit = Math.min(this.max, this.#limit + 1);
-      if (this.#ceiling !== undefined && this.#limit > this.#ceiling) this.#ceiling = undefined;
-    }
-  }
-}
-
-/** Windows of successes before the limit reaches the last ceiling again (a probe above the known capacity). */
-export const PROBE_WINDOWS = 12;
-
-/** The limit after a congestion event: ⌊0.9 × limit⌋, at least one less, never below `min`. */
-export function stepDown(limit: number, min: number): number {
-  return Math.max(min, Math.min(limit - 1, Math.floor(limit * 0.9)));
 }
 
 interface Waiter {
@@ -146,6 +67,17 @@ interface Charge {
 }
 
 const WINDOW_MS = 60_000;
+/** How late a paced grant may be and its schedule still kept (timers fire late on a loaded machine). */
+const CATCH_UP_MS = 100;
+
+/**
+ * The next slot of a paced schedule after a grant at `now`: one interval after the slot the grant was due at, when
+ * it came at most CATCH_UP_MS late (late timers do not lose the time), else one interval after `now` (a sender
+ * that was idle gets no burst for it).
+ */
+function nextSlot(due: number, now: number, interval: number): number {
+  return (now - due <= CATCH_UP_MS ? Math.max(due, now - interval) : now) + interval;
+}
 
 const systemClock: LimiterClock = {
   now: () => performance.now(),
@@ -155,13 +87,23 @@ const systemClock: LimiterClock = {
 
 export { LimiterAbortError };
 
+/** Rate limits an endpoint states in its headers (x-ratelimit-limit-requests / -tokens), per minute. */
+export interface StatedLimits {
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+}
+
 export class RateLimiter {
   /** The fixed concurrency, or undefined when it adapts. */
   private readonly fixed: number | undefined;
   /** Present when the concurrency adapts (no `concurrency` configured). */
   readonly adaptive: AdaptiveConcurrency | undefined;
+  /** The pace of the requests (learned from 429s or stated by the endpoint); adaptive limiters only. */
+  readonly pace: AdaptivePace | undefined;
   private readonly rpm: number;
   private readonly tpm: number;
+  /** Tokens per second the endpoint states (x-ratelimit-limit-tokens ÷ 60): the grants' charges are paced to it. */
+  private statedTokensPerSecond: number | undefined;
   private inFlight = 0;
   private readonly queue: Waiter[] = [];
   /**
@@ -173,6 +115,11 @@ export class RateLimiter {
   private readonly starts: number[] = [];
   private readonly charges: Charge[] = [];
   private timer: unknown = undefined;
+  /** The paced schedules (a theoretical arrival time per pace, GCRA): no grant before them. */
+  private nextRequestAt = Number.NEGATIVE_INFINITY;
+  private nextTokensAt = Number.NEGATIVE_INFINITY;
+  /** When a request was last answered (undefined: never). */
+  private lastAnswer: number | undefined;
 
   constructor(
     config: LimiterConfig = {},
@@ -180,6 +127,7 @@ export class RateLimiter {
   ) {
     this.fixed = config.concurrency === undefined ? undefined : positive(config.concurrency, 'concurrency');
     this.adaptive = this.fixed === undefined ? new AdaptiveConcurrency(config.adaptive) : undefined;
+    this.pace = this.fixed === undefined ? new AdaptivePace() : undefined;
     this.rpm = positive(config.requestsPerMinute ?? Number.POSITIVE_INFINITY, 'requestsPerMinute');
     this.tpm = positive(config.tokensPerMinute ?? Number.POSITIVE_INFINITY, 'tokensPerMinute');
   }
@@ -195,6 +143,31 @@ export class RateLimiter {
   /** Requests allowed in flight now: the fixed concurrency, or the adaptive limit's current value. */
   get concurrency(): number {
     return this.fixed ?? this.adaptive?.limit ?? 1;
+  }
+
+  /** Milliseconds since a request was last answered (infinite: none ever was). */
+  sinceAnswerMs(): number {
+    return this.lastAnswer === undefined ? Number.POSITIVE_INFINITY : this.clock.now() - this.lastAnswer;
+  }
+
+  /**
+   * The limits the endpoint states in its headers: the requests are paced to them (an adaptive limiter only; a
+   * configured limit is the user's word).
+   */
+  learn(limits: StatedLimits): void {
+    if (!this.pace) return;
+    if (limits.requestsPerMinute !== undefined) this.pace.state(limits.requestsPerMinute);
+    if (limits.tokensPerMinute !== undefined) {
+      this.statedTokensPerSecond = limits.tokensPerMinute > 0 ? limits.tokensPerMinute / 60 : undefined;
+    }
+  }
+
+  /**
+   * The endpoint closed for all its trials (the endpoint gate): when it reopens, the backlog goes at half the
+   * adaptive limit and climbs again, never all at once.
+   */
+  congested(): void {
+    this.adaptive?.halve();
   }
 
   /** Waits for a slot; rejects with LimiterAbortError if `signal` aborts first. */
@@ -246,7 +219,7 @@ export class RateLimiter {
       this.expire(now);
       const head = this.queue[0];
       if (this.inFlight >= this.concurrency) return; // a release will pump again
-      const waitMs = this.windowWait(now, head.tokens);
+      const waitMs = Math.max(this.windowWait(now, head.tokens), this.nextRequestAt - now, this.nextTokensAt - now);
       if (waitMs > 0) {
         this.timer = this.clock.setTimeout(() => {
           this.timer = undefined;
@@ -260,19 +233,45 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * Advances the paced schedules past a grant at `now`: the next grant is one interval later (`nextSlot`).
+   */
+  private schedule(now: number, tokens: number): void {
+    const rate = this.pace?.rate(now);
+    if (rate !== undefined) {
+      const interval = 1000 / rate;
+      this.nextRequestAt = nextSlot(this.nextRequestAt, now, interval);
+    }
+    const tokensPerSecond = this.statedTokensPerSecond;
+    if (tokensPerSecond !== undefined && tokens > 0) {
+      const interval = (1000 * tokens) / tokensPerSecond;
+      this.nextTokensAt = nextSlot(this.nextTokensAt, now, interval);
+    }
+  }
+
   private grant(now: number, tokens: number): Lease {
     this.inFlight++;
     this.starts.push(now);
+    this.schedule(now, tokens);
     const charge: Charge = { at: now, tokens };
     this.charges.push(charge);
     const epoch = this.adaptive?.epoch ?? 0;
+    const paceEpoch = this.pace?.epoch ?? 0;
+    const inFlight = this.inFlight;
     let released = false;
     return {
       release: (actualTokens?: number, outcome: LeaseOutcome = 'other') => {
         if (released) return;
         released = true;
         if (actualTokens !== undefined && Number.isFinite(actualTokens)) charge.tokens = Math.max(0, actualTokens);
-        this.adaptive?.report(epoch, outcome);
+        const at = this.clock.now();
+        const sample = { inFlight, latencyMs: at - now };
+        if (outcome === 'success') {
+          this.lastAnswer = at;
+          this.pace?.answered(at, sample.latencyMs);
+        }
+        const refusal = this.adaptive?.report(epoch, outcome, sample);
+        if (refusal === 'rate') this.pace?.refused(paceEpoch, at);
         this.inFlight--;
         this.pump();
       },
@@ -288,6 +287,7 @@ export class RateLimiter {
   private windowWait(now: number, tokens: number): number {
     let wait = 0;
     if (this.starts.length >= this.rpm) wait = Math.max(wait, this.starts[0] + WINDOW_MS - now);
+    if (this.tpm === Number.POSITIVE_INFINITY) return wait;
     // A single request larger than the whole token budget waits for an empty window, then goes alone.
     let used = this.charges.reduce((sum, c) => sum + c.tokens, 0);
     for (let i = 0; used + tokens > this.tpm && i < this.charges.length; i++) {
@@ -296,11 +296,6 @@ export class RateLimiter {
     }
     return wait;
   }
-}
-
-function positive(value: number, name: string): number {
-  if (!(value > 0)) throw new RangeError(`limiter ${name} must be positive (got ${value})`);
-  return value;
 }
 
 const registryKey = Symbol.for('ceilingbench.subjects.limiters');

@@ -45,32 +45,41 @@ async function sequentially(limiter: RateLimiter, model: string, trials: number,
 }
 
 describe('the adaptive limit driven by the openai subject', () => {
-  it('grows by one slot per window of answers: 4 → 7 after 4 + 5 + 6 answers', async () => {
+  it('starts at one in flight, measures the unloaded latency over 4 answers, then adds a slot an answer', async () => {
     const limiter = new RateLimiter();
     const responses = await sequentially(limiter, 'ok', 15);
     expect(responses.every((r) => r.kind === 'answer')).toBe(true);
-    expect(limiter.concurrency).toBe(7);
+    expect(limiter.concurrency).toBe(2 + 11);
   });
 
-  it('steps down on a 429 (or a 429 code in a 200 body); a 500 or a rejected request is neutral', async () => {
+  it('a 429 (or a 429 code in a 200 body) where answers come is a rate refusal: paced, the limit kept; a 500 is neutral', async () => {
     const limiter = new RateLimiter({ adaptive: { initial: 8 } });
-    // 429 then the answer: stepped down to 7 (ceiling 8), then one success of the new window
+    await sequentially(limiter, 'ok', 10, 100);
+    const before = limiter.concurrency;
+    expect(limiter.pace?.rate(performance.now())).toBeUndefined();
+    // 429 then the answer, both at one in flight, where ten answers came: the rate, not the concurrency
     expect(await sequentially(limiter, '429-once', 1)).toMatchObject([{ kind: 'answer', attempts: 2 }]);
-    expect(limiter.concurrency).toBe(7);
-    // a 429 one under the ceiling (noise about the same capacity): 7 → 6, the ceiling stays 8
+    expect(limiter.concurrency).toBe(before);
+    expect(limiter.pace?.rate(performance.now())).toBeGreaterThan(0);
     expect(await sequentially(limiter, '429-in-body-once', 1, 10)).toMatchObject([{ kind: 'answer', attempts: 2 }]);
-    expect(limiter.concurrency).toBe(6);
-    // a 500 then the answer: only the answer counts — two answers of the window of 6 that takes it back to 7
+    const paced = limiter.concurrency;
     await sequentially(limiter, '500-once', 1, 20);
-    expect(limiter.concurrency).toBe(6);
-    expect(limiter.adaptive?.ceiling).toBe(8);
+    expect(limiter.concurrency).toBeLessThanOrEqual(paced + 1); // only the answer counts
+  });
+
+  it('a 429 at a concurrency no answer reached is a cap: the limit steps under it', async () => {
+    const limiter = new RateLimiter({ adaptive: { initial: 8 } });
+    expect(await sequentially(limiter, '429-once', 1, 200)).toMatchObject([{ kind: 'answer', attempts: 2 }]);
+    expect(limiter.adaptive?.ceiling).toBe(1);
+    expect(limiter.concurrency).toBe(1);
   });
 
   it('a quota 429 (insufficient_quota) stops the run and is not a rate signal', async () => {
     const limiter = new RateLimiter();
     const [response] = await sequentially(limiter, 'quota', 1);
     expect(response).toMatchObject({ kind: 'error', stopsRun: true });
-    expect(limiter.concurrency).toBe(4);
+    expect(limiter.concurrency).toBe(1);
+    expect(limiter.pace?.rate(performance.now())).toBeUndefined();
   });
 });
 
@@ -86,7 +95,7 @@ describe('which limiter a subject gets', () => {
     await createSubject('openai:m', { env: env({ OPENAI_BASE_URL: baseURL, CEILINGBENCH_RPM: '600' }) });
     const limiter = sharedLimiter(baseURL);
     expect(limiter.adaptive).toBeDefined();
-    expect(limiter.concurrency).toBe(4);
+    expect(limiter.concurrency).toBe(1);
   });
 
   it('CEILINGBENCH_CONCURRENCY (or the option) is a fixed limit, as before', async () => {

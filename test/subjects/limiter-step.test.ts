@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countChatTokens } from '../../src/spend/tokenizer.js';
 import { LimiterAbortError, type LimiterClock, RateLimiter } from '../../src/subjects/limiter.js';
 import { requestTokenEstimate, withLease } from '../../src/subjects/openai/limiter-step.js';
 
@@ -29,8 +30,14 @@ function manualClock() {
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the limiter step', () => {
-  it('estimates a request as its messages (chars / 4) plus its whole output budget', () => {
-    expect(requestTokenEstimate([{ content: 'x'.repeat(8) }, { content: 'y'.repeat(5) }], 100)).toBe(2 + 2 + 100);
+  it('charges a request its messages as the tokenizer counts them (not chars / 4), plus its whole output budget', () => {
+    const messages = [
+      { role: 'system', content: 'Count the steps.' },
+      { role: 'user', content: 'Start at 0. Add 3, then add 7, then subtract 2. What is the total?' },
+    ];
+    expect(requestTokenEstimate(messages, 100)).toBe(countChatTokens(messages) + 100);
+    const charsOver4 = messages.reduce((sum, m) => sum + Math.ceil(m.content.length / 4), 0);
+    expect(countChatTokens(messages)).not.toBe(charsOver4);
   });
 
   it('holds a slot while the request runs, frees it after, charging the tokens used', async () => {
@@ -103,18 +110,22 @@ describe('the limiter step', () => {
   });
 
   it('tells an adaptive limiter how each request went; a throw is neutral', async () => {
-    const limiter = new RateLimiter({}); // no concurrency configured: adaptive, 4 at first
-    expect(limiter.concurrency).toBe(4);
-    for (let i = 0; i < 4; i++) await withLease(limiter, 1, async () => 'ok', { outcome: () => 'success' });
-    expect(limiter.concurrency).toBe(5);
+    const limiter = new RateLimiter({}); // no concurrency configured: adaptive, 1 at first
+    expect(limiter.concurrency).toBe(1);
+    // four answers measure the unloaded latency (then 2), four more add a slot each (slow start)
+    for (let i = 0; i < 8; i++) await withLease(limiter, 1, async () => 'ok', { outcome: () => 'success' });
+    expect(limiter.concurrency).toBe(6);
     await expect(
       withLease(limiter, 1, async () => {
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
     await withLease(limiter, 1, async () => 'no outcome given');
-    expect(limiter.concurrency).toBe(5);
+    expect(limiter.concurrency).toBe(6);
+    expect(limiter.pace?.rate(performance.now())).toBeUndefined();
+    // a 429 at a concurrency the endpoint answers: a rate refusal, which paces the requests
     await withLease(limiter, 1, async () => '429', { outcome: () => 'rate-limited' });
-    expect(limiter.concurrency).toBe(4);
+    expect(limiter.concurrency).toBe(6);
+    expect(limiter.pace?.rate(performance.now())).toBeGreaterThan(0);
   });
 });

@@ -1,16 +1,6 @@
 import { getEventListeners } from 'node:events';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  AdaptiveConcurrency,
-  type LeaseOutcome,
-  LimiterAbortError,
-  type LimiterClock,
-  PROBE_WINDOWS,
-  RateLimiter,
-  sharedLimiter,
-  stepDown,
-} from '../../src/subjects/limiter.js';
+import { LimiterAbortError, type LimiterClock, RateLimiter, sharedLimiter } from '../../src/subjects/limiter.js';
 
 /** A manual clock: timers fire only when the test advances time. */
 function manualClock() {
@@ -87,7 +77,7 @@ describe('RateLimiter', () => {
 
   it('charges tokens per minute, corrected by the actual usage on release', async () => {
     const { clock, advance } = manualClock();
-    const limiter = new RateLimiter({ tokensPerMinute: 1000 }, clock);
+    const limiter = new RateLimiter({ tokensPerMinute: 1000, concurrency: 4 }, clock);
     const first = await limiter.acquire(900);
     let second = false;
     limiter.acquire(500).then(() => {
@@ -152,144 +142,74 @@ describe('RateLimiter', () => {
 });
 
 /** Reports `outcomes` one after another, each from a request started in the current epoch. */
-function run(limit: AdaptiveConcurrency, outcomes: LeaseOutcome[]): number[] {
-  return outcomes.map((outcome) => {
-    limit.report(limit.epoch, outcome);
-    return limit.limit;
-  });
-}
-
-describe('adaptive concurrency', () => {
-  it('starts at 4 and adds one slot per window of successes (as many as the limit)', () => {
-    const limit = new AdaptiveConcurrency();
-    expect(limit.limit).toBe(4);
-    const trajectory = run(limit, Array(4 + 5 + 6).fill('success'));
-    expect(trajectory.slice(0, 4)).toEqual([4, 4, 4, 5]);
-    expect(trajectory.slice(4, 9)).toEqual([5, 5, 5, 5, 6]);
-    expect(trajectory.at(-1)).toBe(7);
-  });
-
-  it('steps down to ⌊0.9 × limit⌋ (at least one less) on a rate-limit answer, never below 1', () => {
-    const limit = new AdaptiveConcurrency({ initial: 20 });
-    expect(run(limit, ['rate-limited'])).toEqual([18]);
-    expect(limit.ceiling).toBe(20);
-    const small = new AdaptiveConcurrency({ initial: 5 });
-    expect(run(small, Array(6).fill('rate-limited'))).toEqual([4, 3, 2, 1, 1, 1]);
-    expect(run(small, ['other', 'success', 'other'])).toEqual([1, 1, 1]); // 'other' is neutral
-  });
-
-  it('climbs a window at a time below the ceiling, and takes PROBE_WINDOWS windows to reach it again', () => {
-    const limit = new AdaptiveConcurrency({ initial: 10 });
-    run(limit, ['rate-limited']); // ceiling 10, limit 9
-    run(limit, ['rate-limited']); // a 429 one under the ceiling: noise about the same capacity; ceiling stays 10
-    expect([limit.limit, limit.ceiling]).toEqual([8, 10]);
-    expect(run(limit, Array(8).fill('success')).at(-1)).toBe(9); // one window of 8 below the ceiling
-    const probe = run(limit, Array(9 * PROBE_WINDOWS).fill('success'));
-    expect(probe.slice(0, -1).every((l) => l === 9)).toBe(true);
-    expect(probe.at(-1)).toBe(10);
-    // at the ceiling again: passing it needs the slow window too, and forgets it once passed
-    expect(run(limit, Array(10 * PROBE_WINDOWS).fill('success')).at(-1)).toBe(11);
-    expect(limit.ceiling).toBeUndefined();
-    expect(run(limit, Array(11).fill('success')).at(-1)).toBe(12);
-  });
-
-  it('follows a capacity that fell: a 429 below the ceiling (not one under it) lowers the ceiling', () => {
-    const limit = new AdaptiveConcurrency({ initial: 10 });
-    run(limit, ['rate-limited', 'rate-limited', 'rate-limited']); // 10 → 9 → 8 → 7
-    expect([limit.limit, limit.ceiling]).toEqual([7, 8]);
-  });
-
-  it('steps down once per congestion event: 429s and successes of requests started before the step are ignored', () => {
-    const limit = new AdaptiveConcurrency({ initial: 16 });
-    const before = limit.epoch; // 16 requests in flight, all started in this epoch
-    limit.report(before, 'rate-limited');
-    expect(limit.limit).toBe(14);
-    for (let i = 0; i < 15; i++) limit.report(before, i % 2 === 0 ? 'rate-limited' : 'success');
-    expect(limit.limit).toBe(14);
-    limit.report(limit.epoch, 'rate-limited'); // a request sent under the new limit: a new event
-    expect(limit.limit).toBe(12);
-  });
-
-  it('never exceeds its upper bound', () => {
-    const limit = new AdaptiveConcurrency({ initial: 60, max: 64 });
-    run(limit, Array(60 * 10).fill('success'));
-    expect(limit.limit).toBe(64);
-  });
-
-  it('for any sequence of outcomes: within [min, max], each step +1, stepped down or unchanged, and deterministic', () => {
-    const outcome = fc.constantFrom<LeaseOutcome>('success', 'rate-limited', 'other');
-    fc.assert(
-      fc.property(
-        fc.array(fc.tuple(outcome, fc.boolean()), { maxLength: 400 }),
-        fc.integer({ min: 1, max: 8 }),
-        fc.integer({ min: 8, max: 80 }),
-        (steps, min, max) => {
-          const trace = (limit: AdaptiveConcurrency) =>
-            steps.map(([o, stale]) => {
-              const before = limit.limit;
-              limit.report(stale ? limit.epoch - 1 : limit.epoch, o);
-              const after = limit.limit;
-              expect(after).toBeGreaterThanOrEqual(min);
-              expect(after).toBeLessThanOrEqual(max);
-              expect([before, before + 1, stepDown(before, min)]).toContain(after);
-              return after;
-            });
-          expect(trace(new AdaptiveConcurrency({ min, max }))).toEqual(trace(new AdaptiveConcurrency({ min, max })));
-        },
-      ),
-    );
-  });
-
-  it('rejects bounds that cannot hold', () => {
-    expect(() => new AdaptiveConcurrency({ min: 0 })).toThrow(RangeError);
-    expect(() => new AdaptiveConcurrency({ min: 8, max: 4 })).toThrow(/below/);
-    expect(new AdaptiveConcurrency({ initial: 100, max: 10 }).limit).toBe(10);
-  });
-});
-
 describe('RateLimiter with an adaptive limit', () => {
-  it('without a configured concurrency it adapts: grants up to the limit, more after successes, fewer after a 429', async () => {
+  it('without a configured concurrency it adapts: one in flight at first, more after answers', async () => {
     const limiter = new RateLimiter();
     expect(limiter.adaptive).toBeDefined();
-    const leases = await Promise.all(Array.from({ length: 4 }, () => limiter.acquire(0)));
-    let fifth = false;
-    const pending = limiter.acquire(0).then((lease) => {
-      fifth = true;
-      return lease;
-    });
-    await flush();
-    expect([limiter.active, limiter.pending, fifth]).toEqual([4, 1, false]);
-    for (const lease of leases) lease.release(undefined, 'success'); // a window of 4 successes: limit 5
-    await flush();
-    expect(fifth).toBe(true);
-    expect(limiter.concurrency).toBe(5);
-    // five in flight under the new epoch; one 429 steps down to 4, and the others' later 429s do not step again
-    const more = await Promise.all(Array.from({ length: 4 }, () => limiter.acquire(0)));
-    (await pending).release(undefined, 'rate-limited');
-    expect(limiter.concurrency).toBe(4);
-    for (const lease of more) lease.release(undefined, 'rate-limited');
-    expect(limiter.concurrency).toBe(4);
-    expect(limiter.active).toBe(0);
-    // the next four run at once, a queued waits for a slot
-    const next = await Promise.all(Array.from({ length: 4 }, () => limiter.acquire(0)));
-    let queued = false;
-    limiter.acquire(0).then((lease) => {
-      queued = true;
-      lease.release();
-    });
-    await flush();
-    expect(queued).toBe(false);
-    for (const lease of next) lease.release();
-    await flush();
-    expect(queued).toBe(true);
+    expect(limiter.concurrency).toBe(1);
+    for (let i = 0; i < 4; i++) (await limiter.acquire(0)).release(undefined, 'success'); // the unloaded latency
+    expect(limiter.concurrency).toBe(2);
+    (await limiter.acquire(0)).release(undefined, 'success');
+    expect(limiter.concurrency).toBe(3); // slow start: one more per answer
   });
 
-  it('a configured concurrency is a fixed limit: outcomes change nothing', async () => {
+  it('a configured concurrency is a fixed limit: outcomes change nothing, and nothing is paced', async () => {
     const limiter = new RateLimiter({ concurrency: 3, adaptive: { initial: 1 } });
     expect(limiter.adaptive).toBeUndefined();
+    expect(limiter.pace).toBeUndefined();
     for (const outcome of ['rate-limited', 'success', 'success', 'success', 'success'] as const) {
       (await limiter.acquire(0)).release(undefined, outcome);
     }
     expect(limiter.concurrency).toBe(3);
+  });
+
+  it('paces grants to the rate an endpoint states (x-ratelimit-limit-requests), one interval apart', async () => {
+    const { clock, advance } = manualClock();
+    const limiter = new RateLimiter({ adaptive: { initial: 64 } }, clock);
+    limiter.learn({ requestsPerMinute: 600 }); // 10/s: one grant every 100 ms
+    const granted: number[] = [];
+    for (let i = 0; i < 5; i++) void limiter.acquire(0).then(() => granted.push(clock.now()));
+    await flush();
+    for (let t = 0; t < 10; t++) {
+      await advance(50);
+      await flush();
+    }
+    expect(granted).toEqual([0, 100, 200, 300, 400]);
+  });
+
+  it('paces the tokenizer-counted charges to the tokens per minute an endpoint states', async () => {
+    const { clock, advance } = manualClock();
+    const limiter = new RateLimiter({ adaptive: { initial: 64 } }, clock);
+    limiter.learn({ tokensPerMinute: 60_000 }); // 1000 tokens/s
+    const granted: number[] = [];
+    for (const tokens of [500, 2000, 1000]) void limiter.acquire(tokens).then(() => granted.push(clock.now()));
+    await flush();
+    for (let t = 0; t < 80; t++) {
+      await advance(50);
+      await flush();
+    }
+    // each grant waits for the charge before it: 500 tokens = 0.5 s, 2000 = 2 s
+    expect(granted).toEqual([0, 500, 2500]);
+  });
+
+  it('a rate refusal (a 429 at a concurrency answers reach) paces the grants at 0.95 × the accepted rate', async () => {
+    const { clock, advance } = manualClock();
+    const limiter = new RateLimiter({ adaptive: { initial: 8 } }, clock);
+    // 40 answers at 4 in flight, one every 100 ms (10/s), then a 429 at 4 in flight
+    for (let i = 0; i < 40; i++) {
+      const leases = [await limiter.acquire(0), await limiter.acquire(0), await limiter.acquire(0)];
+      const lease = await limiter.acquire(0);
+      await advance(100);
+      lease.release(undefined, 'success');
+      for (const l of leases) l.release();
+    }
+    const before = limiter.concurrency;
+    const leases = [await limiter.acquire(0), await limiter.acquire(0), await limiter.acquire(0)];
+    (await limiter.acquire(0)).release(undefined, 'rate-limited');
+    for (const l of leases) l.release();
+    const rate = limiter.pace?.rate(clock.now());
+    expect(rate).toBeGreaterThan(0.95 * 10 * 0.97);
+    expect(rate).toBeLessThan(0.95 * 10 * 1.03);
+    expect(limiter.concurrency).toBe(before); // not a concurrency refusal
   });
 });

@@ -4,12 +4,16 @@ import { clopperPearson } from '../../stats/index.js';
 import type { MissingRule } from '../../tasks/outcome.js';
 import { compareAccuracy } from '../differences.js';
 import { countedTally, levelsOf, sweepKey } from '../input.js';
-import { pairsInOrder, unadjusted } from './draft.js';
+import { pairsToCompare, unadjusted } from './draft.js';
 
-/** Cells side by side: a row per (sweep, level) any member ran, with pairwise tests in board order. */
+/**
+ * Cells side by side: a row per (sweep, level) any member ran, with the tests of adjacent members in board order
+ * (and of the baseline against each), linear in the members.
+ */
 export function cellRows(
   members: ReadonlyArray<{ label: string; seed: number | null; cells: CellResult[] }>,
   rule: MissingRule,
+  baseline?: string,
 ): { rows: CellRow[]; tests: Comparison[] } {
   const keys: string[] = [];
   const sample = new Map<string, CellResult>();
@@ -46,7 +50,7 @@ export function cellRows(
         ci95: counted > 0 ? clopperPearson(successes, counted) : null,
       };
     });
-    const comparisons = pairsInOrder(sides).map(([x, y]) =>
+    const comparisons = pairsToCompare(sides, (side) => side.member.label === baseline).map(([x, y]) =>
       unadjusted(
         compareAccuracy(
           { label: x.member.label, seed: x.member.seed, levels: [x.level] },

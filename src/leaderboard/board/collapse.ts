@@ -67,6 +67,7 @@ export function collapseBoard(
   });
   return testedBoard(
     {
+      project: fit.project,
       sides,
       rule,
       compare: (a, b) => compareAccuracy(a, b, rule),

@@ -16,14 +16,26 @@ export interface BoardDraft {
 
 export interface BoardSettings extends ComparisonSettings {
   alpha: number;
+  /** The label of a project's gated baseline (its notWorseThan subject), compared with every other subject. */
+  baselineOf?: (project: string) => string | undefined;
 }
 
 export const unadjusted = (c: RawComparison): Comparison => ({ ...c, pAdjusted: null, separable: false });
 
-/** Every pair (i < j) of the ranked labels, a ranked above b. */
-export function pairsInOrder<T>(ranked: readonly T[]): Array<[T, T]> {
+/**
+ * The pairs a board tests, a ranked above b: adjacent ranks, and the gated baseline (when `isBaseline` names one)
+ * against every other subject — n − 1 to 2n − 3 pairs, never all n(n − 1)/2, so a board's tests, its bootstrap
+ * time and its size in the report grow linearly with the subjects.
+ */
+export function pairsToCompare<T>(ranked: readonly T[], isBaseline: (item: T) => boolean = () => false): Array<[T, T]> {
   const out: Array<[T, T]> = [];
-  for (let i = 0; i < ranked.length; i++) for (let j = i + 1; j < ranked.length; j++) out.push([ranked[i], ranked[j]]);
+  const base = ranked.findIndex(isBaseline);
+  for (let i = 0; i + 1 < ranked.length; i++) out.push([ranked[i], ranked[i + 1]]);
+  if (base < 0) return out;
+  for (let j = 0; j < ranked.length; j++) {
+    if (Math.abs(j - base) <= 1) continue; // adjacent: already a pair
+    out.push(j < base ? [ranked[j], ranked[base]] : [ranked[base], ranked[j]]);
+  }
   return out;
 }
 
@@ -47,4 +59,4 @@ export function applyRanks(entries: Standing[], comparisons: readonly Comparison
 }
 
 export const rankRangeNote =
-  'Rank range: from 1 + the number of subjects the tests show better to n − the number they show worse.';
+  'Tests: adjacent ranks, and the gated baseline (if any) against every subject. Rank range: from 1 + the number of subjects shown better to n − the number shown worse, where a subject is shown better than all below a separable adjacent step it sits above (the steps chain), or by a direct test.';

@@ -34,6 +34,7 @@ export function retentionBoard(
   });
   return testedBoard(
     {
+      project: fit.project,
       sides,
       rule,
       compare: (a, b) => compareRetention(a, b, rule, settings),

@@ -3,7 +3,7 @@ import type { SccHeadline } from '../../schema/report.js';
 import { sccStopText } from '../../schema/scc-stop.js';
 import type { LabelledSubject } from '../input.js';
 import { adjacentRelations, orderByHeadline } from '../rank.js';
-import { applyRanks, type BoardDraft, pairsInOrder, rankRangeNote, standingOf } from './draft.js';
+import { applyRanks, type BoardDraft, type BoardSettings, pairsToCompare, rankRangeNote, standingOf } from './draft.js';
 
 const bounds = (s: { ccLower: number; ccUpper: number | null }) => `${s.ccLower}–${s.ccUpper ?? '∞'}`;
 
@@ -15,6 +15,7 @@ const unrankedReason = (record: SccHeadline): string | undefined =>
 export function sccBoard(
   record: SccHeadline,
   members: ReadonlyArray<{ subject: LabelledSubject; record: SccHeadline }>,
+  settings?: BoardSettings,
 ): BoardDraft {
   const sides = members.map(({ subject, record: own }) => ({
     label: subject.label,
@@ -25,7 +26,8 @@ export function sccBoard(
   }));
   const ordered = orderByHeadline(sides);
   const ranked = ordered.filter((s) => s.ok);
-  const comparisons: Comparison[] = pairsInOrder(ranked).map(([a, b]) => {
+  const baseline = settings?.baselineOf?.(record.project);
+  const comparisons: Comparison[] = pairsToCompare(ranked, (s) => s.label === baseline).map(([a, b]) => {
     const aAbove = b.record.ccUpper !== null && b.record.ccUpper < a.record.ccLower;
     const bAbove = a.record.ccUpper !== null && a.record.ccUpper < b.record.ccLower;
     return {

@@ -4,7 +4,7 @@ import type { MissingRule } from '../../tasks/outcome.js';
 import type { RawComparison } from '../differences.js';
 import { adjacentRelations, orderByHeadline, type Rankable, type Standing } from '../rank.js';
 import { cellRows } from './cells.js';
-import { applyRanks, type BoardDraft, type BoardSettings, pairsInOrder, rankRangeNote, unadjusted } from './draft.js';
+import { applyRanks, type BoardDraft, type BoardSettings, pairsToCompare, rankRangeNote, unadjusted } from './draft.js';
 
 /**
  * The skeleton of a board whose subjects are tested pairwise with a p-value (retention, collapse): its sides
@@ -26,6 +26,8 @@ export interface TestedParts<E> {
 }
 
 export interface TestedBoardKind<S extends TestedSide, E extends Standing> {
+  /** The project the board belongs to (its gated baseline, if any, is compared with every subject). */
+  project: string;
   sides: S[];
   rule: MissingRule;
   /** The headline test of two ranked sides, a ranked above b. */
@@ -40,7 +42,7 @@ export interface TestedBoardKind<S extends TestedSide, E extends Standing> {
 }
 
 const holmNote = (project: string, alpha: number) =>
-  `p values are two-sided and Holm-adjusted over every subject pair of every board of project '${project}'; separable = adjusted p < α = ${alpha}.`;
+  `p values are two-sided and Holm-adjusted over every tested pair of every board of project '${project}'; separable = adjusted p < α = ${alpha}.`;
 
 const unpairedNotes = (comparisons: readonly Comparison[]): string[] =>
   comparisons.flatMap((c) =>
@@ -51,7 +53,7 @@ const missingNote = (rule: MissingRule) =>
   `Missing data (api, budget${rule === 'paper' ? ', and format and truncation under the paper rule' : ''}) drops a pair or a trial; it never counts as a failure.`;
 
 const cellsNote = (project: string) =>
-  `Cells: exact McNemar on the discordant pairs (paired) or Fisher exact (unpaired) per cell, Holm-adjusted over every cell test of project '${project}'; shown beside the ranking, not used for it.`;
+  `Cells: exact McNemar on the discordant pairs (paired) or Fisher exact (unpaired) per cell, for adjacent subjects (and the baseline against each), Holm-adjusted over every cell test of project '${project}'; shown beside the ranking, not used for it.`;
 
 export function testedBoard<S extends TestedSide, E extends Standing>(
   kind: TestedBoardKind<S, E>,
@@ -60,11 +62,15 @@ export function testedBoard<S extends TestedSide, E extends Standing>(
   const { rule } = kind;
   const ordered = orderByHeadline(kind.sides);
   const ranked = ordered.filter((s) => s.ok);
-  const comparisons = pairsInOrder(ranked).map(([a, b]) => unadjusted(kind.compare(a, b)));
+  const baseline = settings.baselineOf?.(kind.project);
+  const comparisons = pairsToCompare(ranked, (s) => s.label === baseline).map(([a, b]) =>
+    unadjusted(kind.compare(a, b)),
+  );
   const entries = ordered.map((s) => kind.entry(s));
   const { rows, tests } = cellRows(
     ordered.map((s) => ({ label: s.label, seed: s.seed, cells: s.cells })),
     rule,
+    baseline,
   );
   const board = kind.board({
     paired: comparisons.every((c) => c.pairing?.paired === true),

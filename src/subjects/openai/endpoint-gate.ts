@@ -107,6 +107,11 @@ export class EndpointGate {
     return this.#stop?.reason;
   }
 
+  /** Whether trials pass at once (no wait, no probe, no stop). */
+  get open(): boolean {
+    return this.#state === 'open' && this.#stop === undefined;
+  }
+
   /**
    * Waits until the trial may send (or the gate stops, `signal` aborts, the wait outlasts `remainingMs()`).
    * `trial` identifies the caller across its attempts, so that a trial whose probe failed lets another probe.

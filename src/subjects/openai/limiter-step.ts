@@ -1,10 +1,13 @@
+import { type CountedMessage, countChatTokens } from '../../spend/tokenizer.js';
 import type { LeaseOutcome, RateLimiter } from '../limiter.js';
-import { estimateTokens } from '../usage-estimate.js';
 import { type AttemptResult, isRateLimited } from './retry.js';
 
-/** Tokens a request is charged at admission: its messages by the chars/4 estimate, plus its whole output budget. */
-export const requestTokenEstimate = (messages: readonly { content: string }[], budget: number): number =>
-  messages.reduce((sum, m) => sum + estimateTokens(m.content), 0) + budget;
+/**
+ * Tokens a request is charged at admission, as an OpenAI-style token limit charges it: its messages counted with the
+ * model's tokenizer (src/spend/tokenizer.ts, the count `plan` uses), plus its whole output budget.
+ */
+export const requestTokenEstimate = (messages: readonly CountedMessage[], budget: number, model?: string): number =>
+  countChatTokens(messages, model) + budget;
 
 export interface LeaseOptions<T> {
   signal?: AbortSignal;
@@ -58,12 +61,12 @@ interface UsageCarrier {
  */
 export async function attemptUnderLease<T extends UsageCarrier>(
   limiter: RateLimiter,
-  request: { messages: readonly { content: string }[]; budget: number },
+  request: { messages: readonly CountedMessage[]; budget: number; model?: string },
   send: () => Promise<AttemptResult<T>>,
   options: Pick<LeaseOptions<AttemptResult<T>>, 'signal' | 'now' | 'onQueued'>,
 ): Promise<AttemptResult<T>> {
   try {
-    return await withLease(limiter, requestTokenEstimate(request.messages, request.budget), send, {
+    return await withLease(limiter, requestTokenEstimate(request.messages, request.budget, request.model), send, {
       ...options,
       usedTokens: (result) => {
         const usage = result.kind === 'answered' ? result.value.usage : undefined;

@@ -15,6 +15,7 @@ import { type Env, resolveEndpoint } from './endpoint.js';
 import { DEFAULT_RETRY_MAX_MS, type GateReport, type Pass, sharedGate } from './endpoint-gate.js';
 import { requestHeaders } from './headers.js';
 import { attemptUnderLease } from './limiter-step.js';
+import { statedLimits } from './rate-headers.js';
 import { createChatClient, learnFromRejection, sendChatCompletion } from './request.js';
 import {
   buildMessages,
@@ -28,6 +29,7 @@ import {
   type AttemptResult,
   classifyFailure,
   DEFAULT_RETRY_POLICY,
+  isRateLimited,
   type RetryClock,
   type RetryOutcome,
   type RetryPolicy,
@@ -97,6 +99,15 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
   spend?: { gate: SpendGate; prices: Prices };
 }
 
+/**
+ * A 429 asking for a wait this long or longer (a `Retry-After: 20`, Gemini's 40 s retryDelay, a daily limit) closes the
+ * endpoint for all its trials at the endpoint gate; a shorter one, or none, is a rate signal: the limiter paces to it
+ * and only the refused trial backs off.
+ */
+export const GATED_WAIT_MS = 10_000;
+/** An endpoint that has answered nothing for this long (or never) and refuses with 429s is closed at the gate. */
+export const REFUSING_MS = 10_000;
+
 /** Seeded jitter for a trial's retries; built on the first retry only (a string seed costs ~0.3 ms). */
 function lazyRetryRng(key: string): () => PyRandom {
   let rng: PyRandom | undefined;
@@ -123,7 +134,7 @@ function lazyRetryRng(key: string): () => PyRandom {
  * It applies no budget rule (SCC's doubling is the assay's, src/assays/scc/budget-rule.ts) and knows no task:
  * a cut answer is returned as cut. Errors are returned as `kind: 'error'` (outcome `api`, missing data) and
  * never cached. `latencyMs` is the wall time of the answer (retries included); for a cache hit it is the
- * lookup time and `attempts` is 0.
+ * lookup time and `attempts` is 0. The time a trial waits for the endpoint gate or a limiter slot is not latency.
  */
 export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   const endpoint = resolveEndpoint(options);
@@ -173,7 +184,9 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   async function attempt(trial: TrialAttempt, context: AttemptContext): Promise<AttemptResult<Completion>> {
     const { signal } = trial;
     if (runStop.stopped !== undefined) return { kind: 'halted', error: runStop.stopped, stopsRun: true };
+    const before = clock.now();
     const pass = await gate.pass(signal, context.remainingMs, context);
+    trial.waited.ms += clock.now() - before;
     if (pass.kind === 'stopped') return { kind: 'halted', error: runStop.stop(pass.reason, WAIT_HINT), stopsRun: true };
     if (pass.kind === 'late') return { kind: 'out-of-time' };
     if (pass.kind === 'aborted') return { kind: 'failed', error: new LimiterAbortError(), sent: false };
@@ -196,6 +209,10 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     context: AttemptContext,
   ): Promise<AttemptResult<Completion>> {
     const { messages, budget, key, signal, account, billed } = trial;
+    const learnLimits = (headers: { get(name: string): string | null } | undefined) => {
+      const stated = statedLimits(headers);
+      if (stated) limiter.learn(stated);
+    };
     const send = async (): Promise<AttemptResult<Completion>> => {
       // the run was stopped while this trial waited for the limiter: send nothing
       if (runStop.stopped !== undefined) return { kind: 'halted', error: runStop.stopped, stopsRun: true };
@@ -220,6 +237,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
           stream,
           ...(sentWith.noStreamOptions ? { noStreamOptions: true } : {}),
           ...(options.trialHeader === false ? {} : { trialKey: key }),
+          onHeaders: learnLimits,
         });
         markAnswered(endpoint.identity);
         report({ kind: 'answered' });
@@ -236,9 +254,19 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         }
         // before the slot is freed, so no trial waiting for the limiter sends another request
         runStop.stopIfFatal(error, signal);
+        if (error instanceof APIError) learnLimits(error.headers);
         const failure = classifyFailure(error, signal);
-        if (failure.kind === 'retryable' && failure.scope === 'endpoint') {
+        // a 429 with a short wait (or none) from an endpoint that answers: the limiter's pace absorbs it (told on
+        // release, limiter-step.ts), and only this trial backs off
+        const paced =
+          isRateLimited(error) &&
+          (failure.kind !== 'retryable' || (failure.retryAfterMs ?? 0) < GATED_WAIT_MS) &&
+          limiter.sinceAnswerMs() < REFUSING_MS;
+        if (failure.kind === 'retryable' && failure.scope === 'endpoint' && !paced) {
+          const wasOpen = gate.open;
           const gated = report({ kind: 'busy', reason: failure.reason, waitMs: failure.retryAfterMs });
+          // the endpoint closed: its backlog goes at half the adaptive limit when it reopens, and ramps
+          if (wasOpen && !gate.open) limiter.congested();
           return { kind: 'failed', error, sent: true, gated };
         }
         report(failure.kind === 'aborted' ? { kind: 'none' } : { kind: 'reachable' });
@@ -251,10 +279,13 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       }
     };
     // waiting for the limiter is not the provider's time
-    return attemptUnderLease(limiter, { messages, budget }, send, {
+    return attemptUnderLease(limiter, { messages, budget, model: options.model }, send, {
       signal,
       now: () => clock.now(),
-      onQueued: context.pause,
+      onQueued: (ms) => {
+        trial.waited.ms += ms;
+        context.pause(ms);
+      },
     });
   }
 
@@ -265,9 +296,10 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     startedAt: number,
     account: TrialBudget | undefined,
     billed: NoAnswerBill,
+    waited: { ms: number },
   ): Promise<RetryOutcome<Completion>> {
     const budget = request.maxOutputTokens;
-    const trial: TrialAttempt = { messages, budget, key, signal: request.signal, account, billed };
+    const trial: TrialAttempt = { messages, budget, key, signal: request.signal, account, billed, waited };
     return retryLoop((context) => attempt(trial, context), {
       policy,
       rng: lazyRetryRng(key),
@@ -306,9 +338,10 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         if (runStop.stopped !== undefined) return errorResponse(runStop.stopped, start, 0, true);
         const account = budgetStep?.trial(messages, request.maxOutputTokens);
         const billed = new NoAnswerBill();
+        const waited = { ms: 0 };
         let outcome: RetryOutcome<Completion> | undefined;
         try {
-          outcome = await send(messages, request, key, start, account, billed);
+          outcome = await send(messages, request, key, start, account, billed, waited);
         } finally {
           await account?.settle({
             attempts: outcome?.attempts ?? policy.maxAttempts,
@@ -333,7 +366,8 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
         return {
           kind: 'answer',
           ...outcome.value,
-          latencyMs: clock.now() - start,
+          // the request's time (its retries and backoffs included), not the time it waited for a slot or the gate
+          latencyMs: Math.max(0, clock.now() - start - waited.ms),
           cacheHit: false,
           attempts,
           ...(noAnswer ? { billedNoAnswer: noAnswer } : {}),
@@ -371,6 +405,8 @@ interface TrialAttempt {
   /** The trial's spend-ledger account, when the run has a ledger. */
   account: TrialBudget | undefined;
   billed: NoAnswerBill;
+  /** Time the trial spent waiting at the gate and for a limiter slot: not part of its latency. */
+  waited: { ms: number };
 }
 
 /** The request parameters a report may show (budget field name, not its per-level value). */

@@ -74,6 +74,8 @@ export interface ChatRequest {
   noStreamOptions?: boolean;
   /** Sent as TRIAL_HEADER when given. */
   trialKey?: string;
+  /** Told the headers of a 2xx response (the rate limits an endpoint states, limiter.ts `learn`). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 /**
@@ -120,6 +122,7 @@ export async function sendChatCompletion(client: OpenAI, request: ChatRequest): 
         headers: request.trialKey === undefined ? undefined : { [TRIAL_HEADER]: request.trialKey },
       })
       .asResponse();
+    request.onHeaders?.(response.headers);
     const text = await response.text(); // aborted with the request when the timeout passes mid-body
     return readBody(response.headers.get('content-type'), text);
   } catch (error) {

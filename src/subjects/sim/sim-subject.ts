@@ -1,10 +1,10 @@
 import type { AnyTaskPlugin } from '../../tasks/task.js';
 import type { SimSpec } from '../spec.js';
 import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject.js';
-import { estimateUsage } from '../usage-estimate.js';
 import { applyFaults } from './faults.js';
 import { knobsFor } from './profiles.js';
 import { trialRng } from './trial-rng.js';
+import { simUsage } from './usage.js';
 
 export type TaskResolver = (taskId: string) => AnyTaskPlugin;
 
@@ -20,7 +20,8 @@ export interface SimSubjectOptions {
 /**
  * A simulated model with known truth. It answers in each task's exact response format (the task's own
  * `simulate` does the per-step behaviour with the profile's knobs), then applies the subject's format and
- * truncation faults (from level `faultsFrom` on, when given) and the output budget. Usage is the ceil(chars / 4) estimate; latency is 0.
+ * truncation faults (from level `faultsFrom` on, when given) and the output budget. Usage is what a model would bill (usage.ts: the prompt tokenized, the
+ * output at the paper's per-depth mean length); latency is 0.
  */
 export function createSimSubject(spec: SimSpec, options: SimSubjectOptions): Subject {
   const seed = spec.params.seed ?? options.seed ?? 0;
@@ -49,7 +50,7 @@ export function createSimSubject(spec: SimSpec, options: SimSubjectOptions): Sub
         kind: 'answer',
         text: output.text,
         finishReason: output.finishReason,
-        usage: estimateUsage(request.prompt, output.text),
+        usage: simUsage(task, request, output),
         latencyMs: 0,
         cacheHit: false,
         attempts: 1,

@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AdaptivePace, BACKOFF, CUT_SPACING_MS, FIRST_GROWTH, RECOVER_MS } from '../../src/subjects/adaptive-pace.js';
+
+/** Answers at `perSecond` from `from` ms for `ms` ms, each taking 400 ms; returns the time of the last. */
+function accept(pace: AdaptivePace, perSecond: number, from: number, ms: number): number {
+  const step = 1000 / perSecond;
+  let last = from;
+  for (let t = from; t < from + ms; t += step) {
+    pace.answered(t, 400);
+    last = t;
+  }
+  return last;
+}
+
+describe('the adaptive pace', () => {
+  it('none until a rate refusal; a refusal with too few answers to know the accepted rate changes nothing', () => {
+    const pace = new AdaptivePace();
+    expect(pace.rate(0)).toBeUndefined();
+    pace.answered(0, 400);
+    pace.refused(pace.epoch, 10);
+    expect(pace.rate(10)).toBeUndefined();
+  });
+
+  it('a refusal slows the sender in proportion: BACKOFF × the accepted rate, whatever that rate', () => {
+    for (const perSecond of [2, 10, 40, 250]) {
+      const pace = new AdaptivePace();
+      const now = accept(pace, perSecond, 0, 6_000);
+      pace.refused(pace.epoch, now);
+      const rate = pace.rate(now) ?? 0;
+      expect(rate / (BACKOFF * perSecond)).toBeGreaterThan(0.97);
+      expect(rate / (BACKOFF * perSecond)).toBeLessThan(1.03);
+    }
+  });
+
+  it('refusals of requests granted before a cut, or within CUT_SPACING_MS of it, do not cut again', () => {
+    const pace = new AdaptivePace();
+    const now = accept(pace, 10, 0, 6_000);
+    const epoch = pace.epoch;
+    pace.refused(epoch, now);
+    const cut = pace.rate(now);
+    pace.refused(epoch, now + 10); // granted before the cut
+    pace.refused(pace.epoch, now + CUT_SPACING_MS / 2); // the same event
+    expect(pace.rate(now)).toBe(cut);
+    expect(pace.epoch).toBe(epoch + 1);
+  });
+
+  it('after the first refusal it grows by FIRST_GROWTH a second (the sender was still ramping up)', () => {
+    const pace = new AdaptivePace();
+    const now = accept(pace, 10, 0, 6_000);
+    pace.refused(pace.epoch, now);
+    const cut = pace.rate(now) ?? 0;
+    expect((pace.rate(now + 5_000) ?? 0) / cut).toBeCloseTo(Math.exp(5 * FIRST_GROWTH), 6);
+  });
+
+  it('after a later refusal it grows back to the accepted rate in RECOVER_MS, stays near it, then probes above', () => {
+    const pace = new AdaptivePace();
+    let now = accept(pace, 10, 0, 6_000);
+    pace.refused(pace.epoch, now);
+    now = accept(pace, 10, now + 100, 10_000);
+    pace.refused(pace.epoch, now); // the second: CUBIC around the accepted 10/s
+    const at = (ms: number) => pace.rate(now + ms) ?? 0;
+    expect(at(0)).toBeCloseTo(BACKOFF * 10, 1);
+    expect(at(RECOVER_MS)).toBeCloseTo(10, 1);
+    expect(at(RECOVER_MS + 3_000) / 10).toBeLessThan(1.02); // the plateau
+    expect(at(RECOVER_MS + 15_000) / 10).toBeGreaterThan(1.5); // a limit that rose is found
+    // concave below the accepted rate, convex above it: never decreasing
+    for (let ms = 0; ms < 30_000; ms += 500) expect(at(ms + 500)).toBeGreaterThanOrEqual(at(ms));
+  });
+
+  it('a stated rate caps the pace, learned or not; a stated rate withdrawn leaves the learned one', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 2, max: 100 }), (rpm, perSecond) => {
+        const pace = new AdaptivePace();
+        pace.state(rpm);
+        expect(pace.rate(0)).toBeCloseTo(rpm / 60, 9);
+        const now = accept(pace, perSecond, 0, 6_000);
+        pace.refused(pace.epoch, now);
+        expect(pace.rate(now) ?? 0).toBeLessThanOrEqual(rpm / 60 + 1e-9);
+        pace.state(undefined);
+        // within one answer of the window's count
+        const ratio = (pace.rate(now) ?? 0) / (BACKOFF * perSecond);
+        expect(ratio).toBeGreaterThan(0.88);
+        expect(ratio).toBeLessThan(1.12);
+      }),
+    );
+  });
+});
