@@ -20,8 +20,8 @@ export interface SimSubjectOptions {
 /**
  * A simulated model with known truth. It answers in each task's exact response format (the task's own
  * `simulate` does the per-step behaviour with the profile's knobs), then applies the subject's format and
- * truncation faults (from level `faultsFrom` on, when given) and the output budget. Usage is what a model would bill (usage.ts: the prompt tokenized, the
- * output at the paper's per-depth mean length); latency is 0.
+ * truncation faults (from level `faultsFrom` on, when given) and the output budget. Usage is what a model would
+ * bill (usage.ts: the prompt tokenized, the output at the paper's per-depth mean length); latency is 0.
  */
 export function createSimSubject(spec: SimSpec, options: SimSubjectOptions): Subject {
   const seed = spec.params.seed ?? options.seed ?? 0;
