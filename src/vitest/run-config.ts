@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { Vitest } from 'vitest/node';
 import { ConfigError } from '../config/errors.js';
-import { ownReportFiles } from '../report/report-set.js';
 import { RUN_CONFIG_KEY, type RunConfig, resolveRunConfig } from '../config/resolve.js';
+import { ownReportFiles } from '../report/report-set.js';
 import type { SpendLimits } from '../schema/spend.js';
 import { stopLine } from '../spend/ledger.js';
 import { isInterruptible, startLedgerServer } from '../spend/ledger-server.js';
