@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Vitest } from 'vitest/node';
 import { ConfigError } from '../config/errors.js';
 import { RUN_CONFIG_KEY, type RunConfig, resolveRunConfig } from '../config/resolve.js';
+import { ownReportFiles } from '../report/report-set.js';
 import type { SpendLimits } from '../schema/spend.js';
 import { stopLine } from '../spend/ledger.js';
 import { isInterruptible, startLedgerServer } from '../spend/ledger-server.js';
@@ -12,7 +13,7 @@ import { isBenchmarkProject } from './benchmark-mark.js';
 
 /** The part of Vitest's main-process API that resolving a run's configuration needs. */
 export interface VitestHost {
-  config: { root: string; mergeReports?: string };
+  config: { root: string; mergeReports?: string; reporters?: ReadonlyArray<unknown> };
   import<T>(moduleId: string): Promise<T>;
   /** Called when Vitest closes: the spend ledger's server closes with it. */
   onClose?(fn: () => unknown): void;
@@ -53,6 +54,10 @@ export function runConfigFor(vitest: VitestHost, root: string = vitest.config.ro
   if (!config) {
     config = (async () => {
       const run = await resolveRunConfig({ root: key, importFile: (path) => vitest.import(path) });
+      // a report folder holding the user's own files of the set's names is refused before the run, not after it
+      // (CB_REPORT_FOLDER, src/report/report-set.ts); a blob run writes no set there
+      const blob = (vitest.config.reporters ?? []).some((r: unknown) => (Array.isArray(r) ? r[0] : r) === 'blob');
+      if (!blob) ownReportFiles(run.outDir);
       // merging blobs sends no request: no subject is built (a merge job needs no key) and nothing is limited
       if (vitest.config.mergeReports) return run;
       // every subject of the run, one after the other: the first bad one is the error

@@ -207,3 +207,17 @@ it('a report file written by the run carries the block (ceilingbench.json on dis
   expect(json.provenance?.subjects[0].endpointHost).toBe('gateway.example.com:8443');
   expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('## Provenance');
 });
+
+it('a merged report (`ceilingbench report a.json b.json`) carries the block: both subjects, the settings they agree on', async () => {
+  const { mergeReports } = await import('../../src/report/merge/index.js');
+  const merged = mergeReports(
+    [
+      { name: 'sim', report: simReport },
+      { name: 'live', report: liveReport },
+    ],
+    { version: '0.1.0' },
+  ).report;
+  expect(merged.provenance?.subjects.map((s) => s.label)).toEqual(['openai:gpt-x', 'sim:retention?p=0.9']);
+  expect(merged.provenance?.subjects[0].servedModels).toEqual(liveReport.provenance?.subjects[0].servedModels);
+  expect(merged.provenance).toMatchObject({ trials: 20, design: 'grid', vitestVersion: '4.1.12' });
+});

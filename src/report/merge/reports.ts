@@ -1,5 +1,6 @@
 import { buildLeaderboard, type LeaderboardOptions, type LeaderboardSubject } from '../../leaderboard/index.js';
 import type { Leaderboard } from '../../schema/leaderboard.js';
+import { buildProvenance, type Provenance, type ProvenanceSettings } from '../../schema/provenance.js';
 import type { Report } from '../../schema/report.js';
 import type { SubjectIdentity } from '../../schema/subject.js';
 import { reportSummary, type TestEntry } from '../build.js';
@@ -83,11 +84,14 @@ export function mergeReports(inputs: readonly MergeInput[], options: MergeOption
   const spend = mergeSpend(reports.map((r) => r.spend));
   const started = reports.map((r) => r.timing.startedAt).sort();
   const finished = reports.map((r) => r.timing.finishedAt).sort();
+  const identityList = [...identities.values()].sort(byKey((s) => s.spec));
+  const seed = same(reports.map((r) => r.seed));
   const report: Report = {
     schemaVersion: 1,
     tool: { name: 'ceilingbench', version },
-    seed: same(reports.map((r) => r.seed)),
-    subjects: [...identities.values()].sort(byKey((s) => s.spec)),
+    seed,
+    subjects: identityList,
+    provenance: mergedProvenance(reports, identityList, seed, records),
     git: { sha: same(reports.map((r) => r.git.sha)) },
     projects: [...new Set(reports.flatMap((r) => r.projects))].sort(),
     ...records,
@@ -137,4 +141,40 @@ export function mergedTestEntries(report: Report): TestEntry[] {
     ...report.sccAssays.map((r) => entry(r, `${r.task} ${r.assay}`)),
     ...report.tests.map((t) => ({ ...t, durationMs: 0 })),
   ];
+}
+
+/**
+ * The merged report's provenance (src/schema/provenance.ts): its subjects and records, and each run setting the
+ * inputs agree on (one that differs, or an input that did not record it, is null: not recorded as one value).
+ */
+function mergedProvenance(
+  reports: readonly Report[],
+  subjects: SubjectIdentity[],
+  seed: number | null,
+  records: { cells: Report['cells']; fits: Report['fits'] },
+): Provenance {
+  const sides = reports.map((r) => r.provenance);
+  const agreed = <K extends keyof ProvenanceSettings>(key: K): ProvenanceSettings[K] | null => {
+    const values = sides.map((p) => (p ? (p as unknown as ProvenanceSettings)[key] : undefined));
+    return values.every((v) => v !== undefined && v !== null && v === values[0])
+      ? (values[0] as ProvenanceSettings[K])
+      : null;
+  };
+  const built = buildProvenance({
+    subjects,
+    seed,
+    packageVersion: same(reports.map((r) => r.tool.version)),
+    ...records,
+  });
+  const readingProfile = agreed('readingProfile');
+  return {
+    ...built,
+    trials: agreed('trials'),
+    design: agreed('design'),
+    missingRule: agreed('missingRule') ?? built.missingRule,
+    maxMissingFraction: agreed('maxMissingFraction'),
+    reasoningDelimiters: agreed('reasoningDelimiters'),
+    vitestVersion: agreed('vitestVersion'),
+    ...(readingProfile !== null ? { readingProfile } : {}),
+  };
 }
