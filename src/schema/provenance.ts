@@ -58,8 +58,9 @@ export const provenanceSchema = z.object({
   /** A cell with more than this share of its trials missing is insufficient (null: not known). */
   maxMissingFraction: z.number().min(0).max(1).nullable(),
   /**
-   * How answers were read (the answer-reading pipeline's profile). ceilingbench has no configurable reading profile
-   * yet: absent until it does. `reasoningDelimiters` counts the configured delimiters beside the built-in ones.
+   * How answers were read (the config's `reading`: 'final', the symmetric rule, or 'authors'; docs/outputs.md);
+   * absent in a report written before the option existed. `reasoningDelimiters` counts the configured delimiters
+   * beside the built-in ones.
    */
   readingProfile: z.string().optional(),
   reasoningDelimiters: count.nullable(),
@@ -204,7 +205,7 @@ export function provenanceSettingsText(p: Provenance): string {
     `trials ${known(p.trials)}`,
     `design ${known(p.design)}`,
     `missing-data rule ${known(p.missingRule)}${p.maxMissingFraction !== null ? ` (insufficient above ${p.maxMissingFraction})` : ''}`,
-    `reading profile ${p.readingProfile ?? 'default'}${p.reasoningDelimiters ? ` + ${p.reasoningDelimiters} reasoning delimiter(s)` : ''}`,
+    `reading profile ${p.readingProfile ?? 'not recorded'}${p.reasoningDelimiters ? ` + ${p.reasoningDelimiters} reasoning delimiter(s)` : ''}`,
     `prompt profile ${p.promptProfiles.join(', ') || '–'}`,
     `ceilingbench ${known(p.packageVersion)}`,
     `vitest ${known(p.vitestVersion)}`,

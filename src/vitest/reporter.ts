@@ -146,6 +146,7 @@ function settingsOf(config: RunConfig, vitest: Vitest): ProvenanceSettings {
     trials: config.trials,
     design: designText(config.design),
     missingRule: config.missing,
+    readingProfile: config.reading,
     maxMissingFraction: config.maxMissingFraction,
     reasoningDelimiters: config.reasoningDelimiters.length,
     vitestVersion: (vitest as { version?: string }).version ?? null,
