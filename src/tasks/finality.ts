@@ -203,7 +203,7 @@ function cutOffAfter(text: string, tail: string, finishReason: FinishReason | un
  * confirmation ("let me double-check: yes") leaves the answer final.
  */
 const RETRACTION =
-  /\bI (?:made|have made|'ve made) (?:an? )?(?:error|mistake)s?\b|\bI was wrong\b|\b(?:that|this|it|the (?:above|previous|last) (?:answer|state|result|list))(?: answer)? (?:is|was|'s) (?:wrong|incorrect|not (?:right|correct))\b|\bthat's (?:wrong|incorrect|not right)\b|\bthe correct (?:final )?(?:answer|state|grid|registers?|result|count|solution|moves?|move list|list|assignment)\s+(?:is|should be|would be)\b|\b(?:answer|state|grid|result|count) should (?:actually )?(?:be|have been)\b|\bcorrection\s*:|\bscratch that\b|\bon second thought\b|\blet me (?:redo|fix|correct)\b/i;
+  /\bI (?:made|have made|'ve made) (?:an? )?(?:error|mistake)s?\b|\bI was wrong\b|\b(?:that|this|it|the (?:above|previous|last) (?:answer|state|result|list))(?: answer)? (?:is|was|'s) (?:wrong|incorrect|not (?:right|correct))\b|\bthat's (?:wrong|incorrect|not right)\b|\bthe correct (?:final )?(?:answer|state|grid|registers?|result|count|solution|moves?|move list|list|assignment)\s+(?:is|should be|would be)\b|\b(?:answer|state|grid|result|count) should (?:actually )?(?:be|have been)\b|\bcorrection\s*:|\bscratch that\b|\bon second thought\b|\blet me (?:redo|fix|correct)\b|\b(?:wait|actually|hmm+|no|oops)[,.!]?\s+(?:so\s+)?(?:the\s+)?(?:final\s+|correct\s+|real\s+|right\s+|true\s+)?(?:answer|state|grid|registers?|result|count|solution|moves?|set|pairs)\s+(?:is|are|should be|would be|must be)\b/i;
 
 /** A second answer offered on the answer's line: `(or …`, `, or …`, `— alternatively …`, `/ …`, `| …`, `vs …`. */
 const HEDGE =

@@ -14,13 +14,13 @@ const HEDGED_COUNT =
 
 /**
  * A count given as a range or an approximation is no exact count: `40–42`, `40 to 42`, `between 40 and 42`,
- * `about 40`, `~40`, `≈ 40`, `40+`, `40-ish`, `roughly 40` (and the same words in the languages reasoning models
+ * `about 40`, `~40`, `≈ 40`, `40 ± 2`, `40+`, `40-ish`, `roughly 40` (and the same words in the languages reasoning models
  * mix). Read on the last integer's line: the range's upper end or the approximate value is the last integer. A
  * dash range's lower end is at least half its upper one (`positions 1–26` is no range of counts).
  */
 const RANGE_BEFORE = /(\p{Nd}+)\s*(?:-|–|—|~|to|bis|до|até|至|到|～|〜)\s*$|\bbetween\s+(\p{Nd}+)\s+and\s*$/iu;
 const APPROXIMATE_BEFORE =
-  /(?:[~≈∼]|\b(?:about|approximately|approx\.?|around|roughly|nearly|almost|circa|ca\.|some|more than|less than|fewer than|over|under|at least|at most|close to|estimated|aproximadamente|alrededor de|unos|environ|à peu près|etwa|ungefähr|circa|примерно|около|приблизительно|cerca de)|約|大约|大約|左右|およそ|ほぼ)\s*$/iu;
+  /(?:[~≈∼]|\p{Nd}\s*(?:±|\+\/-|\+-)|\b(?:about|approximately|approx\.?|around|roughly|nearly|almost|circa|ca\.|some|more than|less than|fewer than|over|under|at least|at most|close to|estimated|aproximadamente|alrededor de|unos|environ|à peu près|etwa|ungefähr|circa|примерно|около|приблизительно|cerca de)|約|大约|大約|左右|およそ|ほぼ)\s*$/iu;
 const APPROXIMATE_AFTER = /^\s*(?:\+|-?ish\b|or so\b|odd\b|or more\b|or less\b|左右|くらい|ぐらい|程度|以上|多)/iu;
 
 function rangeOrApproximation(line: string, integerAt: number, integerEnd: number): boolean {
