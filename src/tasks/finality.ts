@@ -205,9 +205,14 @@ function cutOffAfter(text: string, tail: string, finishReason: FinishReason | un
 const RETRACTION =
   /\bI (?:made|have made|'ve made) (?:an? )?(?:error|mistake)s?\b|\bI was wrong\b|\b(?:that|this|it|the (?:above|previous|last) (?:answer|state|result|list))(?: answer)? (?:is|was|'s) (?:wrong|incorrect|not (?:right|correct))\b|\bthat's (?:wrong|incorrect|not right)\b|\bthe correct (?:final )?(?:answer|state|grid|registers?|result|count|solution|moves?|move list|list|assignment)\s+(?:is|should be|would be)\b|\b(?:answer|state|grid|result|count) should (?:actually )?(?:be|have been)\b|\bcorrection\s*:|\bscratch that\b|\bon second thought\b|\blet me (?:redo|fix|correct)\b/i;
 
-/** A second answer offered on the answer's line: `(or …`, `, or …`, `— alternatively …`, `/ …`, `| …`, `vs …`. */
-const HEDGE =
-  /^[\s,;)*`\]}.]*(?:(?:\(|[-–—]\s*)?\s*(?:or|alternatively|otherwise|possibly|perhaps|maybe)\b|[/|]|vs\.?(?=\s))/i;
+/** A revision in prose: a cue, then a new answer stated (`Actually, the final state is …`, `Wait, the answer is …`). */
+const REVISION =
+  /\b(?:wait|actually|hmm+|no|oops)[,.!]?\s+(?:so\s+)?(?:the\s+)?(?:final\s+|correct\s+|real\s+|right\s+|true\s+)?(?:answer|state|grid|registers?|result|count|solution|moves?|set|pairs)\s+(?:is|are|should be|would be|must be)\b/i;
+
+/** A second answer offered on the answer's line: `(or …`, `, or …`, `— alternatively …`. */
+const HEDGE = /^[\s,;)*`\]}.]*(?:\(|[-–—]\s*)?\s*(?:or|alternatively|otherwise|possibly|perhaps|maybe)\b/i;
+/** The same with a separator instead of a word: `/ …`, `| …`, `vs …`. */
+const HEDGE_SEPARATOR = /^[\s,;)*`\]}.]*(?:[/|]|vs\.?(?=\s))/i;
 
 /** What a second answer holds: a bracket, a brace, a digit or a pair token (`AB:F`); a remark holds none. */
 const ANSWER_LIKE = /[[{\p{N}]|\b[A-Z]{2}\s*:\s*[A-Z]\b/u;
@@ -224,7 +229,7 @@ export function finalityOf(
   reading: ReadingProfile = 'final',
 ): Finality {
   // The 'authors' profile keeps the rules as they were before issue 40 (English cues; no rule on repeated answers,
-  // alternatives or a trailing list separator), so a reproduction grades as it did.
+  // alternatives, separators, revisions in prose or a trailing list separator), so a reproduction grades as it did.
   const authors = reading === 'authors';
   if (answer === null) return FINAL;
   const tail = text.slice(answer.end);
@@ -253,7 +258,7 @@ export function finalityOf(
   const lineStart = tail.search(/\S/);
   const lineEnd = lineStart < 0 ? -1 : tail.indexOf('\n', lineStart);
   const firstLine = lineStart < 0 ? '' : tail.slice(lineStart, lineEnd < 0 ? tail.length : lineEnd);
-  if (HEDGE.test(firstLine) && ANSWER_LIKE.test(firstLine)) {
+  if ((HEDGE.test(firstLine) || (!authors && HEDGE_SEPARATOR.test(firstLine))) && ANSWER_LIKE.test(firstLine)) {
     return { kind: 'hedged', issue: 'the answer is hedged with another one on its line: no single final answer' };
   }
   if (!authors && answer.differsFromEarlier === true) {
@@ -265,7 +270,7 @@ export function finalityOf(
       };
     }
   }
-  const retraction = RETRACTION.exec(tail);
+  const retraction = RETRACTION.exec(tail) ?? (authors ? null : REVISION.exec(tail));
   if (retraction !== null) {
     return {
       kind: 'retracted',

@@ -1,7 +1,7 @@
 /**
  * LaTeX notation around an answer carries no answer: `\[ … \]`, `$$ … $$`, `\( … \)`, `$…$` next to a bracket,
  * and `\left[` / `\right]` are written out, and `\boxed{X}` is an answer block (`ANSWER: X`), so a boxed
- * restatement after the ANSWER block is the last answer in every family. Every family grades the text this
+ * restatement after the ANSWER block is the last answer in every family; so is `<answer>X</answer>`. Every family grades the text this
  * returns (src/tasks/final-answer.ts). Pure and linear in the text length.
  */
 
@@ -35,8 +35,12 @@ function unbox(text: string): string {
   return out.join('');
 }
 
-/** The text with LaTeX math delimiters around answers written out (each becomes spaces). */
+/** `<answer>X</answer>` (the R1-Zero-style template's answer tags) → `ANSWER: X`: an answer block in every family. */
+const ANSWER_TAGS = /<answer\s*>|<\/answer\s*>/gi;
+
+/** The text with LaTeX math delimiters around answers written out (each becomes spaces), answer tags as blocks. */
 export function plainNotation(text: string): string {
-  if (!text.includes('\\') && !text.includes('$')) return text;
-  return unbox(text).replace(DISPLAY, (m) => ' '.repeat(m.length));
+  const tagged = text.includes('<') ? text.replace(ANSWER_TAGS, (m) => (m[1] === '/' ? ' ' : 'ANSWER: ')) : text;
+  if (!tagged.includes('\\') && !tagged.includes('$')) return tagged;
+  return unbox(tagged).replace(DISPLAY, (m) => ' '.repeat(m.length));
 }

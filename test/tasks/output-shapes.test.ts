@@ -70,7 +70,7 @@ describe('output shapes written by us (fixtures/shapes): graded as a careful rea
           answer: answerValue(answer),
           wrong: answerValue(other),
           name,
-          pred: String(Number(answerValue(canonical.answer)) - 1),
+          pred: String(Number(answerValue(answer)) - 1),
         };
         const value = values[key];
         if (value === undefined) throw new Error(`unknown placeholder ${key}`);

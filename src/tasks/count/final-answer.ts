@@ -14,12 +14,13 @@ const HEDGED_COUNT =
 
 /**
  * A count given as a range or an approximation is no exact count: `40–42`, `40 to 42`, `between 40 and 42`,
- * `about 40`, `~40`, `≈ 40`, `40+`, `40-ish`, `roughly 40` (and the same words in the languages reasoning models
- * mix). Read on the last integer's line: the range's upper end or the approximate value is the last integer.
+ * `about 40`, `~40`, `≈ 40`, `40 ± 2`, `40+`, `40-ish`, `roughly 40` (and the same words in the languages reasoning models
+ * mix). Read on the last integer's line: the range's upper end or the approximate value is the last integer. A
+ * dash range's lower end is at least half its upper one (`positions 1–26` is no range of counts).
  */
-const RANGE_BEFORE = /\p{Nd}+\s*(?:-|–|—|~|to|bis|до|até|至|到|～|〜)\s*$|\bbetween\s+\p{Nd}+\s+and\s*$/iu;
+const RANGE_BEFORE = /(\p{Nd}+)\s*(?:-|–|—|~|to|bis|до|até|至|到|～|〜)\s*$|\bbetween\s+(\p{Nd}+)\s+and\s*$/iu;
 const APPROXIMATE_BEFORE =
-  /(?:[~≈∼]|\b(?:about|approximately|approx\.?|around|roughly|nearly|almost|circa|ca\.|some|more than|less than|fewer than|over|under|at least|at most|close to|estimated|aproximadamente|alrededor de|unos|environ|à peu près|etwa|ungefähr|circa|примерно|около|приблизительно|cerca de)|約|大约|大約|左右|およそ|ほぼ)\s*$/iu;
+  /(?:[~≈∼]|\p{Nd}\s*(?:±|\+\/-|\+-)|\b(?:about|approximately|approx\.?|around|roughly|nearly|almost|circa|ca\.|some|more than|less than|fewer than|over|under|at least|at most|close to|estimated|aproximadamente|alrededor de|unos|environ|à peu près|etwa|ungefähr|circa|примерно|около|приблизительно|cerca de)|約|大约|大約|左右|およそ|ほぼ)\s*$/iu;
 const APPROXIMATE_AFTER = /^\s*(?:\+|-?ish\b|or so\b|odd\b|or more\b|or less\b|左右|くらい|ぐらい|程度|以上|多)/iu;
 
 function rangeOrApproximation(line: string, integerAt: number, integerEnd: number): boolean {
@@ -27,8 +28,15 @@ function rangeOrApproximation(line: string, integerAt: number, integerEnd: numbe
   while (start > 0 && /\p{Nd}/u.test(line[start - 1] ?? '')) start--;
   const before = line.slice(Math.max(0, start - 40), start);
   const after = line.slice(integerEnd, integerEnd + 12);
-  // "counted from 1 to 26" is a count, not a range
-  const range = RANGE_BEFORE.test(before) && !/\bfrom\s+\p{Nd}+\s*(?:to|-|–)\s*$/iu.test(before);
+  // A range brackets the count: its lower end is near its upper one. "counted from 1 to 26" and "positions
+  // 1–26" name the items counted, not a range of counts.
+  const bounds = RANGE_BEFORE.exec(before);
+  const lower = Number(bounds?.[1] ?? bounds?.[2]);
+  const upper = Number(line.slice(start, integerEnd));
+  const range =
+    bounds !== null &&
+    !/\bfrom\s+\p{Nd}+\s*(?:to|-|–)\s*$/iu.test(before) &&
+    (bounds[2] !== undefined || !(Number.isFinite(lower) && Number.isFinite(upper) && lower < upper / 2));
   return range || APPROXIMATE_BEFORE.test(before) || APPROXIMATE_AFTER.test(after);
 }
 
