@@ -133,7 +133,13 @@ export async function runAdaptiveSweep(
     .sort((a, b) => a - b)
     .map((level) =>
       summarizeCell(
-        { ...settings, level, maxMissingFraction: options.maxMissingFraction, missing: options.missing, reading: options.reading ?? 'final' },
+        {
+          ...settings,
+          level,
+          maxMissingFraction: options.maxMissingFraction,
+          missing: options.missing,
+          reading: options.reading ?? 'final',
+        },
         byLevel.get(level) ?? [],
       ),
     );
