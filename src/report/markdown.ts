@@ -1,3 +1,4 @@
+import { describeNeed } from '../gates/index.js';
 import type { RetentionFit } from '../schema/fit.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import type { Report, Spend } from '../schema/report.js';
@@ -9,6 +10,22 @@ import { assayNote, limitLine, unpricedSubjects } from './spend.js';
 
 /** An error message in a list item: its first ERROR_MAX characters and last ones (a provider's body can be a page). */
 const ERROR_MAX = 1_000;
+
+/** What each hard gate needed (the evidence manifest) and what it got, one row per needed record. */
+function evidenceLines(manifest: NonNullable<Report['manifest']>): string[] {
+  const rows = manifest.requirements.map(
+    (r) =>
+      `| ${md(r.key)}.${md(r.gate)} | ${md(r.project)} | ${md(describeNeed(r))} | ${md(r.subject)} | ${r.got === 'passed' ? 'pass' : r.got === 'failed' ? '**FAIL**' : '**not evaluated**'} |`,
+  );
+  return [
+    '## Evidence the gates needed',
+    '',
+    '| gate | project | needed | subject | got |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+  ];
+}
 
 /**
  * summary.md: the human-readable projection of ceilingbench.json (also for $GITHUB_STEP_SUMMARY). Every text that
@@ -48,7 +65,7 @@ export function renderMarkdown(report: Report): string {
     lines.push('## Gates', '', '| gate | mode | result | estimate | 95% CI | threshold |', '|---|---|---|---|---|---|');
     for (const g of report.gates) {
       lines.push(
-        `| ${md(g.project)}.${md(g.gate)} (${md(g.task)}) | ${g.mode} | ${g.passed ? 'pass' : '**FAIL**'} | ${fixed(g.estimate)} | ${interval(g.ci95)} | ${g.threshold} |`,
+        `| ${md(g.project)}.${md(g.gate)} (${md(g.task)})${g.subject !== undefined && report.subjects.length !== 1 ? ` · ${md(g.subject)}` : ''} | ${g.mode} | ${g.passed ? 'pass' : '**FAIL**'} | ${fixed(g.estimate)} | ${interval(g.ci95)} | ${g.threshold} |`,
       );
     }
     lines.push('');
@@ -56,6 +73,7 @@ export function renderMarkdown(report: Report): string {
     const failed = report.gates.filter((g) => g.mode === 'hard' && !g.passed);
     if (failed.length > 0) lines.push(...failed.map((g) => `- ${md(g.message)}`), '');
   }
+  if (report.manifest && report.manifest.requirements.length > 0) lines.push(...evidenceLines(report.manifest));
   if (report.leaderboard) lines.push(...leaderboardLines(report.leaderboard));
   if (report.fits.length > 0) {
     const refusals = report.fits.some((f) => f.refusalRate !== undefined);

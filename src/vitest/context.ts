@@ -23,7 +23,7 @@ declare module 'vitest' {
     /** The `--project` patterns of `ceilingbench run`, as typed (`d2@gpt-4o`): they select subjects (provide.ts). */
     'ceilingbench:project-patterns'?: string[];
     /** Set on the projects the plugin adds: every project of the configuration, as the plugin declared them. */
-    'ceilingbench:declared'?: { benchmark: string[]; other: string[]; root?: string };
+    'ceilingbench:declared'?: { benchmark: string[]; other: string[]; root?: string; dirs?: Record<string, string> };
   }
 }
 

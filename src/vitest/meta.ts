@@ -1,4 +1,5 @@
 import type {} from 'vitest';
+import type { FitDeclaration } from '../schema/manifest.js';
 import type { CeilingbenchMeta } from '../schema/meta.js';
 
 /**
@@ -18,11 +19,26 @@ declare module 'vitest' {
      * project the test ran in (`d2` → `d2@<label>`), also for a test that never ran.
      */
     ceilingbenchSubject?: string;
+    /** On a fit test, from collection on: the record it produces, so a skipped one still says what it would have. */
+    ceilingbenchFit?: FitDeclaration;
   }
 }
 
 /** The key of the run's stamp on a test module's meta (src/vitest/setup.ts). */
 export const MODULE_STAMP_KEY = 'ceilingbenchRun';
+
+/** The key of a fit test's declaration on its meta. */
+export const FIT_META_KEY = 'ceilingbenchFit';
+
+/** A fit test's options carrying its declaration (Vitest 4.1 and 5 read `meta` in test options). */
+export const declaring = (fit: FitDeclaration) => ({ meta: { [FIT_META_KEY]: fit } });
+
+/**
+ * A measuring test (a cell, a fit, an adaptive design, an SCC ladder or assay) is never retried: Vitest's `--retry`
+ * (or `retry` in a configuration) would re-measure it until it passed, and the failed attempts were recorded
+ * nowhere. The test's own option wins over the run's (Vitest 4.1 and 5); the reporter says the retry was refused.
+ */
+export const NOT_RETRIED = { retry: 0 } as const;
 
 /** The key of a subject's label on a suite's or test's meta. */
 export const SUBJECT_META_KEY = 'ceilingbenchSubject';

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Plugin } from 'vitest/config';
 import { adoptPackage, droppedProjects } from './adopt.js';
 import { type CeilingbenchPluginOptions, DEFAULT_SPECS, declareProjects, inlineProjectNames } from './declare.js';
+import { ensureReporter } from './ensure-reporter.js';
 import { PACKAGE_MODULES, reportersToAdd } from './files.js';
 import { ownTestsProject } from './own-tests.js';
 import { provideRunConfig } from './provide.js';
@@ -24,6 +25,7 @@ function standardProjectPlugin(): Plugin {
   return {
     name: 'ceilingbench:project',
     async configureVitest(context) {
+      ensureReporter(context.vitest);
       await provideRunConfig(context.vitest, context.project);
     },
   };
@@ -65,6 +67,7 @@ export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
       return { test: { projects, reporters, server: { deps: { external: PACKAGE_MODULES } } } };
     },
     async configureVitest(context) {
+      ensureReporter(context.vitest);
       const dropped = droppedProjects(context.vitest, context.project);
       if (dropped.length > 0) return adoptPackage(context, dropped);
       await provideRunConfig(context.vitest, context.project);

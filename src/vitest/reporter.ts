@@ -1,17 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestProject, TestSuite, Vitest } from 'vitest/node';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { ERROR_CODES } from '../errors.js';
-import { hardFailures, unknownGateKeys } from '../gates/index.js';
+import { configuredGatesOf, hardFailures, unknownGateKeys } from '../gates/index.js';
 import type { TestEntry } from '../report/build.js';
 import { terminalSafe } from '../report/safe-text.js';
 import type { Report } from '../schema/report.js';
 import { limitRecordAt } from '../spend/ledger-server.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
+import { claimReportSet } from './ensure-reporter.js';
 import { REPORTER_MARK } from './files.js';
-import { type CeilingbenchMeta, MODULE_STAMP_KEY, type ModuleStamp, SUBJECT_META_KEY } from './meta.js';
+import { manifestOf } from './manifest.js';
+import { type CeilingbenchMeta, FIT_META_KEY, MODULE_STAMP_KEY, type ModuleStamp, SUBJECT_META_KEY } from './meta.js';
 import { configOf, configsOf } from './run-config.js';
 import { PROJECT_PATTERNS_KEY } from './subject-keys.js';
 
@@ -69,6 +71,8 @@ function gitSha(root: string): string | null {
 
 interface Collected {
   entries: TestEntry[];
+  /** The spec files collected, per Vitest project, relative to the ceilingbench root. */
+  files: Array<{ project: string; file: string }>;
   /** The projects of the modules collected (a module whose every test a filter skipped included). */
   projects: Set<string>;
   stamps: ModuleStamp[];
@@ -88,17 +92,21 @@ function projectOfTest(test: TestCase): string {
   return test.project.name;
 }
 
-function collect(modules: ReadonlyArray<TestModule>, root: string): Collected {
+function collect(modules: ReadonlyArray<TestModule>, root: string, cbRoot: string): Collected {
   const entries: TestEntry[] = [];
   const projects = new Set<string>();
   const stamps: ModuleStamp[] = [];
+  const files: Collected['files'] = [];
   for (const module of modules) {
     projects.add(module.project.name);
+    const specFile = relative(cbRoot, module.moduleId).split(sep).join('/');
+    files.push({ project: module.project.name, file: specFile });
     const stamp = module.meta()[MODULE_STAMP_KEY];
     if (stamp) stamps.push(stamp);
     for (const test of module.children.allTests()) {
       const result = test.result();
       const meta = test.meta().ceilingbench as CeilingbenchMeta | undefined;
+      const declares = test.meta()[FIT_META_KEY];
       const project = projectOfTest(test);
       projects.add(project);
       entries.push({
@@ -109,10 +117,12 @@ function collect(modules: ReadonlyArray<TestModule>, root: string): Collected {
         errors: (result.errors ?? []).map((e) => e.message),
         durationMs: test.diagnostic()?.duration ?? 0,
         meta,
+        specFile,
+        ...(declares ? { declares } : {}),
       });
     }
   }
-  return { entries, projects, stamps };
+  return { entries, files, projects, stamps };
 }
 
 /** How this run was narrowed, as a user would have typed it; null when it ran everything it declares. */
@@ -125,8 +135,25 @@ function filtersOf(vitest: Vitest): string | null {
   const files = (vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
   if (files && files.length > 0) parts.push(`files ${files.join(' ')}`);
   if (vitest.config.shard) parts.push(`--shard ${vitest.config.shard.index}/${vitest.config.shard.count}`);
+  if (vitest.config.changed)
+    parts.push(`--changed${typeof vitest.config.changed === 'string' ? ` ${vitest.config.changed}` : ''}`);
+  if ((vitest.config.related?.length ?? 0) > 0) parts.push(`related ${(vitest.config.related ?? []).join(' ')}`);
   return parts.length > 0 ? terminalSafe(parts.join(', ')) : null;
 }
+
+/** The run's retry count (`--retry`, `retry` in the configuration: a number or `{ count }`). */
+function retriesOf(vitest: Vitest): number {
+  const retry = (vitest.config as { retry?: number | { count?: number } }).retry;
+  return typeof retry === 'number' ? retry : (retry?.count ?? 0);
+}
+
+/** Whether the run selected its files by what changed (`--changed`, `vitest related`). */
+const narrowedByChanges = (vitest: Vitest): boolean =>
+  Boolean(vitest.config.changed) || (vitest.config.related?.length ?? 0) > 0;
+
+/** Whether the configuration has a hard gate (one that decides the exit code). */
+const hasHardGates = (config: RunConfig): boolean =>
+  Object.values(config.gates).some((g) => configuredGatesOf(g).some((x) => x.mode === 'hard'));
 
 /** The shards a merge of blobs holds and lacks (each shard's modules carry its stamp); none outside a merge. */
 function shardsOf(stamps: readonly ModuleStamp[]): { count: number; merged: number[]; missing: number[] } | undefined {
@@ -152,6 +179,8 @@ export default class CeilingbenchReporter implements Reporter {
   private startedAt = new Date();
 
   async onInit(vitest: Vitest): Promise<void> {
+    // one report set per run: a second ceilingbench reporter of the same Vitest stays silent
+    if (!claimReportSet(vitest, this)) return;
     this.vitest = vitest;
     this.startedAt = new Date();
     // Without the plugin, the reporter resolves the configuration and provides it, so that the workers and
@@ -226,11 +255,15 @@ export default class CeilingbenchReporter implements Reporter {
     ownProjects: ReadonlyArray<TestProject>,
   ): Promise<void> {
     const root = config.root;
-    const { entries, projects, stamps } = collect(modules, vitest.config.root);
+    const { entries, files, projects, stamps } = collect(modules, vitest.config.root, root);
     const benchmark = new Set(ownProjects.filter(isBenchmarkProject).map((p) => p.name));
     const selected = (vitest.config.project ?? []).length > 0 && benchmark.size > 0;
     const touched = [...projects].some((p) => benchmark.has(p)) || entries.some((e) => e.meta);
-    if (!selected && !touched && !(vitest.config.mergeReports && stamps.length > 0)) return;
+    // Nothing collected is not a pass when hard gates exist: `--changed` or `related` that selected no benchmark
+    // spec file (a change to ceilingbench.config.* or to the subject changes no spec file), or an empty selection
+    // under --passWithNoTests, is judged like any run: its needed records are missing, the gates fail (docs/ci.md)
+    const unchecked = hasHardGates(config) && benchmark.size > 0 && (modules.length === 0 || narrowedByChanges(vitest));
+    if (!selected && !touched && !unchecked && !(vitest.config.mergeReports && stamps.length > 0)) return;
     const write = (line: string) => process.stderr.write(`ceilingbench: ${terminalSafe(line)}\n`);
     try {
       // loaded when the run ends, not at start-up (they are a tenth of a second of module loading before the first cell)
@@ -245,6 +278,8 @@ export default class CeilingbenchReporter implements Reporter {
       const unknown = unknownGateKeys(config.gates, known);
       for (const line of unknown) write(line);
       const shards = shardsOf(stamps);
+      // the records each hard gate needs, from the configuration and the declared spec files (not from what ran)
+      const requirements = manifestOf(config);
       const finishedAt = new Date();
       const report = buildReport(entries, {
         version: toolVersion(),
@@ -256,6 +291,17 @@ export default class CeilingbenchReporter implements Reporter {
         prices: config.prices,
         spendLimit: limitRecordAt(config.spendLedger?.url),
         scope: { declared, filters: filtersOf(vitest), ...(shards ? { shards } : {}) },
+        ...(requirements
+          ? {
+              manifest: {
+                requirements,
+                collected: files,
+                ...(vitest.config.testNamePattern
+                  ? { nameFilter: terminalSafe(vitest.config.testNamePattern.source) }
+                  : {}),
+              },
+            }
+          : {}),
       });
       const outDir = config.outDir;
       // the set is written as a whole: no file of the previous run's set stays beside this run's
@@ -275,6 +321,12 @@ export default class CeilingbenchReporter implements Reporter {
       const scope = report.scope;
       if (scope && scope.notRun.length > 0)
         write(`not run: ${scope.notRun.join(', ')}${scope.filters ? ` (filters: ${scope.filters})` : ''}`);
+      const retry = retriesOf(vitest);
+      if (retry > 0 && touched)
+        write(
+          `retry ${retry} refused for the measuring tests (cells, fits, adaptive designs, SCC assays): each is ` +
+            'measured once and its failure stands; a retry would re-measure until a pass (docs/ci.md)',
+        );
       const failedGates = hardFailures(report.gates);
       for (const gate of failedGates) write(gate.message);
       for (const test of report.tests.filter((t) => t.project === '*')) write(test.errors.join('; '));

@@ -20,7 +20,7 @@ import {
   seedOffsetFor,
   vitestProjectOf,
 } from './context.js';
-import { type CeilingbenchMeta, SUBJECT_META_KEY } from './meta.js';
+import { type CeilingbenchMeta, declaring, NOT_RETRIED, SUBJECT_META_KEY } from './meta.js';
 import { recordProjectOf } from './names.js';
 import { runTask } from './run-task.js';
 import { recordAndJudge } from './verdict.js';
@@ -69,6 +69,12 @@ const AFTER_THE_CELLS = { concurrent: false } as const;
 const subjectSuite = (of: ProjectSubject | undefined) =>
   of ? { concurrent: true, meta: { [SUBJECT_META_KEY]: of.label } } : {};
 
+/** A fit test's declaration of its record, for the evidence manifest: a retention fit, or a collapse fit (SWEEP_FITS). */
+const declaredFit = (task: AnyTaskPlugin, variant: string, profile: string) =>
+  task.analysis === 'retention'
+    ? declaring({ task: task.id, fit: 'retention', variant, profile })
+    : declaring({ task: task.id, fit: 'collapse' });
+
 /** One subject's block of a sweep (the run's subject, unlabelled, with one subject). */
 function describeSubjectSweep(taskId: string, options: SweepOptions, of: ProjectSubject | undefined): void {
   const task = runTask(taskId);
@@ -89,7 +95,7 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
 
   describe(label, subjectSuite(of), () => {
     for (const level of levels) {
-      test.concurrent(cellName(task, level, variant, subjectLabel), async ({ task: testTask, signal }) => {
+      test.concurrent(cellName(task, level, variant, subjectLabel), NOT_RETRIED, async ({ task: testTask, signal }) => {
         const { config, subject } = await runContext(options.subject, of);
         const cell = await runCell(
           {
@@ -118,7 +124,8 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
       });
     }
 
-    test(`${label} · fit ${sweepSpan(task, levels)}`, AFTER_THE_CELLS, async ({ task: testTask, expect }) => {
+    const fitOptions = { ...AFTER_THE_CELLS, ...NOT_RETRIED, ...declaredFit(task, variant, profile) };
+    test(`${label} · fit ${sweepSpan(task, levels)}`, fitOptions, async ({ task: testTask, expect }) => {
       const { config, subject } = await runContext(options.subject, of);
       const done = levels.flatMap((level) => cells.get(level) ?? []);
       expect(done.length, `cells that did not finish: ${levels.filter((l) => !cells.has(l)).join(', ')}`).toBe(
@@ -152,8 +159,12 @@ function describeAdaptive(
   of: ProjectSubject | undefined,
 ): void {
   const levels = options.levels ?? task.levels.values;
+  const declared = {
+    ...NOT_RETRIED,
+    ...declaredFit(task, options.variant ?? task.variants[0], options.profile ?? task.profiles[0]),
+  };
   describe(label, subjectSuite(of), () => {
-    test(`${label} · adaptive`, async ({ task: testTask, signal }) => {
+    test(`${label} · adaptive`, declared, async ({ task: testTask, signal }) => {
       const { config, subject } = await runContext(options.subject, of);
       const seedOffset = seedOffsetFor(config.seed);
       const objective = design.objective ?? 'cost';
@@ -230,40 +241,41 @@ function describeSubjectAblation(taskId: string, options: AblationOptions, of: P
 
   describe(head, subjectSuite(of), () => {
     for (const variant of options.variants) {
-      test.concurrent(`${cellName(task, options.level, undefined, subjectLabel)} · ${variant}`, async ({
-        task: testTask,
-        signal,
-      }) => {
-        const { config, subject } = await runContext(options.subject, of);
-        const trials = options.trials ?? config.trials;
-        const seedOffset = seedOffsetFor(config.seed);
-        const instances = generateCell(task, options.level, trials, { profile, seedOffset });
-        const cell = await runCell(
-          {
-            project: recordProjectOf(testTask, project),
-            task,
-            level: options.level,
-            trials,
-            profile,
-            variant,
-            seedOffset,
-          },
-          subject,
-          {
-            concurrency: config.concurrency,
-            maxMissingFraction: config.maxMissingFraction,
-            signal,
-            instances,
-            examples: config.examples,
-          },
-        );
-        cells.set(variant, cell);
-        testTask.meta.ceilingbench = { record: cell, gates: [], subject: subject.identity, seed: config.seed };
-        if (cell.status !== 'ok') throw new VerdictError([cellFailureMessage(cell)]);
-      });
+      test.concurrent(
+        `${cellName(task, options.level, undefined, subjectLabel)} · ${variant}`,
+        NOT_RETRIED,
+        async ({ task: testTask, signal }) => {
+          const { config, subject } = await runContext(options.subject, of);
+          const trials = options.trials ?? config.trials;
+          const seedOffset = seedOffsetFor(config.seed);
+          const instances = generateCell(task, options.level, trials, { profile, seedOffset });
+          const cell = await runCell(
+            {
+              project: recordProjectOf(testTask, project),
+              task,
+              level: options.level,
+              trials,
+              profile,
+              variant,
+              seedOffset,
+            },
+            subject,
+            {
+              concurrency: config.concurrency,
+              maxMissingFraction: config.maxMissingFraction,
+              signal,
+              instances,
+              examples: config.examples,
+            },
+          );
+          cells.set(variant, cell);
+          testTask.meta.ceilingbench = { record: cell, gates: [], subject: subject.identity, seed: config.seed };
+          if (cell.status !== 'ok') throw new VerdictError([cellFailureMessage(cell)]);
+        },
+      );
     }
 
-    test(`${head} · McNemar`, AFTER_THE_CELLS, async ({ task: testTask, expect }) => {
+    test(`${head} · McNemar`, { ...AFTER_THE_CELLS, ...NOT_RETRIED }, async ({ task: testTask, expect }) => {
       const { config, subject } = await runContext(options.subject, of);
       const [baseline, ...rest] = options.variants.map((v) => cells.get(v));
       expect(baseline && rest.every(Boolean), 'every variant cell must finish before the paired test').toBe(true);
