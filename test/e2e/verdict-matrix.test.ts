@@ -291,6 +291,75 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
     expect(said(otherEvidence)).toMatch(/evaluated on the point estimate, not the configured CI lower bound/);
   });
 
+  it('--retry does not re-measure: the failing fit is measured once, and the run says the retry was refused', () => {
+    const r = run(['run', '--project', 'd2', '--retry=2', '--reporter=verbose'], FAIL);
+    expect(r.status, r.output).toBe(1);
+    expect(r.output).toMatch(/retry 2 refused for the measuring tests/);
+    expect(r.output).toMatch(/d2 · fit N=5…50/);
+    // Vitest marks a retried test `(retry xN)`: none of the measuring tests is
+    expect(r.output).not.toMatch(/\(retry x\d+\)/);
+  });
+
+  it('every config file form is read (.cjs, .cts), two at once is a configuration error naming both', () => {
+    const withConfig = (files: Record<string, string>) =>
+      vitestIn(
+        consumerRepo({ 'vitest.config.mjs': SPECS['vitest.config.mjs'], ...files }),
+        ['run', '--project', 'd2'],
+        base,
+      );
+    const cjs = withConfig({
+      'ceilingbench.config.cjs': 'module.exports = { gates: { d2: { minRetention: 0.999 } } };\n',
+    });
+    expect(cjs.status, cjs.output).toBe(1);
+    expect(cjs.output).toMatch(/gate d2\.minRetention FAILED/);
+    const cts = withConfig({
+      'ceilingbench.config.cts': 'export default { gates: { d2: { minRetention: 0.999 } } };\n',
+    });
+    expect(cts.status, cts.output).toBe(1);
+    expect(cts.output).toMatch(/gate d2\.minRetention FAILED/);
+    const two = withConfig({
+      'ceilingbench.config.ts': 'export default {};\n',
+      'ceilingbench.config.mts': 'export default { gates: { d2: { minRetention: 0.999 } } };\n',
+    });
+    expect(two.status, two.output).not.toBe(0);
+    expect(two.output).toMatch(/ceilingbench\.config\.ts and ceilingbench\.config\.mts are both in/);
+  });
+
+  it('`ceilingbench report a.json b.json` exits 1 when a hard gate of the merged set failed, naming its subject', () => {
+    const gates = gate('d2', 0.9);
+    const good = runVitest(['--project', 'd2'], { ...base, CEILINGBENCH_GATES: gates });
+    const bad = runVitest(['--project', 'd2'], {
+      ...base,
+      CEILINGBENCH_SUBJECT: 'sim:retention?p=0.8',
+      CEILINGBENCH_GATES: gates,
+    });
+    expect([good.status, bad.status]).toEqual([0, 1]);
+    const out = mkdtempSync(join(tmpdir(), 'cb-verdict-merged-'));
+    const merged = runCeilingbench(['report', reportOf(good), reportOf(bad), '--out', out]);
+    expect(merged.status, merged.stdout + merged.stderr).toBe(1);
+    expect(merged.stderr).toMatch(/\[sim:retention\?p=0\.8\] gate d2\.minRetention FAILED/);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(
+      /d2\.minRetention \(d2\) · sim:retention\?p=0\.8 \| hard \| \*\*FAIL\*\*/,
+    );
+    const better = runVitest(['--project', 'd2'], {
+      ...base,
+      CEILINGBENCH_SUBJECT: 'sim:retention?p=0.99',
+      CEILINGBENCH_GATES: gates,
+    });
+    const passing = runCeilingbench(['report', reportOf(good), reportOf(better), '--out', out]);
+    expect(passing.status, passing.stdout + passing.stderr).toBe(0);
+  });
+
+  it('`ceilingbench run --project puzzles -t sudoku` fails on the families it did not run', () => {
+    const r = runCeilingbench(['run', '--project', 'puzzles', '-t', 'sudoku', '--trials', '2'], {
+      ...base,
+      CEILINGBENCH_GATES: JSON.stringify({ puzzles: { collapseNoEarlierThan: 1 } }),
+      CEILINGBENCH_OUT: mkdtempSync(join(tmpdir(), 'cb-verdict-cli-')),
+    });
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/gate puzzles\.collapseNoEarlierThan FAILED \(hard\): not evaluated/);
+  });
+
   it('nothing collected is not a pass: --passWithNoTests on an empty selection, `vitest related` of the config', () => {
     writeFiles(repo, { 'ceilingbench.config.mjs': 'export default { gates: { d2: { minRetention: 0.5 } } };\n' });
     const empty = vitestIn(repo, ['run', '--passWithNoTests', 'no-such-spec'], base);
