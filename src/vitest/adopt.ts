@@ -3,7 +3,7 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 import type { TestProject, Vitest, VitestPluginContext } from 'vitest/node';
 import { ConfigError } from '../config/errors.js';
 import { DECLARED_KEY, declaredIn, forPackage, projectNames } from './declare.js';
-import { isCeilingbenchReporterEntry, REPORTER_FILE } from './files.js';
+import { ensureReporter } from './ensure-reporter.js';
 import { provideRunConfig } from './provide.js';
 
 /**
@@ -32,17 +32,6 @@ function excludeSpecFolders(project: TestProject, projects: readonly TestProject
     const glob = `${inside.split('\\').join('/')}/**`;
     if (!project.config.exclude.includes(glob)) project.config.exclude.push(glob);
   }
-}
-
-/**
- * The ceilingbench reporter among the workspace's (reporters are the root configuration's only), as the plugin adds
- * it in a package run by itself: reporters named on the command line replace the configured ones, ours included.
- */
-function addReporter(vitest: Vitest): void {
-  const fromCommandLine = (vitest.config as { reporter?: unknown }).reporter;
-  if (Array.isArray(fromCommandLine) ? fromCommandLine.length > 0 : Boolean(fromCommandLine)) return;
-  const present = vitest.config.reporters.some(isCeilingbenchReporterEntry);
-  if (!present) vitest.config.reporters.push([REPORTER_FILE, {}]);
 }
 
 /**
@@ -76,5 +65,6 @@ export async function adoptPackage(
   const injected = await injectTestProjects(forPackage(dropped, root, project.vite.config.configFile));
   // Vitest calls `configureVitest` of the projects it resolved, not of injected ones
   for (const benchmark of injected) await provideRunConfig(vitest, benchmark);
-  if (injected.length > 0) addReporter(vitest);
+  // reporters are the root configuration's only: ours joins them (a `--reporter` flag adds to it, never removes it)
+  if (injected.length > 0) ensureReporter(vitest);
 }
