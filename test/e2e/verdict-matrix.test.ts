@@ -360,6 +360,18 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
     expect(r.stderr).toMatch(/gate puzzles\.collapseNoEarlierThan FAILED \(hard\): not evaluated/);
   });
 
+  it('`ceilingbench run` builds one report set: summary.md is appended to $GITHUB_STEP_SUMMARY once (the Vitest 5 lane built two)', () => {
+    const summary = join(mkdtempSync(join(tmpdir(), 'cb-verdict-summary-')), 'step-summary.md');
+    const r = runCeilingbench(['run', '--project', 'd2', '--trials', '2'], {
+      ...base,
+      CEILINGBENCH_GATES: PASS,
+      GITHUB_STEP_SUMMARY: summary,
+      CEILINGBENCH_OUT: mkdtempSync(join(tmpdir(), 'cb-verdict-cli-')),
+    });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(readFileSync(summary, 'utf8').match(/^# ceilingbench results$/gm)).toHaveLength(1);
+  });
+
   it('nothing collected is not a pass: --passWithNoTests on an empty selection, `vitest related` of the config', () => {
     writeFiles(repo, { 'ceilingbench.config.mjs': 'export default { gates: { d2: { minRetention: 0.5 } } };\n' });
     const empty = vitestIn(repo, ['run', '--passWithNoTests', 'no-such-spec'], base);
