@@ -21,7 +21,29 @@ const FAIL = gate('d2', 0.999);
 const D2_SPEC = `${CHILD_SPECS}/d2/retention`;
 
 const reportOf = (run: VitestRun) => join(run.outDir, 'ceilingbench.json');
+
 const said = (run: VitestRun) => `${run.stdout}\n${run.stderr}`;
+
+/** d1 and d2 in two blob shards under the given gates; the folder of their blobs. */
+function shardRun(gates: string): string {
+  const blobs = mkdtempSync(join(tmpdir(), 'cb-verdict-blobs-'));
+  for (const shard of ['1/2', '2/2']) {
+    const run = runVitest(
+      [
+        '--project',
+        'd1',
+        '--project',
+        'd2',
+        `--shard=${shard}`,
+        '--reporter=blob',
+        `--outputFile=${join(blobs, `blob-${shard[0]}.json`)}`,
+      ],
+      { ...base, CEILINGBENCH_GATES: gates },
+    );
+    expect([0, 1], said(run)).toContain(run.status);
+  }
+  return blobs;
+}
 
 describe('verdicts: the exit code never depends on the route', () => {
   const runs = new Map<string, VitestRun>();
@@ -95,25 +117,6 @@ describe('verdicts: the exit code never depends on the route', () => {
   });
 
   it('shards merged: all shards pass or fail with the gate; a merge that lacks a shard names it and fails', () => {
-    const shardRun = (gates: string) => {
-      const blobs = mkdtempSync(join(tmpdir(), 'cb-verdict-blobs-'));
-      for (const shard of ['1/2', '2/2']) {
-        const run = runVitest(
-          [
-            '--project',
-            'd1',
-            '--project',
-            'd2',
-            `--shard=${shard}`,
-            '--reporter=blob',
-            `--outputFile=${join(blobs, `blob-${shard[0]}.json`)}`,
-          ],
-          { ...base, CEILINGBENCH_GATES: gates },
-        );
-        expect([0, 1], said(run)).toContain(run.status);
-      }
-      return blobs;
-    };
     const passing = shardRun(PASS);
     const merged = runVitest([`--merge-reports=${passing}`], { ...base, CEILINGBENCH_GATES: PASS });
     expect(merged.status, said(merged)).toBe(0);
@@ -258,22 +261,7 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
   });
 
   it('a merge refuses blobs measured on another subject or gated on other evidence than it is configured with', () => {
-    const blobs = mkdtempSync(join(tmpdir(), 'cb-verdict-blobs-'));
-    for (const shard of ['1/2', '2/2']) {
-      const shardRun = runVitest(
-        [
-          '--project',
-          'd1',
-          '--project',
-          'd2',
-          `--shard=${shard}`,
-          '--reporter=blob',
-          `--outputFile=${join(blobs, `blob-${shard[0]}.json`)}`,
-        ],
-        { ...base, CEILINGBENCH_GATES: PASS },
-      );
-      expect([0, 1], said(shardRun)).toContain(shardRun.status);
-    }
+    const blobs = shardRun(PASS);
     const same = runVitest([`--merge-reports=${blobs}`], { ...base, CEILINGBENCH_GATES: PASS });
     expect(same.status, said(same)).toBe(0);
     const otherSubject = runVitest([`--merge-reports=${blobs}`], {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFil
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type Report, reportSchema } from '../../src/schema/report.js';
-import { CHILD_DEFAULT_ENV, ROOT } from './run-vitest.js';
+import { childEnv, ROOT } from './run-vitest.js';
 
 /**
  * A user's repository in a temporary folder: package.json, node_modules/ceilingbench linked to this checkout (it
@@ -39,17 +39,7 @@ export function vitestIn(root: string, args: string[], env: Record<string, strin
   for (const key of Object.keys(base)) if (key.startsWith('CEILINGBENCH_')) delete base[key];
   const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), ...args], {
     cwd: root,
-    env: {
-      ...base,
-      CI: 'true',
-      ...CHILD_DEFAULT_ENV,
-      ...env,
-      VITEST: undefined,
-      VITEST_WORKER_ID: undefined,
-      VITEST_POOL_ID: undefined,
-      NODE_ENV: undefined,
-      TEST: undefined,
-    },
+    env: childEnv(base, env),
     encoding: 'utf8',
     timeout: 300_000,
   });

@@ -29,22 +29,17 @@ describe('the evidence manifest of a configuration (before any test runs)', () =
 
   it('the user folder: its spec files by the include pattern, not what a filter lets run', () => {
     const root = mkdtempSync(join(tmpdir(), 'cb-manifest-'));
-    for (const file of [
+    const files = [
       'b/registers.spec.ts',
       'b/deep/social.spec.mjs',
       'b/helper.ts',
       'b/node_modules/x/y.spec.ts',
       'b/t.spec.js',
-    ])
+    ];
+    for (const file of files) {
       mkdirSync(join(root, file, '..'), { recursive: true });
-    for (const file of [
-      'b/registers.spec.ts',
-      'b/deep/social.spec.mjs',
-      'b/helper.ts',
-      'b/node_modules/x/y.spec.ts',
-      'b/t.spec.js',
-    ])
       writeFileSync(join(root, file), '');
+    }
     expect(specFilesIn(join(root, 'b'), root)).toEqual([
       'b/deep/social.spec.mjs',
       'b/registers.spec.ts',
