@@ -37,8 +37,10 @@ export const declaring = (fit: FitDeclaration) => ({ meta: { [FIT_META_KEY]: fit
  * A measuring test (a cell, a fit, an adaptive design, an SCC ladder or assay) is never retried: Vitest's `--retry`
  * (or `retry` in a configuration) would re-measure it until it passed, and the failed attempts were recorded
  * nowhere. The test's own option wins over the run's (Vitest 4.1 and 5); the reporter says the retry was refused.
+ * A fresh object each time: Vitest writes into the options object a test is given (`concurrent` of a
+ * `test.concurrent`), which would carry over to the next test given the same object (a fit run beside its cells).
  */
-export const NOT_RETRIED = { retry: 0 } as const;
+export const notRetried = (): { retry: 0 } => ({ retry: 0 });
 
 /** The key of a subject's label on a suite's or test's meta. */
 export const SUBJECT_META_KEY = 'ceilingbenchSubject';

@@ -18,7 +18,7 @@ import type { Subject } from '../subjects/subject.js';
 import { withSubject } from '../tasks/project-names.js';
 import type { TaskId } from '../tasks/registry.js';
 import { type ProjectSubject, projectSubjects, type RunContext, runContext, vitestProjectOf } from './context.js';
-import { type CeilingbenchRecord, declaring, NOT_RETRIED, SUBJECT_META_KEY } from './meta.js';
+import { type CeilingbenchRecord, declaring, notRetried, SUBJECT_META_KEY } from './meta.js';
 import { recordProjectOf } from './names.js';
 import { recordAndJudge } from './verdict.js';
 
@@ -66,7 +66,7 @@ function subjectAssayTest(
   const name = ownName ?? `${withSubject(defaultName.project, label)} · ${defaultName.what}`;
   // with several subjects their assays run side by side, as their projects did
   const subjectOptions = {
-    ...NOT_RETRIED,
+    ...notRetried(),
     ...(label === undefined ? {} : { concurrent: true }),
     meta: {
       ...(label === undefined ? {} : { [SUBJECT_META_KEY]: label }),

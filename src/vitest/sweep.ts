@@ -20,7 +20,7 @@ import {
   seedOffsetFor,
   vitestProjectOf,
 } from './context.js';
-import { type CeilingbenchMeta, declaring, NOT_RETRIED, SUBJECT_META_KEY } from './meta.js';
+import { type CeilingbenchMeta, declaring, notRetried, SUBJECT_META_KEY } from './meta.js';
 import { recordProjectOf } from './names.js';
 import { runTask } from './run-task.js';
 import { recordAndJudge } from './verdict.js';
@@ -95,36 +95,40 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
 
   describe(label, subjectSuite(of), () => {
     for (const level of levels) {
-      test.concurrent(cellName(task, level, variant, subjectLabel), NOT_RETRIED, async ({ task: testTask, signal }) => {
-        const { config, subject } = await runContext(options.subject, of);
-        const cell = await runCell(
-          {
-            project: recordProjectOf(testTask, project),
-            task,
-            level,
-            trials: options.trials ?? config.trials,
-            profile,
-            variant,
-            budget: options.budget,
-            seedOffset: seedOffsetFor(config.seed),
-            generateOptions: options.generateOptions,
-          },
-          subject,
-          {
-            concurrency: config.concurrency,
-            maxMissingFraction: config.maxMissingFraction,
-            signal,
-            examples: config.examples,
-          },
-        );
-        cells.set(level, cell);
-        const meta: CeilingbenchMeta = { record: cell, gates: [], subject: subject.identity, seed: config.seed };
-        testTask.meta.ceilingbench = meta;
-        if (cell.status !== 'ok') throw new VerdictError([cellFailureMessage(cell)]);
-      });
+      test.concurrent(
+        cellName(task, level, variant, subjectLabel),
+        notRetried(),
+        async ({ task: testTask, signal }) => {
+          const { config, subject } = await runContext(options.subject, of);
+          const cell = await runCell(
+            {
+              project: recordProjectOf(testTask, project),
+              task,
+              level,
+              trials: options.trials ?? config.trials,
+              profile,
+              variant,
+              budget: options.budget,
+              seedOffset: seedOffsetFor(config.seed),
+              generateOptions: options.generateOptions,
+            },
+            subject,
+            {
+              concurrency: config.concurrency,
+              maxMissingFraction: config.maxMissingFraction,
+              signal,
+              examples: config.examples,
+            },
+          );
+          cells.set(level, cell);
+          const meta: CeilingbenchMeta = { record: cell, gates: [], subject: subject.identity, seed: config.seed };
+          testTask.meta.ceilingbench = meta;
+          if (cell.status !== 'ok') throw new VerdictError([cellFailureMessage(cell)]);
+        },
+      );
     }
 
-    const fitOptions = { ...AFTER_THE_CELLS, ...NOT_RETRIED, ...declaredFit(task, variant, profile) };
+    const fitOptions = { ...notRetried(), ...declaredFit(task, variant, profile), ...AFTER_THE_CELLS };
     test(`${label} · fit ${sweepSpan(task, levels)}`, fitOptions, async ({ task: testTask, expect }) => {
       const { config, subject } = await runContext(options.subject, of);
       const done = levels.flatMap((level) => cells.get(level) ?? []);
@@ -160,7 +164,7 @@ function describeAdaptive(
 ): void {
   const levels = options.levels ?? task.levels.values;
   const declared = {
-    ...NOT_RETRIED,
+    ...notRetried(),
     ...declaredFit(task, options.variant ?? task.variants[0], options.profile ?? task.profiles[0]),
   };
   describe(label, subjectSuite(of), () => {
@@ -243,7 +247,7 @@ function describeSubjectAblation(taskId: string, options: AblationOptions, of: P
     for (const variant of options.variants) {
       test.concurrent(
         `${cellName(task, options.level, undefined, subjectLabel)} · ${variant}`,
-        NOT_RETRIED,
+        notRetried(),
         async ({ task: testTask, signal }) => {
           const { config, subject } = await runContext(options.subject, of);
           const trials = options.trials ?? config.trials;
@@ -275,7 +279,7 @@ function describeSubjectAblation(taskId: string, options: AblationOptions, of: P
       );
     }
 
-    test(`${head} · McNemar`, { ...AFTER_THE_CELLS, ...NOT_RETRIED }, async ({ task: testTask, expect }) => {
+    test(`${head} · McNemar`, { ...notRetried(), ...AFTER_THE_CELLS }, async ({ task: testTask, expect }) => {
       const { config, subject } = await runContext(options.subject, of);
       const [baseline, ...rest] = options.variants.map((v) => cells.get(v));
       expect(baseline && rest.every(Boolean), 'every variant cell must finish before the paired test').toBe(true);
