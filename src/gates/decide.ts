@@ -52,19 +52,21 @@ function rowsOf(req: Requirement, evidence: Evidence): Row[] {
   const collected = evidence.collected;
   if (collected && !collected.some((c) => c.file === file && c.project === vitestProject(req.project))) return [req];
   const rows = new Map<string, Row>();
-  const add = (task: string, variant: string | undefined, profile: string | undefined, test?: string) => {
+  const add = (task: string, variant: string | undefined, profile: string | undefined, own?: DeclaredFit) => {
     const key = `${task}\u0000${variant ?? ''}`;
     if (!rows.has(key))
       rows.set(key, {
         ...req,
+        // a sweep the spec file gave its own subject is answered by it (declared before it ran)
+        ...(own?.subject !== undefined ? { subject: own.subject } : {}),
         task,
         ...(variant !== undefined ? { variant } : {}),
         ...(profile !== undefined ? { profile } : {}),
-        ...(test !== undefined ? { test } : {}),
+        ...(own !== undefined ? { test: own.name } : {}),
       });
   };
   for (const d of evidence.declared ?? [])
-    if (d.project === req.project && d.file === file && d.fit === req.fit) add(d.task, d.variant, d.profile, d.name);
+    if (d.project === req.project && d.file === file && d.fit === req.fit) add(d.task, d.variant, d.profile, d);
   for (const r of evidence.records)
     if (r.project === req.project && r.file === file && r.kind === req.fit) add(r.task, r.variant, r.profile);
   // collected and declaring nothing this gate reads: it needs nothing of this file

@@ -29,6 +29,8 @@ export interface DeclaredFit {
   fit: GatedKind;
   variant?: string;
   profile?: string;
+  /** Who the spec file says answers it, when not the run's subject (a sweep given its own subject). */
+  subject?: string;
   /** 'passed' | 'failed' | 'skipped' | 'pending' (Vitest's test state). */
   state: string;
   errors: readonly string[];

@@ -42,6 +42,8 @@ export const fitDeclarationSchema = z.object({
   fit: z.enum(GATED_KINDS),
   variant: z.string().optional(),
   profile: z.string().optional(),
+  /** The subject the spec file passed the sweep itself (`describeSweep(task, { subject })`): it answers the record. */
+  subject: z.string().optional(),
 });
 export type FitDeclaration = z.infer<typeof fitDeclarationSchema>;
 

@@ -4,6 +4,7 @@ import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { createLedgerClient } from '../spend/ledger-client.js';
 import { createSubject, subjectOfFunction } from '../subjects/create.js';
 import type { DefinedSubject } from '../subjects/function/define.js';
+import { functionEndpoint } from '../subjects/function/function-subject.js';
 import type { Subject } from '../subjects/subject.js';
 import { withSubject } from '../tasks/project-names.js';
 import { workerModuleImporter } from './module-import.js';
@@ -163,6 +164,9 @@ async function ownContext(config: RunConfig, own: DefinedSubject): Promise<RunCo
   const spend = spendOf(config);
   return { config, subject: await subjectOfFunction(own, { cacheDir: config.cacheDir, ...(spend ? { spend } : {}) }) };
 }
+
+/** The spec that names a subject a spec file passed itself (`describeSweep(task, { subject })`) in its records. */
+export const ownSubjectSpec = (own: DefinedSubject): string => functionEndpoint(own.id);
 
 /** Instance seeds of a run: seed 0 reproduces the released CCB instances; seed s shifts every seed by s·10^6. */
 export const seedOffsetFor = (runSeed: number): number => runSeed * 1_000_000;

@@ -17,7 +17,14 @@ import type { DefinedSubject } from '../subjects/function/define.js';
 import type { Subject } from '../subjects/subject.js';
 import { withSubject } from '../tasks/project-names.js';
 import type { TaskId } from '../tasks/registry.js';
-import { type ProjectSubject, projectSubjects, type RunContext, runContext, vitestProjectOf } from './context.js';
+import {
+  ownSubjectSpec,
+  type ProjectSubject,
+  projectSubjects,
+  type RunContext,
+  runContext,
+  vitestProjectOf,
+} from './context.js';
 import { type CeilingbenchRecord, declaring, notRetried, SUBJECT_META_KEY } from './meta.js';
 import { recordProjectOf } from './names.js';
 import { recordAndJudge } from './verdict.js';
@@ -118,7 +125,7 @@ export function testCountingCapacity(options: LadderTestOptions = {}): void {
       };
     },
     options,
-    { task: task.id, fit: 'scc' },
+    { task: task.id, fit: 'scc', ...(options.subject ? { subject: ownSubjectSpec(options.subject) } : {}) },
   );
 }
 

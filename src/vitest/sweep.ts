@@ -13,6 +13,7 @@ import { generateCell } from '../tasks/instances.js';
 import { cellName, projectOf, sweepSpan, withSubject } from '../tasks/project-names.js';
 import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task.js';
 import {
+  ownSubjectSpec,
   type ProjectSubject,
   projectSubjects,
   runConfig,
@@ -70,10 +71,12 @@ const subjectSuite = (of: ProjectSubject | undefined) =>
   of ? { concurrent: true, meta: { [SUBJECT_META_KEY]: of.label } } : {};
 
 /** A fit test's declaration of its record, for the evidence manifest: a retention fit, or a collapse fit (SWEEP_FITS). */
-const declaredFit = (task: AnyTaskPlugin, variant: string, profile: string) =>
-  task.analysis === 'retention'
-    ? declaring({ task: task.id, fit: 'retention', variant, profile })
-    : declaring({ task: task.id, fit: 'collapse' });
+const declaredFit = (task: AnyTaskPlugin, variant: string, profile: string, own: DefinedSubject | undefined) => {
+  const subject = own ? { subject: ownSubjectSpec(own) } : {};
+  return task.analysis === 'retention'
+    ? declaring({ task: task.id, fit: 'retention', variant, profile, ...subject })
+    : declaring({ task: task.id, fit: 'collapse', ...subject });
+};
 
 /** One subject's block of a sweep (the run's subject, unlabelled, with one subject). */
 function describeSubjectSweep(taskId: string, options: SweepOptions, of: ProjectSubject | undefined): void {
@@ -128,7 +131,7 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
       );
     }
 
-    const fitOptions = { ...notRetried(), ...declaredFit(task, variant, profile), ...AFTER_THE_CELLS };
+    const fitOptions = { ...notRetried(), ...declaredFit(task, variant, profile, options.subject), ...AFTER_THE_CELLS };
     test(`${label} · fit ${sweepSpan(task, levels)}`, fitOptions, async ({ task: testTask, expect }) => {
       const { config, subject } = await runContext(options.subject, of);
       const done = levels.flatMap((level) => cells.get(level) ?? []);
@@ -165,7 +168,7 @@ function describeAdaptive(
   const levels = options.levels ?? task.levels.values;
   const declared = {
     ...notRetried(),
-    ...declaredFit(task, options.variant ?? task.variants[0], options.profile ?? task.profiles[0]),
+    ...declaredFit(task, options.variant ?? task.variants[0], options.profile ?? task.profiles[0], options.subject),
   };
   describe(label, subjectSuite(of), () => {
     test(`${label} · adaptive`, declared, async ({ task: testTask, signal }) => {

@@ -230,6 +230,25 @@ describe('decideVerdict: every route that drops a needed record fails, naming it
     ).toContain('insufficient data (x)');
   });
 
+  it("a sweep the spec file gave its own subject is judged on that subject's record", () => {
+    const own = 'function:support-agent';
+    const evidence = (subject: string): Evidence => ({
+      records: [
+        { ...d2Record, subject },
+        { ...d3Record(true), subject: own },
+      ],
+      declared: [
+        fitTest('d2', 'benchmarks/registers.spec.ts', 'passed'),
+        { ...fitTest('d3', 'benchmarks/social.spec.ts', 'passed'), subject: own },
+      ],
+      collected: bothCollected,
+      ran: ['benchmarks'],
+    });
+    expect(messages(decide(USER, evidence(SUBJECT)))).toEqual([]);
+    // the run's other sweep still needs the run's subject
+    expect(messages(decide(USER, evidence(own)))[0]).toContain(`was measured by subject '${own}'`);
+  });
+
   it('never passes unchecked, and removing any needed record from a passing run fails it (properties)', () => {
     const configured = fc.record(
       {
