@@ -137,7 +137,8 @@ function filtersOf(vitest: Vitest): string | null {
   if (vitest.config.shard) parts.push(`--shard ${vitest.config.shard.index}/${vitest.config.shard.count}`);
   if (vitest.config.changed)
     parts.push(`--changed${typeof vitest.config.changed === 'string' ? ` ${vitest.config.changed}` : ''}`);
-  if ((vitest.config.related?.length ?? 0) > 0) parts.push(`related ${(vitest.config.related ?? []).join(' ')}`);
+  // --changed fills `related` with the changed files itself: the flag as typed is the filter
+  else if ((vitest.config.related?.length ?? 0) > 0) parts.push(`related ${(vitest.config.related ?? []).join(' ')}`);
   return parts.length > 0 ? terminalSafe(parts.join(', ')) : null;
 }
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -368,6 +369,18 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
     const related = vitestIn(repo, ['related', 'ceilingbench.config.mjs', '--run'], base);
     expect(related.status, related.output).toBe(1);
     expect(related.output).toMatch(/gate d2\.minRetention FAILED \(hard\): not evaluated/);
+    // `vitest run --changed` after a change to the configuration only: no spec file changed, nothing collected
+    const git = (...args: string[]) =>
+      spawnSync('git', ['-c', 'user.name=ci', '-c', 'user.email=ci@example.com', ...args], { cwd: repo });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'consumer');
+    writeFiles(repo, { 'ceilingbench.config.mjs': 'export default { gates: { d2: { minRetention: 0.6 } } };\n' });
+    const changed = vitestIn(repo, ['run', '--changed'], base);
+    expect(changed.status, changed.output).toBe(1);
+    expect(changed.output).toMatch(
+      /gate d2\.minRetention FAILED \(hard\): not evaluated — project 'd2' did not run \(this run's filters: --changed\)/,
+    );
     // without a hard gate, nothing collected stays Vitest's business
     writeFiles(repo, { 'ceilingbench.config.mjs': 'export default {};\n' });
     expect(vitestIn(repo, ['run', '--passWithNoTests', 'no-such-spec'], base).status).toBe(0);
