@@ -2,6 +2,7 @@ import { relative, resolve } from 'node:path';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import type { TestProject, Vitest, VitestPluginContext } from 'vitest/node';
 import { ConfigError } from '../config/errors.js';
+import { declaredProjectName } from '../tasks/project-names.js';
 import { DECLARED_KEY, declaredIn, forPackage, projectNames } from './declare.js';
 import { ensureReporter } from './ensure-reporter.js';
 import { provideRunConfig } from './provide.js';
@@ -20,6 +21,21 @@ const declaredRootOf = (project: TestProject): string | undefined => {
   const root = project.config.provide?.[DECLARED_KEY]?.root;
   return root === undefined ? undefined : resolve(root);
 };
+
+/**
+ * Vitest 5 runs a package's configuration among the workspace root's `projects: ['packages/*']` as a container, and
+ * the projects the plugin declared there as its own (`bench (d2)`). When the workspace root registered the package
+ * too (ceilingbenchWorkspace), the same benchmark project is there twice: the container's copy collects nothing, so
+ * that each runs once, gated, with one report set per ceilingbench root (docs/monorepo.md).
+ */
+export function leaveToRegistered(vitest: Vitest, project: TestProject): void {
+  const declared = project.config.provide?.[DECLARED_KEY];
+  const name = declaredProjectName(project.name, declared?.benchmark);
+  if (name === project.name) return;
+  const root = declaredRootOf(project);
+  const registered = vitest.projects.some((p) => p !== project && p.name === name && declaredRootOf(p) === root);
+  if (registered && !project.config.exclude.includes('**/*')) project.config.exclude.push('**/*');
+}
 
 /** The spec folders of the package's own projects, left to those projects: the package's project runs the rest. */
 function excludeSpecFolders(project: TestProject, projects: readonly TestProjectInlineConfiguration[]): void {

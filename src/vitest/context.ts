@@ -6,7 +6,7 @@ import { createSubject, subjectOfFunction } from '../subjects/create.js';
 import type { DefinedSubject } from '../subjects/function/define.js';
 import { functionEndpoint } from '../subjects/function/function-subject.js';
 import type { Subject } from '../subjects/subject.js';
-import { withSubject } from '../tasks/project-names.js';
+import { declaredProjectName, withSubject } from '../tasks/project-names.js';
 import { workerModuleImporter } from './module-import.js';
 import { PROJECT_PATTERNS_KEY, SUBJECTS_KEY } from './subject-keys.js';
 
@@ -179,4 +179,8 @@ export const vitestProjectOf = (
   test: { file: { projectName?: string } },
   fallback: string,
   subject?: ProjectSubject,
-): string => withSubject(test.file.projectName || fallback, subject?.label);
+): string =>
+  withSubject(
+    declaredProjectName(test.file.projectName || fallback, inject(RUN_CONFIG_KEY)?.benchmarkProjects),
+    subject?.label,
+  );

@@ -48,8 +48,8 @@ export interface DeclaredProjects {
   /** Each benchmark Vitest project's folder (absolute): its spec files are the evidence manifest's (reporter). */
   dirs?: Record<string, string>;
   /**
-   * The ceilingbench root the projects were declared for, when it is not Vitest's root: a package of a workspace
-   * (its ceilingbench.config.ts, reports/ and cache). Absent: Vitest's root.
+   * The ceilingbench root the projects were declared for (its ceilingbench.config.ts, reports/ and cache): Vitest's
+   * root, or a package of a workspace. Absent (a declaration from before it was kept): Vitest's root.
    */
   root?: string;
 }
@@ -172,7 +172,9 @@ export async function declareProjects(
   projects.push(...userProjects(root, options, subjects));
   // every benchmark project knows them all (each project loads its own copy of the plugin)
   const dirs = Object.fromEntries(projects.map((p) => [String(p.test?.name), String(p.test?.dir)]));
-  const declared: DeclaredProjects = { benchmark: subjectProjectNames(projects), other, dirs };
+  // the root always: Vitest 5 runs a package's configuration among `projects: ['packages/*']` as a container whose
+  // projects are these, rooted at the workspace's Vitest — its gates, reports and cache are the package's
+  const declared: DeclaredProjects = { benchmark: subjectProjectNames(projects), other, dirs, root };
   for (const project of projects)
     project.test = { ...project.test, provide: { ...project.test?.provide, [DECLARED_KEY]: declared } };
   return projects;

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Plugin } from 'vitest/config';
-import { adoptPackage, droppedProjects } from './adopt.js';
+import { adoptPackage, droppedProjects, leaveToRegistered } from './adopt.js';
 import { type CeilingbenchPluginOptions, DEFAULT_SPECS, declareProjects, inlineProjectNames } from './declare.js';
 import { ensureReporter } from './ensure-reporter.js';
 import { PACKAGE_MODULES, reportersToAdd } from './files.js';
@@ -26,6 +26,7 @@ function standardProjectPlugin(): Plugin {
     name: 'ceilingbench:project',
     async configureVitest(context) {
       ensureReporter(context.vitest);
+      leaveToRegistered(context.vitest, context.project);
       await provideRunConfig(context.vitest, context.project);
     },
   };
@@ -68,6 +69,7 @@ export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
     },
     async configureVitest(context) {
       ensureReporter(context.vitest);
+      leaveToRegistered(context.vitest, context.project);
       const dropped = droppedProjects(context.vitest, context.project);
       if (dropped.length > 0) return adoptPackage(context, dropped);
       await provideRunConfig(context.vitest, context.project);

@@ -9,6 +9,7 @@ import type { TestEntry } from '../report/build.js';
 import { terminalSafe } from '../report/safe-text.js';
 import type { Report } from '../schema/report.js';
 import { limitRecordAt } from '../spend/ledger-server.js';
+import { declaredProjectName } from '../tasks/project-names.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
 import { claimReportSet } from './ensure-reporter.js';
 import { REPORTER_MARK } from './files.js';
@@ -82,32 +83,41 @@ interface Collected {
  * The project a test's records and gates name: its Vitest project, with its subject's label in a run with several
  * subjects (`d2@gpt-4o`; the label is on the test's suite or the test, src/vitest/sweep.ts and scc.ts).
  */
-function projectOfTest(test: TestCase): string {
+function projectOfTest(test: TestCase, name: string): string {
   let node: TestCase | TestSuite | undefined = test;
   while (node) {
     const label = node.meta()[SUBJECT_META_KEY];
-    if (label) return `${test.project.name}@${label}`;
+    if (label) return `${name}@${label}`;
     node = node.parent.type === 'suite' ? node.parent : undefined;
   }
-  return test.project.name;
+  return name;
 }
 
-function collect(modules: ReadonlyArray<TestModule>, root: string, cbRoot: string): Collected {
+/**
+ * `nameOf`: the name the plugin gave a Vitest project (declaredProjectName: Vitest 5's `bench (d2)` is `d2`).
+ */
+function collect(
+  modules: ReadonlyArray<TestModule>,
+  root: string,
+  cbRoot: string,
+  nameOf: (project: TestProject) => string,
+): Collected {
   const entries: TestEntry[] = [];
   const projects = new Set<string>();
   const stamps: ModuleStamp[] = [];
   const files: Collected['files'] = [];
   for (const module of modules) {
-    projects.add(module.project.name);
+    const name = nameOf(module.project);
+    projects.add(name);
     const specFile = relative(cbRoot, module.moduleId).split(sep).join('/');
-    files.push({ project: module.project.name, file: specFile });
+    files.push({ project: name, file: specFile });
     const stamp = module.meta()[MODULE_STAMP_KEY];
     if (stamp) stamps.push(stamp);
     for (const test of module.children.allTests()) {
       const result = test.result();
       const meta = test.meta().ceilingbench as CeilingbenchMeta | undefined;
       const declares = test.meta()[FIT_META_KEY];
-      const project = projectOfTest(test);
+      const project = projectOfTest(test, name);
       projects.add(project);
       entries.push({
         project,
@@ -256,8 +266,9 @@ export default class CeilingbenchReporter implements Reporter {
     ownProjects: ReadonlyArray<TestProject>,
   ): Promise<void> {
     const root = config.root;
-    const { entries, files, projects, stamps } = collect(modules, vitest.config.root, root);
-    const benchmark = new Set(ownProjects.filter(isBenchmarkProject).map((p) => p.name));
+    const nameOf = (project: TestProject) => declaredProjectName(project.name, config.benchmarkProjects);
+    const { entries, files, projects, stamps } = collect(modules, vitest.config.root, root, nameOf);
+    const benchmark = new Set(ownProjects.filter(isBenchmarkProject).map(nameOf));
     const selected = (vitest.config.project ?? []).length > 0 && benchmark.size > 0;
     const touched = [...projects].some((p) => benchmark.has(p)) || entries.some((e) => e.meta);
     // Nothing collected is not a pass when hard gates exist: `--changed` or `related` that selected no benchmark

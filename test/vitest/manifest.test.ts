@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveRunConfig } from '../../src/config/resolve.js';
+import { declaredProjectName } from '../../src/tasks/project-names.js';
 import { claimReportSet, ensureReporter } from '../../src/vitest/ensure-reporter.js';
 import { REPORTER_FILE, SPECS_DIR } from '../../src/vitest/files.js';
 import { manifestOf, specFilesIn, standardGrid } from '../../src/vitest/manifest.js';
@@ -72,6 +73,16 @@ describe('the evidence manifest of a configuration (before any test runs)', () =
     ]);
     // without the plugin's declaration there is no manifest (the report falls back to the projects that ran)
     expect(manifestOf(config)).toBeUndefined();
+  });
+});
+
+describe("Vitest 5's container names", () => {
+  it('`bench (d2)` is the declared `d2`; a name the plugin did not declare stays as it is', () => {
+    expect(declaredProjectName('bench (d2)', ['d2', 'benchmarks'])).toBe('d2');
+    expect(declaredProjectName('bench (d2)', ['d2@oracle'])).toBe('d2');
+    expect(declaredProjectName('d2', ['d2'])).toBe('d2');
+    expect(declaredProjectName('my tests (unit)', ['d2'])).toBe('my tests (unit)');
+    expect(declaredProjectName('bench (d2)', undefined)).toBe('bench (d2)');
   });
 });
 

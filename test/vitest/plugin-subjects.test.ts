@@ -6,6 +6,8 @@ import { SPECS_DIR } from '../../src/vitest/files.js';
 import { ceilingbench } from '../../src/vitest/plugin.js';
 
 const SPEC_DIR = (project: string) => resolve(SPECS_DIR, project);
+/** The configuration root the tests give the plugin: the declaration names it (its ceilingbench root). */
+const ROOT = '/nonexistent-cb-root';
 
 interface DeclaredProject {
   test: { name: string; provide: Record<string, unknown> };
@@ -31,6 +33,7 @@ describe('the plugin declares one project per standard project, whatever the num
           benchmark: ['d1', 'd2'],
           other: [],
           dirs: { d1: SPEC_DIR('d1'), d2: SPEC_DIR('d2') },
+          root: ROOT,
         },
       });
   });
@@ -49,6 +52,7 @@ describe('the plugin declares one project per standard project, whatever the num
         benchmark: ['d1@oracle', 'd1@gpt-4o-mini', 'd2@oracle', 'd2@gpt-4o-mini'],
         other: [],
         dirs: { d1: SPEC_DIR('d1'), d2: SPEC_DIR('d2') },
+        root: ROOT,
       });
     }
   });
@@ -75,6 +79,7 @@ describe('the plugin declares one project per standard project, whatever the num
       benchmark: ['d2'],
       other: ['tests'],
       dirs: { d2: SPEC_DIR('d2') },
+      root: ROOT,
     });
     const withProjects = (
       await hook({ root: '/nonexistent-cb-root', test: { projects: [{ test: { name: 'unit' } }] } })
