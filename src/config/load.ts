@@ -8,12 +8,18 @@ import { ConfigError, formatZodError } from './errors.js';
 import { nearestNames } from './nearest-names.js';
 import { type CeilingbenchConfig, configSchema, gatesSchema, reasoningDelimiterSchema } from './schema.js';
 
-/** Looked for in this order in the root; CEILINGBENCH_CONFIG names another file. */
+/**
+ * Every form of the configuration file, each read (TypeScript through Vite's module runner, JavaScript natively);
+ * CEILINGBENCH_CONFIG names another file. Two of them in one root is a configuration error naming both: one would
+ * silently win.
+ */
 export const CONFIG_FILES = [
   'ceilingbench.config.ts',
   'ceilingbench.config.mts',
+  'ceilingbench.config.cts',
   'ceilingbench.config.js',
   'ceilingbench.config.mjs',
+  'ceilingbench.config.cjs',
 ] as const;
 export const CONFIG_FILE = CONFIG_FILES[0];
 
@@ -250,7 +256,7 @@ async function readConfigFile(path: string, importFile: (path: string) => Promis
   }
 }
 
-/** The configuration file of a root: CEILINGBENCH_CONFIG (relative to the root) or the first of CONFIG_FILES. */
+/** The configuration file of a root: CEILINGBENCH_CONFIG (relative to the root), or the one of CONFIG_FILES there. */
 export function findConfigFile(env: Env, root: string): string | null {
   const explicit = env.CEILINGBENCH_CONFIG;
   if (explicit) {
@@ -260,11 +266,14 @@ export function findConfigFile(env: Env, root: string): string | null {
     }
     return path;
   }
-  for (const name of CONFIG_FILES) {
-    const path = resolve(root, name);
-    if (existsSync(path)) return path;
+  const found = CONFIG_FILES.filter((name) => existsSync(resolve(root, name)));
+  if (found.length > 1) {
+    throw new ConfigError(
+      `${found.join(' and ')} are both in ${root}: ceilingbench reads one configuration file — merge them into one ` +
+        'and delete the other (or name the one to read with CEILINGBENCH_CONFIG)',
+    );
   }
-  return null;
+  return found.length === 1 ? resolve(root, found[0]) : null;
 }
 
 function reasoningDelimitersFromEnv(env: Env): ReasoningDelimiter[] {

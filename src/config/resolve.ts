@@ -37,6 +37,8 @@ export const runConfigSchema = configSchema.extend({
    * gate key may use, and the projects whose gates a filtered run left unevaluated. Absent without the plugin.
    */
   benchmarkProjects: z.array(z.string()).optional(),
+  /** Each declared benchmark Vitest project's spec folder (absolute), for the evidence manifest. Absent without the plugin. */
+  benchmarkDirs: z.record(z.string(), z.string()).optional(),
   /** The shard this run is (`--shard i/n`), stamped on every test module so a merge knows which shards it holds. */
   shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).optional(),
 });

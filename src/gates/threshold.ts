@@ -54,6 +54,8 @@ export function evaluateGates(project: string, record: GateRecord, gates: Projec
         ci95: result.ci95,
         passed: result.pass,
         message: gateLine(project, name, result.pass, threshold.mode, result.message + (undecided && `; ${undecided}`)),
+        // what was compared, when not the point estimate (absent: the point estimate, the bytes reports always had)
+        ...(name === 'minRetention' && threshold.evidence === 'lower' ? { evidence: 'lower' as const } : {}),
       },
     ];
   });

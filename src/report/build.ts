@@ -1,10 +1,19 @@
 import type { ProjectGates } from '../config/schema.js';
-import { decideRunGates, gateKeyCovers, hardFailures, normalizeNotWorseThan } from '../gates/index.js';
+import {
+  type DeclaredFit,
+  decideVerdict,
+  deriveManifest,
+  type EvidenceRecord,
+  gateKeyCovers,
+  hardFailures,
+  normalizeNotWorseThan,
+} from '../gates/index.js';
 import { buildLeaderboard, type LeaderboardSubject } from '../leaderboard/index.js';
 import type { CellResult } from '../schema/cell.js';
 import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit.js';
 import type { GateResult } from '../schema/gate.js';
 import type { Leaderboard } from '../schema/leaderboard.js';
+import type { FitDeclaration, Requirement } from '../schema/manifest.js';
 import type { CeilingbenchMeta } from '../schema/meta.js';
 import { buildProvenance, type ProvenanceSettings } from '../schema/provenance.js';
 import type { PlainTest, Report, RunScope, SccAssayRecord, SccRecord } from '../schema/report.js';
@@ -18,6 +27,10 @@ export interface TestEntry extends PlainTest {
   /** Wall-clock duration of the test (a timing field; JUnit only). */
   durationMs: number;
   meta?: CeilingbenchMeta;
+  /** The spec file it is in, relative to the ceilingbench root (the manifest names spec files so). */
+  specFile?: string;
+  /** A fit test's declaration, known once collected whether it ran or not (src/vitest/sweep.ts, scc.ts). */
+  declares?: FitDeclaration;
 }
 
 export interface RunInfo {
@@ -42,6 +55,17 @@ export interface RunInfo {
   leaderboardResamples?: number;
   /** The run's settings for the report's provenance (src/schema/provenance.ts); absent: those fields are null. */
   settings?: ProvenanceSettings;
+  /**
+   * The evidence manifest (src/gates/manifest.ts), derived before the run from the configuration and the declared
+   * spec files, and the spec files this run collected (relative to the ceilingbench root). Without it (a caller
+   * that knows no declaration) each declared or run project needs a record of each gate's kind from its subject.
+   */
+  manifest?: {
+    requirements: readonly Requirement[];
+    collected: ReadonlyArray<{ project: string; file: string }>;
+    /** The run's `-t` pattern, if any. */
+    nameFilter?: string;
+  };
 }
 
 /** Report order of the records: by project, then task, then subject (with several), then the given keys. */
@@ -150,6 +174,64 @@ export function reportSummary(
   };
 }
 
+/** A finished record a gate reads, as the verdict weighs it (src/gates/evidence.ts). */
+function evidenceOf(entry: TestEntry): EvidenceRecord[] {
+  const meta = entry.meta;
+  const r = meta?.record;
+  if (!meta || !r || (r.kind !== 'retention' && r.kind !== 'collapse' && r.kind !== 'scc')) return [];
+  const insufficient =
+    r.kind === 'scc'
+      ? r.stopped
+        ? 'the spend ledger stopped the ladder: no counting capacity was measured'
+        : undefined
+      : r.status === 'insufficient'
+        ? `insufficient data (${(r.kind === 'retention' ? r.insufficientReason : undefined) ?? 'too many missing trials'})`
+        : undefined;
+  return [
+    {
+      project: entry.project,
+      kind: r.kind,
+      task: r.task,
+      ...(r.kind === 'retention' ? { variant: r.variant, profile: r.profile } : {}),
+      ...(r.kind === 'collapse' ? { levels: r.levels.map((l) => l.level) } : {}),
+      sufficiency: insufficient === undefined ? { ok: true } : { ok: false, why: insufficient },
+      subject: meta.subject.spec,
+      seed: meta.seed,
+      ...(entry.specFile !== undefined ? { file: entry.specFile } : {}),
+      gates: meta.gates,
+    },
+  ];
+}
+
+/** A collected fit test's declaration, with how it ended (ran, failed, skipped by a filter). */
+const declaredFitOf = (entry: TestEntry): DeclaredFit[] =>
+  entry.declares
+    ? [
+        {
+          ...entry.declares,
+          project: entry.project,
+          file: entry.specFile ?? entry.file,
+          name: entry.name,
+          state: entry.state,
+          errors: entry.errors,
+        },
+      ]
+    : [];
+
+/**
+ * Without a manifest from the plugin: every declared or run project needs, for each hard gate, a record of the
+ * gate's kind from the subject that answered it (the run's only subject when none did).
+ */
+function fallbackManifest(run: RunInfo, entries: readonly TestEntry[], ran: readonly string[]): Requirement[] {
+  const specs = [...new Set(entries.flatMap((e) => (e.meta ? [e.meta.subject.spec] : [])))];
+  const seeds = [...new Set(entries.flatMap((e) => (e.meta ? [e.meta.seed] : [])))];
+  const projects = [...new Set([...(run.scope?.declared ?? []), ...ran])].map((name) => ({
+    name,
+    subject: entries.find((e) => e.project === name && e.meta)?.meta?.subject.spec ?? specs[0] ?? '*',
+  }));
+  return deriveManifest(run.gates ?? {}, projects, seeds.length === 1 ? seeds[0] : 0);
+}
+
 /** Assembles ceilingbench.json from the tests' meta; sorted so that the same run gives the same bytes. */
 export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report {
   const cells: CellResult[] = [];
@@ -203,14 +285,22 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
   );
   const seed = seeds.size === 1 ? [...seeds][0] : null;
   const ran = [...new Set(entries.map((e) => e.project))];
-  const gates = decideRunGates({
+  const { gates: decided, outcomes } = decideVerdict({
     configured: run.gates ?? {},
-    entries,
+    requirements: run.manifest?.requirements ?? fallbackManifest(run, entries, ran),
+    evidence: {
+      records: entries.flatMap(evidenceOf),
+      ...(run.manifest ? { declared: entries.flatMap(declaredFitOf), collected: run.manifest.collected } : {}),
+      ran: [...ran, ...(run.manifest?.collected ?? []).map((c) => c.project)],
+      ...(run.scope?.filters ? { filters: run.scope.filters } : {}),
+      ...(run.manifest?.nameFilter ? { nameFilter: run.manifest.nameFilter } : {}),
+    },
     measured,
-    scope: { declared: run.scope?.declared ?? [], ran, ...(run.scope?.filters ? { filters: run.scope.filters } : {}) },
+    entries,
     seed: seed ?? 0,
     resamples: run.leaderboardResamples,
-  }).sort(byProjectTask((g) => g.gate));
+  });
+  const gates = decided.sort(byProjectTask((g) => g.gate));
   const tests = entries
     .filter((e) => !e.meta && e.state === 'failed')
     .map((e) => ({ project: e.project, name: e.name, file: e.file, state: e.state, errors: e.errors }))
@@ -266,6 +356,7 @@ export function buildReport(entries: readonly TestEntry[], run: RunInfo): Report
     gates,
     tests,
     ...(run.scope ? { scope: scopeOf(run.scope, ran) } : {}),
+    ...(outcomes.length > 0 ? { manifest: { requirements: outcomes } } : {}),
     summary: reportSummary(cells, gates, entries.filter((e) => e.state === 'failed').length + (lost ? 1 : 0)),
     spend,
     ...(leaderboard && !('error' in leaderboard) ? { leaderboard } : {}),

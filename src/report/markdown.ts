@@ -1,4 +1,4 @@
-import { undecidedPasses } from '../gates/index.js';
+import { describeNeed, undecidedPasses } from '../gates/index.js';
 import type { RetentionFit } from '../schema/fit.js';
 import type { Board, Leaderboard } from '../schema/leaderboard.js';
 import {
@@ -27,6 +27,22 @@ function provenanceMarkdown(p: Provenance): string[] {
     ...p.subjects.map((s) => `- subject ${md(provenanceSubjectText(s))}`),
     `- ${md(provenanceSettingsText(p))}`,
     ...servedModelNotes(p).map((note) => `- **${md(note)}**`),
+    '',
+  ];
+}
+
+/** What each hard gate needed (the evidence manifest) and what it got, one row per needed record. */
+function evidenceLines(manifest: NonNullable<Report['manifest']>): string[] {
+  const rows = manifest.requirements.map(
+    (r) =>
+      `| ${md(r.key)}.${md(r.gate)} | ${md(r.project)} | ${md(describeNeed(r))} | ${md(r.subject)} | ${r.got === 'passed' ? 'pass' : r.got === 'failed' ? '**FAIL**' : '**not evaluated**'} |`,
+  );
+  return [
+    '## Evidence the gates needed',
+    '',
+    '| gate | project | needed | subject | got |',
+    '|---|---|---|---|---|',
+    ...rows,
     '',
   ];
 }
@@ -80,7 +96,7 @@ export function renderMarkdown(report: Report): string {
     lines.push('## Gates', '', '| gate | mode | result | estimate | 95% CI | threshold |', '|---|---|---|---|---|---|');
     for (const g of report.gates) {
       lines.push(
-        `| ${md(g.project)}.${md(g.gate)} (${md(g.task)}) | ${g.mode} | ${g.passed ? 'pass' : '**FAIL**'} | ${fixed(g.estimate)} | ${interval(g.ci95)} | ${g.threshold} |`,
+        `| ${md(g.project)}.${md(g.gate)} (${md(g.task)})${g.subject !== undefined && report.subjects.length !== 1 ? ` · ${md(g.subject)}` : ''} | ${g.mode} | ${g.passed ? 'pass' : '**FAIL**'} | ${fixed(g.estimate)} | ${interval(g.ci95)} | ${g.threshold} |`,
       );
     }
     lines.push('');
@@ -90,6 +106,7 @@ export function renderMarkdown(report: Report): string {
     const shown = [...failed, ...undecidedPasses(report.gates)];
     if (shown.length > 0) lines.push(...shown.map((g) => `- ${md(g.message)}`), '');
   }
+  if (report.manifest && report.manifest.requirements.length > 0) lines.push(...evidenceLines(report.manifest));
   if (report.leaderboard) lines.push(...leaderboardLines(report.leaderboard));
   if (report.fits.length > 0) {
     const refusals = report.fits.some((f) => f.refusalRate !== undefined);

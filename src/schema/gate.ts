@@ -22,5 +22,7 @@ export const gateResultSchema = z.object({
   baseline: z.string().optional(),
   /** notWorseThan: the one-sided upper confidence bound of Δp_d (candidate − baseline); fails iff < −margin. */
   upper: z.number().nullable().optional(),
+  /** minRetention: what was compared with the threshold (absent: the point estimate, as before it was kept). */
+  evidence: z.enum(['point', 'lower']).optional(),
 });
 export type GateResult = z.infer<typeof gateResultSchema>;

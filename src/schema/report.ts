@@ -5,6 +5,7 @@ import { cellKey, count, recordKey } from './common.js';
 import { ablationSchema, collapseFitSchema, retentionFitSchema } from './fit.js';
 import { gateResultSchema } from './gate.js';
 import { leaderboardSchema } from './leaderboard.js';
+import { manifestSchema } from './manifest.js';
 import { provenanceSchema } from './provenance.js';
 import { sccStopSchema } from './scc-stop.js';
 import { priceSchema, spendLimitReportSchema } from './spend.js';
@@ -201,6 +202,11 @@ export const reportSchema = z.object({
    * the projects a gate may name, the ones that ran, how the run was narrowed, and the shards a merge holds.
    */
   scope: runScopeSchema.optional(),
+  /**
+   * The evidence manifest: each record a configured hard gate needed (derived before the run from the configuration
+   * and the declared spec files) and what it got. Absent when no hard gate is configured, and in older reports.
+   */
+  manifest: manifestSchema.optional(),
   summary: z.object({
     cells: z.number().int(),
     trials: z.number().int(),

@@ -38,3 +38,15 @@ export const projectOf = (task: AnyTaskPlugin): string => task.project;
 
 /** The standard projects, derived from the registered task plugins: d1, d2, d3, puzzles, scc. */
 export const standardProjects = (): string[] => [...new Set(availableTasks().map(projectOf))];
+
+/**
+ * The name the plugin gave a project, as records, gates and the manifest use it: Vitest 5 names a project that a
+ * container configuration declares `<container> (<name>)` (a package's vitest.config.ts among the workspace root's
+ * `projects: ['packages/*']`: `bench (d2)`); Vitest 4.1 keeps the name. Only a name the plugin declared is taken
+ * out of its parentheses (`declared`: the benchmark projects, `d2` or `d2@<label>`).
+ */
+export function declaredProjectName(name: string, declared: readonly string[] | undefined): string {
+  const inner = /^.+ \(([^()]+)\)$/.exec(name)?.[1];
+  if (inner === undefined || !declared) return name;
+  return declared.some((d) => d === inner || d.startsWith(`${inner}@`)) ? inner : name;
+}

@@ -2,8 +2,9 @@ import { relative, resolve } from 'node:path';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import type { TestProject, Vitest, VitestPluginContext } from 'vitest/node';
 import { ConfigError } from '../config/errors.js';
+import { declaredProjectName } from '../tasks/project-names.js';
 import { DECLARED_KEY, declaredIn, forPackage, projectNames } from './declare.js';
-import { isCeilingbenchReporterEntry, REPORTER_FILE } from './files.js';
+import { ensureReporter } from './ensure-reporter.js';
 import { provideRunConfig } from './provide.js';
 
 /**
@@ -21,6 +22,21 @@ const declaredRootOf = (project: TestProject): string | undefined => {
   return root === undefined ? undefined : resolve(root);
 };
 
+/**
+ * Vitest 5 runs a package's configuration among the workspace root's `projects: ['packages/*']` as a container, and
+ * the projects the plugin declared there as its own (`bench (d2)`). When the workspace root registered the package
+ * too (ceilingbenchWorkspace), the same benchmark project is there twice: the container's copy collects nothing, so
+ * that each runs once, gated, with one report set per ceilingbench root (docs/monorepo.md).
+ */
+export function leaveToRegistered(vitest: Vitest, project: TestProject): void {
+  const declared = project.config.provide?.[DECLARED_KEY];
+  const name = declaredProjectName(project.name, declared?.benchmark);
+  if (name === project.name) return;
+  const root = declaredRootOf(project);
+  const registered = vitest.projects.some((p) => p !== project && p.name === name && declaredRootOf(p) === root);
+  if (registered && !project.config.exclude.includes('**/*')) project.config.exclude.push('**/*');
+}
+
 /** The spec folders of the package's own projects, left to those projects: the package's project runs the rest. */
 function excludeSpecFolders(project: TestProject, projects: readonly TestProjectInlineConfiguration[]): void {
   const base = project.config.dir || project.config.root;
@@ -32,17 +48,6 @@ function excludeSpecFolders(project: TestProject, projects: readonly TestProject
     const glob = `${inside.split('\\').join('/')}/**`;
     if (!project.config.exclude.includes(glob)) project.config.exclude.push(glob);
   }
-}
-
-/**
- * The ceilingbench reporter among the workspace's (reporters are the root configuration's only), as the plugin adds
- * it in a package run by itself: reporters named on the command line replace the configured ones, ours included.
- */
-function addReporter(vitest: Vitest): void {
-  const fromCommandLine = (vitest.config as { reporter?: unknown }).reporter;
-  if (Array.isArray(fromCommandLine) ? fromCommandLine.length > 0 : Boolean(fromCommandLine)) return;
-  const present = vitest.config.reporters.some(isCeilingbenchReporterEntry);
-  if (!present) vitest.config.reporters.push([REPORTER_FILE, {}]);
 }
 
 /**
@@ -76,5 +81,6 @@ export async function adoptPackage(
   const injected = await injectTestProjects(forPackage(dropped, root, project.vite.config.configFile));
   // Vitest calls `configureVitest` of the projects it resolved, not of injected ones
   for (const benchmark of injected) await provideRunConfig(vitest, benchmark);
-  if (injected.length > 0) addReporter(vitest);
+  // reporters are the root configuration's only: ours joins them (a `--reporter` flag adds to it, never removes it)
+  if (injected.length > 0) ensureReporter(vitest);
 }

@@ -4,8 +4,9 @@ import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { createLedgerClient } from '../spend/ledger-client.js';
 import { createSubject, subjectOfFunction } from '../subjects/create.js';
 import type { DefinedSubject } from '../subjects/function/define.js';
+import { functionEndpoint } from '../subjects/function/function-subject.js';
 import type { Subject } from '../subjects/subject.js';
-import { withSubject } from '../tasks/project-names.js';
+import { declaredProjectName, withSubject } from '../tasks/project-names.js';
 import { workerModuleImporter } from './module-import.js';
 import { PROJECT_PATTERNS_KEY, SUBJECTS_KEY } from './subject-keys.js';
 
@@ -23,7 +24,7 @@ declare module 'vitest' {
     /** The `--project` patterns of `ceilingbench run`, as typed (`d2@gpt-4o`): they select subjects (provide.ts). */
     'ceilingbench:project-patterns'?: string[];
     /** Set on the projects the plugin adds: every project of the configuration, as the plugin declared them. */
-    'ceilingbench:declared'?: { benchmark: string[]; other: string[]; root?: string };
+    'ceilingbench:declared'?: { benchmark: string[]; other: string[]; root?: string; dirs?: Record<string, string> };
   }
 }
 
@@ -167,6 +168,9 @@ async function ownContext(config: RunConfig, own: DefinedSubject): Promise<RunCo
   return { config, subject: await subjectOfFunction(own, { cacheDir: config.cacheDir, ...(spend ? { spend } : {}) }) };
 }
 
+/** The spec that names a subject a spec file passed itself (`describeSweep(task, { subject })`) in its records. */
+export const ownSubjectSpec = (own: DefinedSubject): string => functionEndpoint(own.id);
+
 /** Instance seeds of a run: seed 0 reproduces the released CCB instances; seed s shifts every seed by s·10^6. */
 export const seedOffsetFor = (runSeed: number): number => runSeed * 1_000_000;
 
@@ -178,4 +182,8 @@ export const vitestProjectOf = (
   test: { file: { projectName?: string } },
   fallback: string,
   subject?: ProjectSubject,
-): string => withSubject(test.file.projectName || fallback, subject?.label);
+): string =>
+  withSubject(
+    declaredProjectName(test.file.projectName || fallback, inject(RUN_CONFIG_KEY)?.benchmarkProjects),
+    subject?.label,
+  );

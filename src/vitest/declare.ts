@@ -30,7 +30,11 @@ export interface CeilingbenchPluginOptions {
 }
 
 export const DEFAULT_SPECS = 'benchmarks';
-const SPEC_FILES = ['**/*.spec.{ts,mts,js,mjs}'];
+/** The extensions of a spec file; SPEC_FILES is the include pattern, isSpecFile the same test on a path. */
+const SPEC_EXTENSIONS = ['ts', 'mts', 'js', 'mjs'] as const;
+const SPEC_FILES = [`**/*.spec.{${SPEC_EXTENSIONS.join(',')}}`];
+export const isSpecFile = (path: string): boolean =>
+  SPEC_EXTENSIONS.some((ext) => path.endsWith(`.spec.${ext}`)) && !path.endsWith('.d.ts');
 
 /** The projects of a configuration as the plugin declared them (provided to each benchmark project). */
 export interface DeclaredProjects {
@@ -41,9 +45,11 @@ export interface DeclaredProjects {
   benchmark: string[];
   /** The names of the configuration's other inline projects. */
   other: string[];
+  /** Each benchmark Vitest project's folder (absolute): its spec files are the evidence manifest's (reporter). */
+  dirs?: Record<string, string>;
   /**
-   * The ceilingbench root the projects were declared for, when it is not Vitest's root: a package of a workspace
-   * (its ceilingbench.config.ts, reports/ and cache). Absent: Vitest's root.
+   * The ceilingbench root the projects were declared for (its ceilingbench.config.ts, reports/ and cache): Vitest's
+   * root, or a package of a workspace. Absent (a declaration from before it was kept): Vitest's root.
    */
   root?: string;
 }
@@ -165,7 +171,10 @@ export async function declareProjects(
   const projects = names.map((name) => benchmarkProject(name, resolve(SPECS_DIR, name), options, subjects, standalone));
   projects.push(...userProjects(root, options, subjects));
   // every benchmark project knows them all (each project loads its own copy of the plugin)
-  const declared: DeclaredProjects = { benchmark: subjectProjectNames(projects), other };
+  const dirs = Object.fromEntries(projects.map((p) => [String(p.test?.name), String(p.test?.dir)]));
+  // the root always: Vitest 5 runs a package's configuration among `projects: ['packages/*']` as a container whose
+  // projects are these, rooted at the workspace's Vitest — its gates, reports and cache are the package's
+  const declared: DeclaredProjects = { benchmark: subjectProjectNames(projects), other, dirs, root };
   for (const project of projects)
     project.test = { ...project.test, provide: { ...project.test?.provide, [DECLARED_KEY]: declared } };
   return projects;
@@ -218,6 +227,7 @@ export function forPackage(
           [DECLARED_KEY]: {
             benchmark: declared?.benchmark ?? subjectProjectNames(projects),
             other: declared?.other ?? [],
+            ...(declared?.dirs ? { dirs: declared.dirs } : {}),
             root,
           },
         },

@@ -1,4 +1,5 @@
 import type {} from 'vitest';
+import type { FitDeclaration } from '../schema/manifest.js';
 import type { CeilingbenchMeta } from '../schema/meta.js';
 
 /**
@@ -20,6 +21,8 @@ declare module 'vitest' {
     ceilingbenchSubject?: string;
     /** On a cell's test, from its declaration: the trials it will ask (the progress line's ETA). */
     ceilingbenchTrials?: number;
+    /** On a fit test, from collection on: the record it produces, so a skipped one still says what it would have. */
+    ceilingbenchFit?: FitDeclaration;
   }
 }
 
@@ -28,6 +31,20 @@ export const MODULE_STAMP_KEY = 'ceilingbenchRun';
 
 /** The key of a cell test's planned trials on its meta, set when the test is declared. */
 export const PLANNED_TRIALS_KEY = 'ceilingbenchTrials';
+/** The key of a fit test's declaration on its meta. */
+export const FIT_META_KEY = 'ceilingbenchFit';
+
+/** A fit test's options carrying its declaration (Vitest 4.1 and 5 read `meta` in test options). */
+export const declaring = (fit: FitDeclaration) => ({ meta: { [FIT_META_KEY]: fit } });
+
+/**
+ * A measuring test (a cell, a fit, an adaptive design, an SCC ladder or assay) is never retried: Vitest's `--retry`
+ * (or `retry` in a configuration) would re-measure it until it passed, and the failed attempts were recorded
+ * nowhere. The test's own option wins over the run's (Vitest 4.1 and 5); the reporter says the retry was refused.
+ * A fresh object each time: Vitest writes into the options object a test is given (`concurrent` of a
+ * `test.concurrent`), which would carry over to the next test given the same object (a fit run beside its cells).
+ */
+export const notRetried = (): { retry: 0 } => ({ retry: 0 });
 
 /** The key of a subject's label on a suite's or test's meta. */
 export const SUBJECT_META_KEY = 'ceilingbenchSubject';

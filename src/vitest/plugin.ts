@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { Plugin } from 'vitest/config';
-import { adoptPackage, droppedProjects } from './adopt.js';
+import { adoptPackage, droppedProjects, leaveToRegistered } from './adopt.js';
 import { type CeilingbenchPluginOptions, DEFAULT_SPECS, declareProjects, inlineProjectNames } from './declare.js';
+import { ensureReporter } from './ensure-reporter.js';
 import { PACKAGE_MODULES, reportersToAdd } from './files.js';
 import { listBenchmarkCells } from './list-cells.js';
 import { ownTestsProject } from './own-tests.js';
@@ -27,6 +28,8 @@ function standardProjectPlugin(): Plugin {
     name: 'ceilingbench:project',
     async configureVitest(context) {
       listBenchmarkCells(context.vitest);
+      ensureReporter(context.vitest);
+      leaveToRegistered(context.vitest, context.project);
       await provideRunConfig(context.vitest, context.project);
     },
   };
@@ -73,6 +76,8 @@ export function ceilingbench(options: CeilingbenchPluginOptions = {}): Plugin {
     },
     async configureVitest(context) {
       listBenchmarkCells(context.vitest);
+      ensureReporter(context.vitest);
+      leaveToRegistered(context.vitest, context.project);
       const dropped = droppedProjects(context.vitest, context.project);
       if (dropped.length > 0) return adoptPackage(context, dropped);
       await provideRunConfig(context.vitest, context.project);

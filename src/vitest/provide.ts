@@ -65,6 +65,7 @@ export async function provideRunConfig(vitest: Vitest, project: TestProject, roo
   project.provide(RUN_CONFIG_KEY, {
     ...run,
     ...(declared ? { benchmarkProjects: declared.benchmark } : {}),
+    ...(declared?.dirs ? { benchmarkDirs: declared.dirs } : {}),
     ...(vitest.config.shard ? { shard: { index: vitest.config.shard.index, count: vitest.config.shard.count } } : {}),
   });
 }

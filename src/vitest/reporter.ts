@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestProject, TestSuite, Vitest } from 'vitest/node';
 import { designText } from '../config/design.js';
 import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
 import { ERROR_CODES, type ErrorCode, errorCodeOf } from '../errors.js';
-import { hardFailures, undecidedPasses, unknownGateKeys } from '../gates/index.js';
+import { configuredGatesOf, hardFailures, undecidedPasses, unknownGateKeys } from '../gates/index.js';
 import type { TestEntry } from '../report/build.js';
 import {
   markRunStarted,
@@ -20,10 +20,13 @@ import { type ProvenanceSettings, servedModelNotes } from '../schema/provenance.
 import type { Report } from '../schema/report.js';
 import { limitRecordAt } from '../spend/ledger-server.js';
 import { redact, secretsFromEnv } from '../subjects/redact.js';
+import { declaredProjectName } from '../tasks/project-names.js';
 import { isBenchmarkProject } from './benchmark-mark.js';
+import { claimReportSet } from './ensure-reporter.js';
 import { REPORTER_MARK } from './files.js';
 import { runInterrupted } from './interrupt-state.js';
-import { type CeilingbenchMeta, MODULE_STAMP_KEY, type ModuleStamp, SUBJECT_META_KEY } from './meta.js';
+import { manifestOf } from './manifest.js';
+import { type CeilingbenchMeta, FIT_META_KEY, MODULE_STAMP_KEY, type ModuleStamp, SUBJECT_META_KEY } from './meta.js';
 import { configOf, configsOf } from './run-config.js';
 import { PROJECT_PATTERNS_KEY } from './subject-keys.js';
 
@@ -81,6 +84,8 @@ function gitSha(root: string): string | null {
 
 interface Collected {
   entries: TestEntry[];
+  /** The spec files collected, per Vitest project, relative to the ceilingbench root. */
+  files: Array<{ project: string; file: string }>;
   /** The projects of the modules collected (a module whose every test a filter skipped included). */
   projects: Set<string>;
   stamps: ModuleStamp[];
@@ -90,28 +95,41 @@ interface Collected {
  * The project a test's records and gates name: its Vitest project, with its subject's label in a run with several
  * subjects (`d2@gpt-4o`; the label is on the test's suite or the test, src/vitest/sweep.ts and scc.ts).
  */
-function projectOfTest(test: TestCase): string {
+function projectOfTest(test: TestCase, name: string): string {
   let node: TestCase | TestSuite | undefined = test;
   while (node) {
     const label = node.meta()[SUBJECT_META_KEY];
-    if (label) return `${test.project.name}@${label}`;
+    if (label) return `${name}@${label}`;
     node = node.parent.type === 'suite' ? node.parent : undefined;
   }
-  return test.project.name;
+  return name;
 }
 
-function collect(modules: ReadonlyArray<TestModule>, root: string): Collected {
+/**
+ * `nameOf`: the name the plugin gave a Vitest project (declaredProjectName: Vitest 5's `bench (d2)` is `d2`).
+ */
+function collect(
+  modules: ReadonlyArray<TestModule>,
+  root: string,
+  cbRoot: string,
+  nameOf: (project: TestProject) => string,
+): Collected {
   const entries: TestEntry[] = [];
   const projects = new Set<string>();
   const stamps: ModuleStamp[] = [];
+  const files: Collected['files'] = [];
   for (const module of modules) {
-    projects.add(module.project.name);
+    const name = nameOf(module.project);
+    projects.add(name);
+    const specFile = relative(cbRoot, module.moduleId).split(sep).join('/');
+    files.push({ project: name, file: specFile });
     const stamp = module.meta()[MODULE_STAMP_KEY];
     if (stamp) stamps.push(stamp);
     for (const test of module.children.allTests()) {
       const result = test.result();
       const meta = test.meta().ceilingbench as CeilingbenchMeta | undefined;
-      const project = projectOfTest(test);
+      const declares = test.meta()[FIT_META_KEY];
+      const project = projectOfTest(test, name);
       projects.add(project);
       entries.push({
         project,
@@ -121,10 +139,12 @@ function collect(modules: ReadonlyArray<TestModule>, root: string): Collected {
         errors: (result.errors ?? []).map((e) => e.message),
         durationMs: test.diagnostic()?.duration ?? 0,
         meta,
+        specFile,
+        ...(declares ? { declares } : {}),
       });
     }
   }
-  return { entries, projects, stamps };
+  return { entries, files, projects, stamps };
 }
 
 /** How this run was narrowed, as a user would have typed it; null when it ran everything it declares. */
@@ -137,6 +157,10 @@ function filtersOf(vitest: Vitest): string | null {
   const files = (vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
   if (files && files.length > 0) parts.push(`files ${files.join(' ')}`);
   if (vitest.config.shard) parts.push(`--shard ${vitest.config.shard.index}/${vitest.config.shard.count}`);
+  if (vitest.config.changed)
+    parts.push(`--changed${typeof vitest.config.changed === 'string' ? ` ${vitest.config.changed}` : ''}`);
+  // --changed fills `related` with the changed files itself: the flag as typed is the filter
+  else if ((vitest.config.related?.length ?? 0) > 0) parts.push(`related ${(vitest.config.related ?? []).join(' ')}`);
   return parts.length > 0 ? terminalSafe(parts.join(', ')) : null;
 }
 
@@ -152,6 +176,20 @@ function settingsOf(config: RunConfig, vitest: Vitest): ProvenanceSettings {
     vitestVersion: (vitest as { version?: string }).version ?? null,
   };
 }
+
+/** The run's retry count (`--retry`, `retry` in the configuration: a number or `{ count }`). */
+function retriesOf(vitest: Vitest): number {
+  const retry = (vitest.config as { retry?: number | { count?: number } }).retry;
+  return typeof retry === 'number' ? retry : (retry?.count ?? 0);
+}
+
+/** Whether the run selected its files by what changed (`--changed`, `vitest related`). */
+const narrowedByChanges = (vitest: Vitest): boolean =>
+  Boolean(vitest.config.changed) || (vitest.config.related?.length ?? 0) > 0;
+
+/** Whether the configuration has a hard gate (one that decides the exit code). */
+const hasHardGates = (config: RunConfig): boolean =>
+  Object.values(config.gates).some((g) => configuredGatesOf(g).some((x) => x.mode === 'hard'));
 
 /** The shards a merge of blobs holds and lacks (each shard's modules carry its stamp); none outside a merge. */
 function shardsOf(stamps: readonly ModuleStamp[]): { count: number; merged: number[]; missing: number[] } | undefined {
@@ -177,6 +215,8 @@ export default class CeilingbenchReporter implements Reporter {
   private startedAt = new Date();
 
   async onInit(vitest: Vitest): Promise<void> {
+    // one report set per run: a second ceilingbench reporter of the same Vitest stays silent
+    if (!claimReportSet(vitest, this)) return;
     this.vitest = vitest;
     this.startedAt = new Date();
     // Without the plugin, the reporter resolves the configuration and provides it, so that the workers and
@@ -285,11 +325,16 @@ export default class CeilingbenchReporter implements Reporter {
     ownProjects: ReadonlyArray<TestProject>,
   ): Promise<void> {
     const root = config.root;
-    const { entries, projects, stamps } = collect(modules, vitest.config.root);
-    const benchmark = new Set(ownProjects.filter(isBenchmarkProject).map((p) => p.name));
+    const nameOf = (project: TestProject) => declaredProjectName(project.name, config.benchmarkProjects);
+    const { entries, files, projects, stamps } = collect(modules, vitest.config.root, root, nameOf);
+    const benchmark = new Set(ownProjects.filter(isBenchmarkProject).map(nameOf));
     const selected = (vitest.config.project ?? []).length > 0 && benchmark.size > 0;
     const touched = [...projects].some((p) => benchmark.has(p)) || entries.some((e) => e.meta);
-    if (!selected && !touched && !(vitest.config.mergeReports && stamps.length > 0)) {
+    // Nothing collected is not a pass when hard gates exist: `--changed` or `related` that selected no benchmark
+    // spec file (a change to ceilingbench.config.* or to the subject changes no spec file), or an empty selection
+    // under --passWithNoTests, is judged like any run: its needed records are missing, the gates fail (docs/ci.md)
+    const unchecked = hasHardGates(config) && benchmark.size > 0 && (modules.length === 0 || narrowedByChanges(vitest));
+    if (!selected && !touched && !unchecked && !(vitest.config.mergeReports && stamps.length > 0)) {
       this.unmark(config.outDir);
       return;
     }
@@ -309,6 +354,8 @@ export default class CeilingbenchReporter implements Reporter {
       for (const line of unknown) write(line);
       // only a merge of blobs holds shards (and can lack some); a `--shard i/n` run is one shard, narrowed like a filter
       const shards = vitest.config.mergeReports ? shardsOf(stamps) : undefined;
+      // the records each hard gate needs, from the configuration and the declared spec files (not from what ran)
+      const requirements = manifestOf(config);
       const finishedAt = new Date();
       const report = buildReport(entries, {
         version: toolVersion(),
@@ -321,6 +368,17 @@ export default class CeilingbenchReporter implements Reporter {
         spendLimit: limitRecordAt(config.spendLedger?.url),
         scope: { declared, filters: filtersOf(vitest), ...(shards ? { shards } : {}) },
         settings: settingsOf(config, vitest),
+        ...(requirements
+          ? {
+              manifest: {
+                requirements,
+                collected: files,
+                ...(vitest.config.testNamePattern
+                  ? { nameFilter: terminalSafe(vitest.config.testNamePattern.source) }
+                  : {}),
+              },
+            }
+          : {}),
       });
       const outDir = config.outDir;
       // the set is written as a whole: no file of the previous run's set stays beside this run's
@@ -364,6 +422,12 @@ export default class CeilingbenchReporter implements Reporter {
         );
       // the model that answered is said when it is not the one asked for (the servedModel gate decides on it)
       for (const note of report.provenance ? servedModelNotes(report.provenance) : []) write(note);
+      const retry = retriesOf(vitest);
+      if (retry > 0 && touched)
+        write(
+          `retry ${retry} refused for the measuring tests (cells, fits, adaptive designs, SCC assays): each is ` +
+            'measured once and its failure stands; a retry would re-measure until a pass (docs/ci.md)',
+        );
       const failedGates = hardFailures(report.gates);
       for (const gate of failedGates) write(gate.message);
       // an advisory gate does not change the exit code, but its failure is said

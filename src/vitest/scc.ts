@@ -11,13 +11,21 @@ import {
 } from '../assays/scc-secondary/index.js';
 import type { RunConfig } from '../config/resolve.js';
 import { evaluateGates, gatesFor } from '../gates/index.js';
+import type { FitDeclaration } from '../schema/manifest.js';
 import { sccStopText } from '../schema/scc-stop.js';
 import type { DefinedSubject } from '../subjects/function/define.js';
 import type { Subject } from '../subjects/subject.js';
 import { withSubject } from '../tasks/project-names.js';
 import type { TaskId } from '../tasks/registry.js';
-import { type ProjectSubject, projectSubjects, type RunContext, runContext, vitestProjectOf } from './context.js';
-import { type CeilingbenchRecord, SUBJECT_META_KEY } from './meta.js';
+import {
+  ownSubjectSpec,
+  type ProjectSubject,
+  projectSubjects,
+  type RunContext,
+  runContext,
+  vitestProjectOf,
+} from './context.js';
+import { type CeilingbenchRecord, declaring, notRetried, SUBJECT_META_KEY } from './meta.js';
 import { recordProjectOf } from './names.js';
 import { recordAndJudge } from './verdict.js';
 
@@ -45,8 +53,9 @@ function assayTest(
   baseSeed: number,
   assay: Assay,
   options: AssayTestOptions,
+  declares?: FitDeclaration,
 ): void {
-  for (const of of projectSubjects()) subjectAssayTest(defaultName, baseSeed, assay, options, of);
+  for (const of of projectSubjects()) subjectAssayTest(defaultName, baseSeed, assay, options, of, declares);
 }
 
 function subjectAssayTest(
@@ -55,6 +64,7 @@ function subjectAssayTest(
   assay: Assay,
   options: AssayTestOptions,
   of: ProjectSubject | undefined,
+  declares?: FitDeclaration,
 ): void {
   // with several subjects the name carries the subject: `scc@gpt-4o-mini · counting capacity`
   const label = of?.label;
@@ -62,7 +72,14 @@ function subjectAssayTest(
     options.name === undefined ? undefined : label === undefined ? options.name : `${options.name} · ${label}`;
   const name = ownName ?? `${withSubject(defaultName.project, label)} · ${defaultName.what}`;
   // with several subjects their assays run side by side, as their projects did
-  const subjectOptions = label === undefined ? {} : { concurrent: true, meta: { [SUBJECT_META_KEY]: label } };
+  const subjectOptions = {
+    ...notRetried(),
+    ...(label === undefined ? {} : { concurrent: true }),
+    meta: {
+      ...(label === undefined ? {} : { [SUBJECT_META_KEY]: label }),
+      ...(declares ? declaring(declares).meta : {}),
+    },
+  };
   test(name, subjectOptions, async ({ task, signal }) => {
     const context = await runContext(options.subject, of);
     const { config, subject } = context;
@@ -108,6 +125,7 @@ export function testCountingCapacity(options: LadderTestOptions = {}): void {
       };
     },
     options,
+    { task: task.id, fit: 'scc', ...(options.subject ? { subject: ownSubjectSpec(options.subject) } : {}) },
   );
 }
 

@@ -14,6 +14,7 @@ import { generateCell } from '../tasks/instances.js';
 import { cellName, projectOf, sweepSpan, withSubject } from '../tasks/project-names.js';
 import type { AnyTaskPlugin, GenerateOptions } from '../tasks/task.js';
 import {
+  ownSubjectSpec,
   type ProjectSubject,
   projectSubjects,
   runConfig,
@@ -21,7 +22,7 @@ import {
   seedOffsetFor,
   vitestProjectOf,
 } from './context.js';
-import { type CeilingbenchMeta, PLANNED_TRIALS_KEY, SUBJECT_META_KEY } from './meta.js';
+import { type CeilingbenchMeta, declaring, notRetried, PLANNED_TRIALS_KEY, SUBJECT_META_KEY } from './meta.js';
 import { recordProjectOf } from './names.js';
 import { runTask } from './run-task.js';
 import { recordAndJudge } from './verdict.js';
@@ -74,6 +75,14 @@ const AFTER_THE_CELLS = { concurrent: false } as const;
 const subjectSuite = (of: ProjectSubject | undefined) =>
   of ? { concurrent: true, meta: { [SUBJECT_META_KEY]: of.label } } : {};
 
+/** A fit test's declaration of its record, for the evidence manifest: a retention fit, or a collapse fit (SWEEP_FITS). */
+const declaredFit = (task: AnyTaskPlugin, variant: string, profile: string, own: DefinedSubject | undefined) => {
+  const subject = own ? { subject: ownSubjectSpec(own) } : {};
+  return task.analysis === 'retention'
+    ? declaring({ task: task.id, fit: 'retention', variant, profile, ...subject })
+    : declaring({ task: task.id, fit: 'collapse', ...subject });
+};
+
 /** One subject's block of a sweep (the run's subject, unlabelled, with one subject). */
 function describeSubjectSweep(taskId: string, options: SweepOptions, of: ProjectSubject | undefined): void {
   const task = runTask(taskId);
@@ -94,7 +103,7 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
 
   describe(label, subjectSuite(of), () => {
     for (const level of levels) {
-      const planned = { meta: { [PLANNED_TRIALS_KEY]: options.trials ?? runConfig().trials } };
+      const planned = { ...notRetried(), meta: { [PLANNED_TRIALS_KEY]: options.trials ?? runConfig().trials } };
       test.concurrent(cellName(task, level, variant, subjectLabel), planned, async ({ task: testTask, signal }) => {
         const { config, subject } = await runContext(options.subject, of);
         const cell = await runCell(
@@ -126,7 +135,8 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
       });
     }
 
-    test(`${label} · fit ${sweepSpan(task, levels)}`, AFTER_THE_CELLS, async ({ task: testTask, expect }) => {
+    const fitOptions = { ...notRetried(), ...declaredFit(task, variant, profile, options.subject), ...AFTER_THE_CELLS };
+    test(`${label} · fit ${sweepSpan(task, levels)}`, fitOptions, async ({ task: testTask, expect }) => {
       const { config, subject } = await runContext(options.subject, of);
       const done = levels.flatMap((level) => cells.get(level) ?? []);
       expect(done.length, `cells that did not finish: ${levels.filter((l) => !cells.has(l)).join(', ')}`).toBe(
@@ -160,8 +170,12 @@ function describeAdaptive(
   of: ProjectSubject | undefined,
 ): void {
   const levels = options.levels ?? task.levels.values;
+  const declared = {
+    ...notRetried(),
+    ...declaredFit(task, options.variant ?? task.variants[0], options.profile ?? task.profiles[0], options.subject),
+  };
   describe(label, subjectSuite(of), () => {
-    test(`${label} · adaptive`, async ({ task: testTask, signal }) => {
+    test(`${label} · adaptive`, declared, async ({ task: testTask, signal }) => {
       const { config, subject } = await runContext(options.subject, of);
       const seedOffset = seedOffsetFor(config.seed);
       const objective = design.objective ?? 'cost';
@@ -239,7 +253,7 @@ function describeSubjectAblation(taskId: string, options: AblationOptions, of: P
 
   describe(head, subjectSuite(of), () => {
     for (const variant of options.variants) {
-      const planned = { meta: { [PLANNED_TRIALS_KEY]: options.trials ?? runConfig().trials } };
+      const planned = { ...notRetried(), meta: { [PLANNED_TRIALS_KEY]: options.trials ?? runConfig().trials } };
       test.concurrent(
         `${cellName(task, options.level, undefined, subjectLabel)} · ${variant}`,
         planned,
@@ -276,7 +290,7 @@ function describeSubjectAblation(taskId: string, options: AblationOptions, of: P
       );
     }
 
-    test(`${head} · McNemar`, AFTER_THE_CELLS, async ({ task: testTask, expect }) => {
+    test(`${head} · McNemar`, { ...notRetried(), ...AFTER_THE_CELLS }, async ({ task: testTask, expect }) => {
       const { config, subject } = await runContext(options.subject, of);
       const [baseline, ...rest] = options.variants.map((v) => cells.get(v));
       expect(baseline && rest.every(Boolean), 'every variant cell must finish before the paired test').toBe(true);

@@ -135,10 +135,27 @@ describe('a package of a workspace, run from the workspace root', () => {
     expect(smoke).toEqual(['benchmarks.test']);
   });
 
+  it('with the registration, a plain `vitest run` runs each benchmark project once, gated, one report set', () => {
+    // Vitest 5 also runs the package's configuration as a container of the same projects (`bench (d2)`): they ran
+    // twice, the copies ungated, and a stray reports/ at the root said "not run" (issue 41)
+    rootConfig(root, true);
+    gate(root, 0.99);
+    rmSync(join(root, 'reports'), { recursive: true, force: true });
+    const run = vitestRun(root, []);
+    expect(run.status, run.output).not.toBe(0);
+    expect(run.output).toMatch(GATE_FAILED);
+    const report = run.report();
+    expect(report.fits.map((f) => f.project)).toEqual(['d2']);
+    expect(report.cells).toHaveLength(10);
+    expect(report.gates.filter((g) => !g.passed)).toHaveLength(1);
+    expect(existsSync(join(root, 'reports'))).toBe(false);
+  });
+
   it('without the registration, --project d2 finds nothing: Vitest drops the package before its plugin runs', () => {
     rootConfig(root, false);
     const run = vitestRun(root, ['--project', 'd2']);
     expect(run.status).not.toBe(0);
-    expect(run.output).toMatch(/No projects matched the filter "d2"/);
+    // Vitest 4.1's words, then Vitest 5's
+    expect(run.output).toMatch(/No projects matched the filter "d2"|The filter matched no projects: d2/);
   });
 });

@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { consumerRepo, vitestIn, writeFiles } from '../support/consumer-repo.js';
 import { CHILD_SPECS, runCeilingbench, runVitest, type VitestRun } from '../support/run-vitest.js';
 
 /**
@@ -20,7 +22,29 @@ const FAIL = gate('d2', 0.999);
 const D2_SPEC = `${CHILD_SPECS}/d2/retention`;
 
 const reportOf = (run: VitestRun) => join(run.outDir, 'ceilingbench.json');
+
 const said = (run: VitestRun) => `${run.stdout}\n${run.stderr}`;
+
+/** d1 and d2 in two blob shards under the given gates; the folder of their blobs. */
+function shardRun(gates: string): string {
+  const blobs = mkdtempSync(join(tmpdir(), 'cb-verdict-blobs-'));
+  for (const shard of ['1/2', '2/2']) {
+    const run = runVitest(
+      [
+        '--project',
+        'd1',
+        '--project',
+        'd2',
+        `--shard=${shard}`,
+        '--reporter=blob',
+        `--outputFile=${join(blobs, `blob-${shard[0]}.json`)}`,
+      ],
+      { ...base, CEILINGBENCH_GATES: gates },
+    );
+    expect([0, 1], said(run)).toContain(run.status);
+  }
+  return blobs;
+}
 
 describe('verdicts: the exit code never depends on the route', () => {
   const runs = new Map<string, VitestRun>();
@@ -97,25 +121,6 @@ describe('verdicts: the exit code never depends on the route', () => {
   });
 
   it('shards merged: all shards pass or fail with the gate; a merge that lacks a shard names it and fails', () => {
-    const shardRun = (gates: string) => {
-      const blobs = mkdtempSync(join(tmpdir(), 'cb-verdict-blobs-'));
-      for (const shard of ['1/2', '2/2']) {
-        const run = runVitest(
-          [
-            '--project',
-            'd1',
-            '--project',
-            'd2',
-            `--shard=${shard}`,
-            '--reporter=blob',
-            `--outputFile=${join(blobs, `blob-${shard[0]}.json`)}`,
-          ],
-          { ...base, CEILINGBENCH_GATES: gates },
-        );
-        expect([0, 1], said(run)).toContain(run.status);
-      }
-      return blobs;
-    };
     const passing = shardRun(PASS);
     const merged = runVitest([`--merge-reports=${passing}`], { ...base, CEILINGBENCH_GATES: PASS });
     expect(merged.status, said(merged)).toBe(0);
@@ -164,5 +169,223 @@ describe('verdicts: the exit code never depends on the route', () => {
       json.notCompared.some((n: { kind: string; project: string }) => n.kind === 'absent' && n.project === 'd2'),
     ).toBe(true);
     expect(readFileSync(baseline, 'utf8').length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * Issue 41: the routes that still gave a wrong verdict, each × {pass, fail, unevaluable}. A user's repository whose
+ * `benchmarks/` holds a d2 sweep (registers) and a d3 sweep (social), gated as one project: a filter that drops one
+ * sweep leaves a needed record missing, and the run fails naming it (src/gates/manifest.ts, decide.ts). Vitest 4.1
+ * here; the same file runs in CI's Vitest 5 lane.
+ */
+describe('verdicts rest on the evidence the configuration demands (the manifest)', () => {
+  const SPECS = {
+    'vitest.config.mjs':
+      "import { ceilingbench } from 'ceilingbench/plugin';\nexport default { plugins: [ceilingbench({ projects: ['d2', 'puzzles'] })] };\n",
+    'benchmarks/registers.spec.mjs': "import { describeSweep } from 'ceilingbench/vitest';\ndescribeSweep('d2');\n",
+    'benchmarks/social.spec.mjs': "import { describeSweep } from 'ceilingbench/vitest';\ndescribeSweep('d3');\n",
+  };
+  const userGate = (minRetention: number) => JSON.stringify({ benchmarks: { minRetention } });
+  let repo = '';
+  const run = (args: string[], gates: string, env: Record<string, string> = {}) =>
+    vitestIn(repo, args, { ...base, CEILINGBENCH_GATES: gates, ...env });
+  beforeAll(() => {
+    repo = consumerRepo(SPECS);
+  });
+
+  it('the user folder: the full run passes and fails with the gate; the manifest names every needed record', () => {
+    const pass = run(['run', '--project', 'benchmarks'], userGate(0.5));
+    expect(pass.status, pass.output).toBe(0);
+    const needs = pass.report()?.manifest?.requirements ?? [];
+    expect(needs.map((n) => [n.project, n.task, n.file, n.got])).toEqual([
+      ['benchmarks', 'd2', 'benchmarks/registers.spec.mjs', 'passed'],
+      ['benchmarks', 'd3', 'benchmarks/social.spec.mjs', 'passed'],
+    ]);
+    const fail = run(['run', '--project', 'benchmarks'], userGate(0.999));
+    expect(fail.status).toBe(1);
+    expect(fail.output).toMatch(/gate benchmarks\.minRetention FAILED \(hard\): d3 p_d = /);
+  });
+
+  it("-t '^d2' skips the d3 fit: not evaluated, naming the filter; exit 1 although d2 passes", () => {
+    const r = run(['run', '--project', 'benchmarks', '-t', '^d2'], userGate(0.5));
+    expect(r.status, r.output).toBe(1);
+    expect(r.output).toMatch(
+      /gate benchmarks\.minRetention FAILED \(hard\): not evaluated — no finished record in project 'benchmarks' for d3 retention fit .*was skipped \(the test name filter -t \^d2\)/,
+    );
+  });
+
+  it('a file filter (`vitest run --project benchmarks registers`) leaves social.spec uncollected: exit 1', () => {
+    const r = run(['run', '--project', 'benchmarks', 'registers'], userGate(0.5));
+    expect(r.status, r.output).toBe(1);
+    expect(r.output).toMatch(
+      /spec file benchmarks\/social\.spec\.mjs was not collected \(this run's filters: .*files registers\)/,
+    );
+  });
+
+  it('describe.skip around the d3 sweep: not evaluated, exit 1', () => {
+    const skipped = consumerRepo({
+      ...SPECS,
+      'benchmarks/social.spec.mjs':
+        "import { describe } from 'vitest';\nimport { describeSweep } from 'ceilingbench/vitest';\ndescribe.skip('social', () => describeSweep('d3'));\n",
+    });
+    const r = vitestIn(skipped, ['run', '--project', 'benchmarks'], { ...base, CEILINGBENCH_GATES: userGate(0.5) });
+    expect(r.status, r.output).toBe(1);
+    expect(r.output).toMatch(
+      /d3 retention fit .*was skipped \(describe\.skip, test\.skip, \.only or \.todo in its spec file\)/,
+    );
+  });
+
+  it('a standard project filtered to one family (`--project puzzles -t sudoku`, `vitest run sudoku`) fails on the rest', () => {
+    const gates = JSON.stringify({ puzzles: { collapseNoEarlierThan: 1 } });
+    for (const args of [
+      ['run', '--project', 'puzzles', '-t', 'sudoku'],
+      ['run', '--project', 'puzzles', 'sudoku'],
+    ]) {
+      const r = run(args, gates);
+      expect(r.status, r.output).toBe(1);
+      expect(r.output).toMatch(
+        /gate puzzles\.collapseNoEarlierThan FAILED \(hard\): not evaluated — .*hanoi collapse fit/,
+      );
+      expect(r.report()?.gates.some((g) => g.gate === 'collapseNoEarlierThan' && g.task === 'sudoku' && g.passed)).toBe(
+        true,
+      );
+    }
+  });
+
+  it('--reporter on the command line adds to the verdict, never removes it: dot and junit still fail, write the set', () => {
+    const failDot = run(['run', '--project', 'd2', '--reporter=dot'], FAIL);
+    expect(failDot.status, failDot.output).toBe(1);
+    expect(failDot.output).toMatch(/gate d2\.minRetention FAILED/);
+    const junit = join(repo, 'junit-out.xml');
+    const passJunit = run(['run', '--project', 'd2', '--reporter=junit', `--outputFile=${junit}`], PASS);
+    expect(passJunit.status, passJunit.output).toBe(0);
+    expect(passJunit.report()?.gates).toEqual([expect.objectContaining({ project: 'd2', passed: true })]);
+    const unevaluable = run(['run', '--project', 'd2', '--reporter=github-actions', '-t', 'N=5$'], PASS);
+    expect(unevaluable.status, unevaluable.output).toBe(1);
+  });
+
+  it('a merge refuses blobs measured on another subject or gated on other evidence than it is configured with', () => {
+    const blobs = shardRun(PASS);
+    const same = runVitest([`--merge-reports=${blobs}`], { ...base, CEILINGBENCH_GATES: PASS });
+    expect(same.status, said(same)).toBe(0);
+    const otherSubject = runVitest([`--merge-reports=${blobs}`], {
+      ...base,
+      CEILINGBENCH_SUBJECT: 'sim:retention?p=0.8',
+      CEILINGBENCH_GATES: PASS,
+    });
+    expect(otherSubject.status, said(otherSubject)).toBe(1);
+    expect(said(otherSubject)).toMatch(
+      /was measured by subject 'sim:retention\?p=0\.95', not the configured 'sim:retention\?p=0\.8'/,
+    );
+    const lower = JSON.stringify({ d2: { minRetention: { value: 0.5, mode: 'hard', evidence: 'lower' } } });
+    const otherEvidence = runVitest([`--merge-reports=${blobs}`], { ...base, CEILINGBENCH_GATES: lower });
+    expect(otherEvidence.status, said(otherEvidence)).toBe(1);
+    expect(said(otherEvidence)).toMatch(/evaluated on the point estimate, not the configured CI lower bound/);
+  });
+
+  it('--retry does not re-measure: the failing fit is measured once, and the run says the retry was refused', () => {
+    const r = run(['run', '--project', 'd2', '--retry=2', '--reporter=verbose'], FAIL);
+    expect(r.status, r.output).toBe(1);
+    expect(r.output).toMatch(/retry 2 refused for the measuring tests/);
+    expect(r.output).toMatch(/d2 · fit N=5…50/);
+    // Vitest marks a retried test `(retry xN)`: none of the measuring tests is
+    expect(r.output).not.toMatch(/\(retry x\d+\)/);
+  });
+
+  it('every config file form is read (.cjs, .cts), two at once is a configuration error naming both', () => {
+    const withConfig = (files: Record<string, string>) =>
+      vitestIn(
+        consumerRepo({ 'vitest.config.mjs': SPECS['vitest.config.mjs'], ...files }),
+        ['run', '--project', 'd2'],
+        base,
+      );
+    const cjs = withConfig({
+      'ceilingbench.config.cjs': 'module.exports = { gates: { d2: { minRetention: 0.999 } } };\n',
+    });
+    expect(cjs.status, cjs.output).toBe(1);
+    expect(cjs.output).toMatch(/gate d2\.minRetention FAILED/);
+    const cts = withConfig({
+      'ceilingbench.config.cts': 'export default { gates: { d2: { minRetention: 0.999 } } };\n',
+    });
+    expect(cts.status, cts.output).toBe(1);
+    expect(cts.output).toMatch(/gate d2\.minRetention FAILED/);
+    const two = withConfig({
+      'ceilingbench.config.ts': 'export default {};\n',
+      'ceilingbench.config.mts': 'export default { gates: { d2: { minRetention: 0.999 } } };\n',
+    });
+    expect(two.status, two.output).not.toBe(0);
+    expect(two.output).toMatch(/ceilingbench\.config\.ts and ceilingbench\.config\.mts are both in/);
+  });
+
+  it('`ceilingbench report a.json b.json` exits 1 when a hard gate of the merged set failed, naming its subject', () => {
+    const gates = gate('d2', 0.9);
+    const good = runVitest(['--project', 'd2'], { ...base, CEILINGBENCH_GATES: gates });
+    const bad = runVitest(['--project', 'd2'], {
+      ...base,
+      CEILINGBENCH_SUBJECT: 'sim:retention?p=0.8',
+      CEILINGBENCH_GATES: gates,
+    });
+    expect([good.status, bad.status]).toEqual([0, 1]);
+    const out = mkdtempSync(join(tmpdir(), 'cb-verdict-merged-'));
+    const merged = runCeilingbench(['report', reportOf(good), reportOf(bad), '--out', out]);
+    expect(merged.status, merged.stdout + merged.stderr).toBe(1);
+    expect(merged.stderr).toMatch(/\[sim:retention\?p=0\.8\] gate d2\.minRetention FAILED/);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(
+      /d2\.minRetention \(d2\) · sim:retention\?p=0\.8 \| hard \| \*\*FAIL\*\*/,
+    );
+    const better = runVitest(['--project', 'd2'], {
+      ...base,
+      CEILINGBENCH_SUBJECT: 'sim:retention?p=0.99',
+      CEILINGBENCH_GATES: gates,
+    });
+    const passing = runCeilingbench(['report', reportOf(good), reportOf(better), '--out', out]);
+    expect(passing.status, passing.stdout + passing.stderr).toBe(0);
+  });
+
+  it('`ceilingbench run --project puzzles -t sudoku` fails on the families it did not run', () => {
+    const r = runCeilingbench(['run', '--project', 'puzzles', '-t', 'sudoku', '--trials', '2'], {
+      ...base,
+      CEILINGBENCH_GATES: JSON.stringify({ puzzles: { collapseNoEarlierThan: 1 } }),
+      CEILINGBENCH_OUT: mkdtempSync(join(tmpdir(), 'cb-verdict-cli-')),
+    });
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/gate puzzles\.collapseNoEarlierThan FAILED \(hard\): not evaluated/);
+  });
+
+  it('`ceilingbench run` builds one report set: summary.md is appended to $GITHUB_STEP_SUMMARY once (the Vitest 5 lane built two)', () => {
+    const summary = join(mkdtempSync(join(tmpdir(), 'cb-verdict-summary-')), 'step-summary.md');
+    const r = runCeilingbench(['run', '--project', 'd2', '--trials', '2'], {
+      ...base,
+      CEILINGBENCH_GATES: PASS,
+      GITHUB_STEP_SUMMARY: summary,
+      CEILINGBENCH_OUT: mkdtempSync(join(tmpdir(), 'cb-verdict-cli-')),
+    });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(readFileSync(summary, 'utf8').match(/^# ceilingbench results$/gm)).toHaveLength(1);
+  });
+
+  it('nothing collected is not a pass: --passWithNoTests on an empty selection, `vitest related` of the config', () => {
+    writeFiles(repo, { 'ceilingbench.config.mjs': 'export default { gates: { d2: { minRetention: 0.5 } } };\n' });
+    const empty = vitestIn(repo, ['run', '--passWithNoTests', 'no-such-spec'], base);
+    expect(empty.status, empty.output).toBe(1);
+    expect(empty.output).toMatch(/gate d2\.minRetention FAILED \(hard\): not evaluated — project 'd2' did not run/);
+    const related = vitestIn(repo, ['related', 'ceilingbench.config.mjs', '--run'], base);
+    expect(related.status, related.output).toBe(1);
+    expect(related.output).toMatch(/gate d2\.minRetention FAILED \(hard\): not evaluated/);
+    // `vitest run --changed` after a change to the configuration only: no spec file changed, nothing collected
+    const git = (...args: string[]) =>
+      spawnSync('git', ['-c', 'user.name=ci', '-c', 'user.email=ci@example.com', ...args], { cwd: repo });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'consumer');
+    writeFiles(repo, { 'ceilingbench.config.mjs': 'export default { gates: { d2: { minRetention: 0.6 } } };\n' });
+    const changed = vitestIn(repo, ['run', '--changed'], base);
+    expect(changed.status, changed.output).toBe(1);
+    expect(changed.output).toMatch(
+      /gate d2\.minRetention FAILED \(hard\): not evaluated — project 'd2' did not run \(this run's filters: --changed\)/,
+    );
+    // without a hard gate, nothing collected stays Vitest's business
+    writeFiles(repo, { 'ceilingbench.config.mjs': 'export default {};\n' });
+    expect(vitestIn(repo, ['run', '--passWithNoTests', 'no-such-spec'], base).status).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, type TestEntry } from '../../src/report/index.js';
-import { cell } from '../support/records.js';
+import { cell, retentionFit } from '../support/records.js';
 
 const subject = { spec: 'sim:retention?p=0.95', kind: 'sim' as const, parameters: { p: 0.95 } };
 const run = {
@@ -71,7 +71,7 @@ describe('configured gates that no fit evaluated', () => {
         project: 'd2@a',
         name: 'd2@a > fit',
         meta: {
-          record: cell(),
+          record: retentionFit(),
           gates: [
             {
               project: 'd2@a',

@@ -33,6 +33,25 @@ export const CHILD_DEFAULT_ENV: Readonly<Record<string, string>> = { CEILINGBENC
 export const CHILD_SPECS = 'dist/specs';
 
 /**
+ * A child's environment: the parent's (`base`), CI, our child defaults, then `env`; without the variables that
+ * would tell the child it runs inside a Vitest worker.
+ */
+export const childEnv = (
+  base: Record<string, string | undefined>,
+  env: Record<string, string>,
+): Record<string, string | undefined> => ({
+  ...base,
+  CI: 'true',
+  ...CHILD_DEFAULT_ENV,
+  ...env,
+  VITEST: undefined,
+  VITEST_WORKER_ID: undefined,
+  VITEST_POOL_ID: undefined,
+  NODE_ENV: undefined,
+  TEST: undefined,
+});
+
+/**
  * Runs `vitest run <args>` in a child process (the way CI and users run it), with CEILINGBENCH_*
  * variables, writing reports into a fresh temporary directory. No network: sim/oracle subjects only.
  */
@@ -43,18 +62,7 @@ export function runVitest(args: string[], env: Record<string, string>): VitestRu
     [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...(args.includes('--config') ? [] : CHILD_CONFIG), ...args],
     {
       cwd: ROOT,
-      env: {
-        ...process.env,
-        CI: 'true',
-        CEILINGBENCH_OUT: outDir,
-        ...CHILD_DEFAULT_ENV,
-        ...env,
-        VITEST: undefined,
-        VITEST_WORKER_ID: undefined,
-        VITEST_POOL_ID: undefined,
-        NODE_ENV: undefined,
-        TEST: undefined,
-      },
+      env: childEnv(process.env, { CEILINGBENCH_OUT: outDir, ...env }),
       encoding: 'utf8',
       timeout: 300_000,
     },
@@ -79,17 +87,7 @@ export interface CliRun {
 export function runCeilingbench(args: string[], env: Record<string, string> = {}): CliRun {
   const result = spawnSync(process.execPath, [CLI_BIN, ...args], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      CI: 'true',
-      ...CHILD_DEFAULT_ENV,
-      ...env,
-      VITEST: undefined,
-      VITEST_WORKER_ID: undefined,
-      VITEST_POOL_ID: undefined,
-      NODE_ENV: undefined,
-      TEST: undefined,
-    },
+    env: childEnv(process.env, env),
     encoding: 'utf8',
     timeout: 300_000,
   });

@@ -1,8 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SPECS_DIR } from '../../src/vitest/files.js';
 import { ceilingbench } from '../../src/vitest/plugin.js';
+
+const SPEC_DIR = (project: string) => resolve(SPECS_DIR, project);
+/** The configuration root the tests give the plugin: the declaration names it (its ceilingbench root). */
+const ROOT = '/nonexistent-cb-root';
 
 interface DeclaredProject {
   test: { name: string; provide: Record<string, unknown> };
@@ -24,7 +29,12 @@ describe('the plugin declares one project per standard project, whatever the num
     for (const p of projects)
       expect(p.test.provide).toEqual({
         'ceilingbench:benchmark': true,
-        'ceilingbench:declared': { benchmark: ['d1', 'd2'], other: [] },
+        'ceilingbench:declared': {
+          benchmark: ['d1', 'd2'],
+          other: [],
+          dirs: { d1: SPEC_DIR('d1'), d2: SPEC_DIR('d2') },
+          root: ROOT,
+        },
       });
   });
 
@@ -41,6 +51,8 @@ describe('the plugin declares one project per standard project, whatever the num
       expect(p.test.provide['ceilingbench:declared']).toEqual({
         benchmark: ['d1@oracle', 'd1@gpt-4o-mini', 'd2@oracle', 'd2@gpt-4o-mini'],
         other: [],
+        dirs: { d1: SPEC_DIR('d1'), d2: SPEC_DIR('d2') },
+        root: ROOT,
       });
     }
   });
@@ -63,7 +75,12 @@ describe('the plugin declares one project per standard project, whatever the num
       test: { exclude: ['**/node_modules/**', 'tmp/**', 'benchmarks/**'] },
     });
     // the gate keys may name it: it is among the declaration's other projects
-    expect(bare[1]?.test.provide?.['ceilingbench:declared']).toEqual({ benchmark: ['d2'], other: ['tests'] });
+    expect(bare[1]?.test.provide?.['ceilingbench:declared']).toEqual({
+      benchmark: ['d2'],
+      other: ['tests'],
+      dirs: { d2: SPEC_DIR('d2') },
+      root: ROOT,
+    });
     const withProjects = (
       await hook({ root: '/nonexistent-cb-root', test: { projects: [{ test: { name: 'unit' } }] } })
     ).test.projects;

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { declaredIn, declareProjects, forPackage } from '../../src/vitest/declare.js';
-import { REPORTER_FILE, reportersToAdd } from '../../src/vitest/files.js';
+import { REPORTER_FILE, reportersToAdd, SPECS_DIR } from '../../src/vitest/files.js';
 import { runConfigFor } from '../../src/vitest/run-config.js';
 
 /** The pieces a workspace package's benchmark projects are made of (the whole runs in test/e2e/monorepo.test.ts). */
@@ -54,6 +54,7 @@ describe('a workspace package', () => {
       expect(project.test?.provide?.['ceilingbench:declared']).toEqual({
         benchmark: ['d2', 'benchmarks'],
         other: ['unit'],
+        dirs: { d2: resolve(SPECS_DIR, 'd2'), benchmarks: join(root, 'benchmarks') },
         root,
       });
     // what a package's configuration holds among its projects, once Vitest dropped them

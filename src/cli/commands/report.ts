@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { loadBaselineDir } from '../../compare/load.js';
+import { hardFailures } from '../../gates/index.js';
 import { unfinishedRunNote } from '../../report/report-set.js';
 import { terminalSafe } from '../../report/safe-text.js';
 import type { Baseline } from '../../schema/baseline.js';
@@ -169,7 +170,11 @@ async function mergeAction(args: readonly string[], flags: ReportFlags, io: CliI
   for (const a of rendered.absent) io.stdout(`  not drawn: ${a.title} — ${a.reason}\n`);
   for (const w of rendered.warnings) io.stderr(`ceilingbench: warning: chart ${w}\n`);
   for (const file of files) io.stdout(`  wrote ${file}\n`);
-  return 0;
+  // the merged set's verdict: each run's gates as its run decided them (src/gates decideVerdict), each naming its
+  // subject; a hard gate that failed in any of them fails the merge
+  const failed = hardFailures(merged.report.gates);
+  for (const gate of failed) io.stderr(`ceilingbench: ${gate.subject ? `[${gate.subject}] ` : ''}${gate.message}\n`);
+  return failed.length > 0 ? 1 : 0;
 }
 
 /** The path relative to the working directory when under it, else absolute. */

@@ -10,6 +10,7 @@ import {
   ablationTables,
   cellsTable,
   collapseTable,
+  evidenceTable,
   failedTestsList,
   fitsTable,
   gatesTable,
@@ -50,7 +51,7 @@ function sections(report: Report): Section[] {
       id: 'gates',
       title: 'Gates',
       charts: [],
-      tables: report.gates.length ? gatesTable(report) : '',
+      tables: report.gates.length ? `${gatesTable(report)}\n${evidenceTable(report)}` : '',
       absentReason: report.gates.length ? null : none('gate results'),
     },
     {

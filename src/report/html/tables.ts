@@ -1,3 +1,4 @@
+import { describeNeed } from '../../gates/index.js';
 import { provenanceSettingsText, provenanceSubjectText } from '../../schema/provenance.js';
 import type { Report, Spend, SpendTotals } from '../../schema/report.js';
 import { sccStopText } from '../../schema/scc-stop.js';
@@ -81,6 +82,30 @@ export function gatesTable(report: Report): string {
       e(String(g.threshold)),
       e(g.message),
     ]),
+  );
+}
+
+/** What each hard gate needed (the evidence manifest) and what it got; empty without a manifest. */
+export function evidenceTable(report: Report): string {
+  const needs = report.manifest?.requirements ?? [];
+  if (needs.length === 0) return '';
+  const got = (g: string) =>
+    g === 'passed'
+      ? '<span class="pass">pass</span>'
+      : `<span class="fail">${g === 'failed' ? 'FAIL' : 'not evaluated'}</span>`;
+  return (
+    '<h3>Evidence the gates needed</h3>\n' +
+    htmlTable(
+      ['gate', 'project', 'needed', 'subject', 'got', 'why'],
+      needs.map((r) => [
+        e(`${r.key}.${r.gate}`),
+        e(r.project),
+        e(describeNeed(r)),
+        `<code>${e(r.subject)}</code>`,
+        got(r.got),
+        e(r.detail),
+      ]),
+    )
   );
 }
 

@@ -97,6 +97,9 @@ export function mergeReports(inputs: readonly MergeInput[], options: MergeOption
     ...records,
     gates,
     tests: mergedTests(reports),
+    ...(reports.some((r) => r.manifest)
+      ? { manifest: { requirements: reports.flatMap((r) => r.manifest?.requirements ?? []) } }
+      : {}),
     summary: reportSummary(
       records.cells,
       gates,
