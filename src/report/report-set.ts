@@ -147,7 +147,8 @@ export function clearReportSet(outDir: string): void {
 
 /**
  * The last line of defence of "never a key in a report": every file of the set rewritten without the run's secrets
- * (src/subjects/redact.ts: any case, JSON/URL/HTML escaping, partial echoes) before the set is sealed.
+ * (src/subjects/redact.ts: whole secrets in any case and JSON/URL/HTML escaping; partial echoes were redacted where
+ * a provider's text entered) before the set is sealed.
  */
 export function scrubReportSet(outDir: string, secrets: readonly string[]): void {
   if (secrets.length === 0) return;
@@ -155,7 +156,7 @@ export function scrubReportSet(outDir: string, secrets: readonly string[]): void
     const path = join(outDir, name);
     if (!existsSync(path)) continue;
     const text = readFileSync(path, 'utf8');
-    const clean = redact(text, secrets);
+    const clean = redact(text, secrets, { partial: false });
     if (clean !== text) {
       const tmp = `${path}.${process.pid}.tmp`;
       writeFileSync(tmp, clean);

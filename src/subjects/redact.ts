@@ -46,22 +46,22 @@ function charPattern(c: string): string {
 }
 
 /** The windows of a secret to look for: the whole of a short one, every PARTIAL-long run of a longer one. */
-function windows(secret: string): string[] {
+function windows(secret: string, partial: boolean): string[] {
   const chars = [...secret];
-  if (chars.length <= PARTIAL) return [secret];
+  if (!partial || chars.length <= PARTIAL) return [secret];
   return Array.from({ length: chars.length - PARTIAL + 1 }, (_, i) => chars.slice(i, i + PARTIAL).join(''));
 }
 
 const cache = new Map<string, RegExp>();
 
 /** One regex finding, at any position, the longest encoded window of any secret starting there. */
-function patternOf(secrets: readonly string[]): RegExp | undefined {
+function patternOf(secrets: readonly string[], partial: boolean): RegExp | undefined {
   const usable = [...new Set(secrets.filter((s) => typeof s === 'string' && [...s].length >= MIN_SECRET))];
   if (usable.length === 0) return undefined;
-  const key = usable.join('\u0000');
+  const key = `${partial}\u0000${usable.join('\u0000')}`;
   let re = cache.get(key);
   if (!re) {
-    const alts = [...new Set(usable.flatMap(windows))].map((w) => [...w].map(charPattern).join(''));
+    const alts = [...new Set(usable.flatMap((s) => windows(s, partial)))].map((w) => [...w].map(charPattern).join(''));
     re = new RegExp(`(?=(${alts.join('|')}))`, 'g');
     if (cache.size > 32) cache.clear();
     cache.set(key, re);
@@ -70,9 +70,15 @@ function patternOf(secrets: readonly string[]): RegExp | undefined {
   return re;
 }
 
-/** `text` with every occurrence of a secret, or of a PARTIAL-long part of one, in any case or encoding, as ***. */
-export function redact(text: string, secrets: readonly string[]): string {
-  const re = patternOf(secrets);
+/**
+ * `text` with every occurrence of a secret, or of a PARTIAL-long part of one, in any case or encoding, as ***.
+ * `partial: false` redacts whole secrets only (any case, any encoding): for text ceilingbench wrote itself, where
+ * its own words may share a run of characters with a secret (a key or a header value naming the tool, such as
+ * OpenRouter's `X-Title: ceilingbench`) and must not be mangled — what a provider said was redacted, parts
+ * included, where it entered (the trial's issue, the stop message).
+ */
+export function redact(text: string, secrets: readonly string[], options: { partial?: boolean } = {}): string {
+  const re = patternOf(secrets, options.partial ?? true);
   if (!re || text === '') return text;
   // the spans covered by a match at any position (windows overlap: a whole key is the union of its windows)
   const spans: Array<[number, number]> = [];

@@ -105,3 +105,16 @@ describe('redact', () => {
     expect(redact('{"message":"key sk\\u002dTEST\\u002dabcdefghijklmnop"}', [key])).toBe('{"message":"key ***"}');
   });
 });
+
+describe('whole secrets only (the report set scrubbed after it is written)', () => {
+  it("never mangles ceilingbench's own words that share a run of characters with a secret", () => {
+    const key = 'sk-ceilingbench-SENTINEL-7f3a9c';
+    const json = '{"tool":{"name":"ceilingbench","version":"0.1.0"}}';
+    expect(redact(json, [key], { partial: false })).toBe(json);
+    // the same text with partial echoes on would lose the tool's name: partial runs are for a provider's words
+    expect(redact(json, [key])).not.toBe(json);
+    expect(redact(`x ${key.toUpperCase()} y ${JSON.stringify(key)}`, [key], { partial: false })).toBe(
+      `x ${REDACTED} y "${REDACTED}"`,
+    );
+  });
+});
