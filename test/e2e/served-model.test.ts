@@ -2,7 +2,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI_BIN, promptOf, promptsOf, readReport, spawnBench } from '../reliability/support/bench-run.js';
+import {
+  CLI_BIN,
+  promptOf,
+  promptsOf,
+  readReport,
+  simulatedModel,
+  spawnBench,
+} from '../reliability/support/bench-run.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 
 /**
@@ -18,14 +25,16 @@ afterAll(async () => {
 });
 
 /** `ceilingbench run --project d2` against a server whose every third answer names `other` as the served model. */
-async function runServedBy(other: string, gates: string) {
+async function runServedBy(other: string, gates: string, retention?: number) {
   let n = 0;
+  // canonical answers, or a model with that step retention (answers in the task's format, some wrong)
+  const model = retention === undefined ? undefined : simulatedModel(prompts, retention);
   const server = await startLoopbackServer({
     answer: (request) => {
       const known = promptOf(request, prompts);
-      const text = known ? known.task.canonicalResponse(known.instance) : '';
+      const reply = model ? model(request) : { text: known ? known.task.canonicalResponse(known.instance) : '' };
       n += 1;
-      return { text, ...(n % 3 === 0 ? { servedModel: other } : {}) };
+      return { ...reply, ...(n % 3 === 0 ? { servedModel: other } : {}) };
     },
   });
   servers.push(server);
@@ -67,10 +76,13 @@ describe('the served model', { timeout: 120_000 }, () => {
     // with a failed advisory gate beside it: printed (it was silent), and the run still passes
     const prefix = await runServedBy(
       'loop-model-2026-01-01',
-      '{"d2":{"minRetention":0,"maxTfbcRate":{"value":-1,"mode":"advisory"}}}',
+      // a model at p = 0.9 (H_0.5 ≈ 7 steps) under an advisory minHorizon of 1000 (a hard gate at 0 beside it, which the served-model
+      // check needs to apply by default)
+      '{"d2":{"minRetention":0,"minHorizon":{"value":1000,"mode":"advisory"}}}',
+      0.9,
     );
     expect(prefix.output).toMatch(
-      /gate d2\.maxTfbcRate FAILED \(advisory\): .* — advisory: the run does not fail on it/,
+      /gate d2\.minHorizon FAILED \(advisory\): .* — advisory: the run does not fail on it/,
     );
     expect(prefix.output).toContain(
       'served model differs: openai:loop-model asked for loop-model, served by loop-model-2026-01-01',
