@@ -9,6 +9,7 @@ import type { Subject } from '../subjects/subject.js';
 import { declaredProjectName, withSubject } from '../tasks/project-names.js';
 import { workerModuleImporter } from './module-import.js';
 import { PROJECT_PATTERNS_KEY, SUBJECTS_KEY } from './subject-keys.js';
+import { leaveFirstInterruptToMain } from './worker-signals.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -53,32 +54,13 @@ export function runConfig(): RunConfig {
         'to `plugins` in vitest.config.ts (or run `ceilingbench run`)',
     );
   }
-  leaveFirstInterruptToMain(config);
+  leaveFirstInterruptToMainWhenInterruptible(config);
   return config;
 }
 
-let interruptsSeen: number | undefined;
-
-/**
- * Under `ceilingbench run`, Ctrl-C reaches the whole process group, workers included. The main process answers
- * the first one (its spend ledger stops launching; the answers in flight land in the response cache), so a worker
- * must not die of it; the second one ends the worker at once, as it ends the main process: the listener steps
- * aside and the signal is raised again, to its default action (Vitest's workers turn `process.exit` into a test
- * error). Signals reach a worker thread through the main thread only, so in a thread this listener never runs.
- */
-function leaveFirstInterruptToMain(config: RunConfig): void {
-  if (interruptsSeen !== undefined || !(config.spendLedger?.interruptible || config.interruptible)) return;
-  interruptsSeen = 0;
-  // SIGTERM too: CI cancelling a job, or `timeout … npx ceilingbench run`, signals the whole process group
-  const onInterrupt = (signal: NodeJS.Signals) => {
-    interruptsSeen = (interruptsSeen ?? 0) + 1;
-    if (interruptsSeen < 2) return;
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
-    process.kill(process.pid, signal);
-  };
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onInterrupt);
+/** Under `ceilingbench run` (or a paid subject with a limit), the first interrupt is the main process's to answer. */
+function leaveFirstInterruptToMainWhenInterruptible(config: RunConfig): void {
+  if (config.spendLedger?.interruptible || config.interruptible) leaveFirstInterruptToMain();
 }
 
 /**

@@ -28,7 +28,7 @@ describe('the report set through `ceilingbench run`', { timeout: 180_000 }, () =
     expect(output).toMatch(/the report folder .* holds summary\.md, index\.html, which ceilingbench did not write/);
     expect(code).toBe(2);
     // refused before the run, not after it: no test ran
-    expect(output).not.toMatch(/\[1\/\d+\]/);
+    expect(output).not.toMatch(/\[1\/\d+\+?\]/);
     expect(readFileSync(join(docs, 'index.html'), 'utf8')).toBe('<h1>my project</h1>');
     expect(readFileSync(join(docs, 'summary.md'), 'utf8')).toBe('# my notes');
     expect(existsSync(join(docs, 'ceilingbench.json'))).toBe(false);
@@ -45,7 +45,7 @@ describe('the report set through `ceilingbench run`', { timeout: 180_000 }, () =
     const second = run(out, { CEILINGBENCH_TRIALS: '40' });
     await new Promise<void>((resolve) => {
       const poll = setInterval(() => {
-        if (/\[1\/\d+\]/.test(second.stdout() + second.stderr())) {
+        if (/\[1\/\d+\+?\]/.test(second.stdout() + second.stderr())) {
           clearInterval(poll);
           resolve();
         }

@@ -106,9 +106,20 @@ function stopOnSignals(
 ): { restore: () => void; interrupted: () => boolean } {
   let signals = 0;
   const timers: NodeJS.Timeout[] = [];
+  // Vitest tells every worker of its pool to cancel; one that is ending meanwhile (its files done, or the pool
+  // stopping it) has no channel left, and the pool raises that as an uncaught error ("Channel closed", "Worker
+  // exited unexpectedly"), which would end this process before the report is written. Once the run is being
+  // cancelled nothing of such a worker is waited for: the error is passed over; any other is raised again.
+  const onClosedChannel = (error: Error & { code?: string }) => {
+    if (error.code === 'ERR_IPC_CHANNEL_CLOSED' || error.message === 'Worker exited unexpectedly') return;
+    process.off('uncaughtException', onClosedChannel);
+    throw error;
+  };
   const cancel = (why: string) => {
     for (const t of timers) clearTimeout(t);
     io.stderr(`ceilingbench: ${why} — cancelling the tests still running; the report is written with what finished\n`);
+    if (!process.listeners('uncaughtException').includes(onClosedChannel))
+      process.on('uncaughtException', onClosedChannel);
     void vitest.cancelCurrentRun('keyboard-input');
   };
   const onSignal = (signal: NodeJS.Signals) => {
@@ -155,6 +166,7 @@ function stopOnSignals(
     restore: () => {
       for (const t of timers) clearTimeout(t);
       for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+      process.off('uncaughtException', onClosedChannel);
     },
     interrupted: () => signals > 0,
   };
@@ -236,6 +248,11 @@ export const registerRun: RegisterCommand = (cli, io) => {
         return printPlan({ ...flags, project }, io);
       }
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
+      // every worker leaves the first Ctrl-C or SIGTERM to this process from its first instant, also one still
+      // starting or collecting when the signal comes (src/vitest/worker-signals.ts)
+      const workerSignals = JSON.stringify(new URL('../../vitest/worker-signals.js', import.meta.url).href);
+      process.env.CB_RUN_WORKER_SIGNALS = '1';
+      process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import=${workerSignals}`.trim();
 
       const [{ ceilingbench }, { isBenchmarkProject }, { createVitest, version: vitestVersion }, progress, reporter] =
         await Promise.all([
