@@ -82,14 +82,19 @@ export class AdaptivePace {
     this.#expire(now);
   }
 
-  /** A rate refusal at `now` of a request granted in `epoch`. */
-  refused(epoch: number, now: number): void {
+  /**
+   * A rate refusal at `now` of a request granted in `epoch` with `inFlight` requests in flight: at least the rate
+   * that concurrency sustains at the mean latency (Little's law) was sent, so the pace is not cut below BACKOFF × it
+   * (answers lag sends by a latency: a sender still ramping up has accepted less than it sends).
+   */
+  refused(epoch: number, now: number, inFlight = 0): void {
     if (epoch !== this.#epoch) return;
     if (this.#cut && now - this.#cut.at < CUT_SPACING_MS) return;
     const measured = this.accepted(now);
     if (measured === undefined) return;
     // refused at the pace it had: the limit is below that, whatever a burst let the window accept
-    const accepted = Math.min(measured, this.#learned(now) ?? Number.POSITIVE_INFINITY);
+    const sustained = this.#meanLatency > 0 ? (inFlight * 1000) / this.#meanLatency : 0;
+    const accepted = Math.min(Math.max(measured, sustained), this.#learned(now) ?? Number.POSITIVE_INFINITY);
     const pace = BACKOFF * accepted;
     // the refusals of the first window are all the first's: the sender was still ramping up
     const first = this.#cut === undefined || (this.#cut.first && now - this.#cut.since < this.windowMs);

@@ -270,8 +270,11 @@ export class RateLimiter {
           this.lastAnswer = at;
           this.pace?.answered(at, sample.latencyMs);
         }
-        const refusal = this.adaptive?.report(epoch, outcome, sample);
-        if (refusal === 'rate') this.pace?.refused(paceEpoch, at);
+        // a 429 of a request granted before the last cut of the pace belongs to that cut's event: it says nothing
+        // of the concurrency either
+        const stale = outcome === 'rate-limited' && this.pace !== undefined && paceEpoch !== this.pace.epoch;
+        const refusal = stale ? undefined : this.adaptive?.report(epoch, outcome, sample);
+        if (refusal === 'rate') this.pace?.refused(paceEpoch, at, inFlight);
         this.inFlight--;
         this.pump();
       },
