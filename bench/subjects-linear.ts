@@ -51,7 +51,9 @@ const load = os.loadavg()[0];
 console.log(
   `d2, ${TRIALS} trials per subject; load average at start ${load.toFixed(1)} on ${os.cpus().length} CPUs.\n`,
 );
-console.log('| subjects × trials | CPU s | ceilingbench.json | index.html | one subject, same trials: CPU s | ratio |');
+console.log(
+  '| subjects × trials | CPU s | ceilingbench.json | index.html | one subject, same trials: CPU s · ceilingbench.json | CPU ratio |',
+);
 console.log('|---|---|---|---|---|---|');
 for (const n of counts) {
   const subjects = Array.from({ length: n }, (_, i) => `sim:retention?p=0.9&seed=${i + 1}`);
@@ -59,6 +61,6 @@ for (const n of counts) {
   const one = run(['sim:retention?p=0.9&seed=1'], TRIALS * n);
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
   console.log(
-    `| ${n} × ${TRIALS} | ${many.cpu.toFixed(1)} | ${mb(many.json)} | ${mb(many.html)} | ${one.cpu.toFixed(1)} (--trials ${TRIALS * n}) | **×${(many.cpu / one.cpu).toFixed(2)}** |`,
+    `| ${n} × ${TRIALS} | ${many.cpu.toFixed(1)} | ${mb(many.json)} | ${mb(many.html)} | ${one.cpu.toFixed(1)} · ${mb(one.json)} (--trials ${TRIALS * n}) | **×${(many.cpu / one.cpu).toFixed(2)}** |`,
   );
 }
