@@ -1,7 +1,7 @@
 /**
  * `npm run bench:perf` = `tsx bench/run.ts`: every measurement in BENCHMARKS.md, printed as markdown.
  *
- *   tsx bench/run.ts [--only micro,linearity,throughput,ratelimit,limitsim,ledger,adaptive,e2e,ratios,tokenizer] [--quick]
+ *   tsx bench/run.ts [--only micro,linearity,throughput,ratelimit,limitsim,limits,subjects,ledger,adaptive,e2e,ratios,tokenizer] [--quick]
  *
  * micro       tinybench: per-task generate and render+parse+grade at the deepest level, the p_d fit with a
  *             2,000-resample bootstrap, the SCC ladder on the replay subject, subject spec parsing
@@ -10,8 +10,12 @@
  * throughput  scripts/perf/throughput.ts: trials/s at concurrency 4, 16, 64 against a loopback server
  * ratelimit   bench/rate-limit.ts: the adaptive concurrency limit and fixed 1, 4, 16, 64 against a loopback server
  *             behind a hidden token bucket (answers/s ÷ the bucket's rate, share of requests answered 429)
- * limitsim    bench/limit-sim.ts: the same limiters on a virtual clock against a hidden token bucket and a hidden
- *             concurrency cap (load-independent)
+ * limitsim    bench/limit-sim.ts: the limiter alone on a virtual clock (no endpoint gate, no retry loop: superseded
+ *             by `limits`)
+ * limits      bench/throughput-limits.ts: the openai subject with its default settings, on a real clock, against a
+ *             loopback server hiding a concurrency cap, a request or token bucket (with and without rate-limit
+ *             headers), at 400 ms and 2 s latency, and a one-at-a-time queueing server (issue 43)
+ * subjects    bench/subjects-linear.ts: `run --project d2` with S subjects against one subject at the same trials
  * ledger      bench/ledger-cost.ts: the spend ledger's loopback round trips at 4, 16, 64 trials in flight (CPU per
  *             trial, admit latency, ÷ a known limit against the same trials without the ledger)
  * adaptive    bench/adaptive-suite.ts: grid, call-optimal and cost-aware adaptive designs and the bound with p known, in
@@ -43,6 +47,8 @@ const PARTS = [
   'throughput',
   'ratelimit',
   'limitsim',
+  'limits',
+  'subjects',
   'ledger',
   'adaptive',
   'e2e',
@@ -123,6 +129,8 @@ const run: Record<Part, () => Promise<void> | void> = {
   throughput: () => script('throughput.ts', values.quick ? ['--quick'] : []),
   ratelimit: () => script('rate-limit.ts', values.quick ? ['--quick'] : [], 'bench'),
   limitsim: () => script('limit-sim.ts', values.quick ? ['--seconds', '30', '--seeds', '2'] : [], 'bench'),
+  limits: () => script('throughput-limits.ts', values.quick ? ['--quick'] : [], 'bench'),
+  subjects: () => script('subjects-linear.ts', values.quick ? ['--subjects', '1,8'] : [], 'bench'),
   adaptive: () =>
     script(
       'adaptive-suite.ts',

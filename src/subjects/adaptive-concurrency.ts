@@ -56,9 +56,10 @@ export function stepDown(limit: number, min: number): number {
  *   its slots learns nothing about them).
  * - A 429 at an in-flight count that recent answers rarely reached is a concurrency cap: the limit steps to one
  *   under the count that drew it, which becomes the ceiling (a later 429 below that count, sent under the new limit,
- *   shows the refusals were about the rate after all); reaching the ceiling again takes PROBE_WINDOWS windows,
- *   so a limit that found the cap spends most of its time at it and probes above it rarely (one 429 a probe). A 429
- *   at a count that answers reach says nothing about concurrency: it is a rate refusal, for the pace (and a ceiling drawn before it was the rate's: it is forgotten).
+ *   shows the refusals were about the rate after all); reaching the ceiling again takes PROBE_WINDOWS
+ *   windows, so a limit that found a cap spends most of its time at it and probes above it rarely (one 429 a probe). A 429
+ *   at a count that answers reach says nothing about concurrency: it is a rate refusal, for the pace (a ceiling
+ *   drawn before it was the rate's: it is forgotten).
  * - A server that queues instead of refusing (a local server answering one request at a time) is seen from latency:
  *   when the mean latency of a window of max(BASE_SAMPLES, limit) answers passes QUEUE_FACTOR × the unloaded latency, more in flight brings no more answers
  *   per second, and the limit falls to what the latency says is being served (limit × unloaded ÷ window latency).

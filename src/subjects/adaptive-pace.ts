@@ -8,16 +8,21 @@
  *   proportion to what the limit admits, it does not stop it. One refusal event slows once: 429s of requests granted
  *   before the cut (an older epoch), or within CUT_SPACING_MS of it, are of the same event. With fewer than MIN_ANSWERS answers in the window the accepted rate
  *   is unknown and the pace is left as it is (the concurrency limit answers for the start).
- * - Between refusals the pace grows as TCP CUBIC grows its window: back to the accepted rate within RECOVER_MS,
- *   flat near it for a few seconds (a bucket's burst absorbs the slight excess for seconds before one 429), then
+ * - Between refusals the pace grows as TCP CUBIC grows its window: back to just under the rate refused within
+ *   RECOVER_MS, flat there for a few seconds (a bucket's burst absorbs the slight excess for seconds before one 429), then
  *   faster and faster above it (a limit that rose is found). After the first refusal, whose accepted rate was that
  *   of a sender still ramping up, it grows by FIRST_GROWTH per second until the next one.
  * - A rate the endpoint states (`x-ratelimit-limit-requests` per minute) caps the pace: the sender never goes above
  *   it, so a stated limit costs no 429 at all.
  */
 export const BACKOFF = 0.95;
-/** After a refusal, the pace is back at the rate accepted then this long after it (CUBIC's K). */
+/** After a refusal, the pace is back at PLATEAU × the rate refused this long after it (CUBIC's K). */
 export const RECOVER_MS = 5_000;
+/**
+ * Where the pace levels off after a refusal, × the rate refused: a little under it, so that the bucket refills
+ * while the pace is level (back at the rate itself, the pace was refused again every RECOVER_MS: 2% of requests).
+ */
+export const PLATEAU = 0.98;
 /** Relative growth of the pace per second after the first refusal. */
 export const FIRST_GROWTH = 0.1;
 /** The window of the accepted rate: at least this, and at least WINDOW_LATENCIES mean latencies. */
@@ -49,10 +54,11 @@ export class AdaptivePace {
     if (!cut) return undefined;
     const t = Math.max(0, now - cut.at) / 1000;
     if (cut.first) return cut.pace * Math.exp(FIRST_GROWTH * t);
-    // CUBIC: pace(0) = the cut, pace(K) = the accepted rate, concave before K, convex after
+    // CUBIC: pace(0) = the cut, pace(K) = just under the rate refused, concave before K, convex after
     const k = RECOVER_MS / 1000;
-    const c = Math.max(0, cut.accepted - cut.pace) / k ** 3;
-    return Math.min(cut.accepted * 1e3, cut.accepted + c * (t - k) ** 3);
+    const plateau = PLATEAU * cut.accepted;
+    const c = Math.max(0, plateau - cut.pace) / k ** 3;
+    return Math.min(cut.accepted * 1e3, plateau + c * (t - k) ** 3);
   }
 
   /** The epoch a request granted now belongs to: it changes at every cut. */
@@ -82,14 +88,19 @@ export class AdaptivePace {
     this.#expire(now);
   }
 
-  /** A rate refusal at `now` of a request granted in `epoch`. */
-  refused(epoch: number, now: number): void {
+  /**
+   * A rate refusal at `now` of a request granted in `epoch` with `inFlight` requests in flight: at least the rate
+   * that concurrency sustains at the mean latency (Little's law) was sent, so the pace is not cut below BACKOFF × it
+   * (answers lag sends by a latency: a sender still ramping up has accepted less than it sends).
+   */
+  refused(epoch: number, now: number, inFlight = 0): void {
     if (epoch !== this.#epoch) return;
     if (this.#cut && now - this.#cut.at < CUT_SPACING_MS) return;
     const measured = this.accepted(now);
     if (measured === undefined) return;
     // refused at the pace it had: the limit is below that, whatever a burst let the window accept
-    const accepted = Math.min(measured, this.#learned(now) ?? Number.POSITIVE_INFINITY);
+    const sustained = this.#meanLatency > 0 ? (inFlight * 1000) / this.#meanLatency : 0;
+    const accepted = Math.min(Math.max(measured, sustained), this.#learned(now) ?? Number.POSITIVE_INFINITY);
     const pace = BACKOFF * accepted;
     // the refusals of the first window are all the first's: the sender was still ramping up
     const first = this.#cut === undefined || (this.#cut.first && now - this.#cut.since < this.windowMs);

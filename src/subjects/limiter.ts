@@ -270,12 +270,27 @@ export class RateLimiter {
           this.lastAnswer = at;
           this.pace?.answered(at, sample.latencyMs);
         }
-        const refusal = this.adaptive?.report(epoch, outcome, sample);
-        if (refusal === 'rate') this.pace?.refused(paceEpoch, at);
+        // a 429 of a request granted before the last cut of the pace belongs to that cut's event: it says nothing
+        // of the concurrency either
+        const stale = outcome === 'rate-limited' && this.pace !== undefined && paceEpoch !== this.pace.epoch;
+        const refusal = stale ? undefined : this.adaptive?.report(epoch, outcome, sample);
+        if (refusal === 'rate') this.pace?.refused(paceEpoch, at, inFlight);
+        if (outcome === 'rate-limited') this.holdAfterRefusal(at);
         this.inFlight--;
         this.pump();
       },
     };
+  }
+
+  /**
+   * A refused request frees its slot within milliseconds: granted again at once, it would be refused again, and the
+   * next, a cascade of 429s before the pace is cut. The next grant waits one interval of the accepted rate.
+   */
+  private holdAfterRefusal(now: number): void {
+    const accepted = this.pace?.accepted(now);
+    if (accepted !== undefined && accepted > 0) {
+      this.nextRequestAt = Math.max(this.nextRequestAt, now + 1000 / accepted);
+    }
   }
 
   private expire(now: number): void {

@@ -72,8 +72,9 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
   retry?: Partial<RetryPolicy>;
   /**
    * A limiter instance, or the config of the process-wide limiter of this endpoint. Without a `concurrency`
-   * (CEILINGBENCH_CONCURRENCY) the limit adapts: 4 in flight at first, one more per window of answers, halved
-   * on a 429, within 1–64 (src/subjects/limiter.ts AdaptiveConcurrency).
+   * (CEILINGBENCH_CONCURRENCY) the limit adapts — 1 in flight at first, within 1–64, stepping under a concurrency
+   * cap or a queueing server's capacity — and requests are paced to a rate limit learned from 429s or stated in
+   * `x-ratelimit-limit-*` (src/subjects/adaptive-concurrency.ts, adaptive-pace.ts).
    */
   limiter?: RateLimiter | LimiterConfig;
   /** No cache when absent. */
