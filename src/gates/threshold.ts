@@ -1,6 +1,6 @@
 import type { ProjectGates, ThresholdGateName } from '../config/schema.js';
 import type { CollapseFit, RetentionFit } from '../schema/fit.js';
-import type { GateResult } from '../schema/gate.js';
+import { DEFAULT_GATE_ALPHA, DEFAULT_GATE_MARGIN, type GateResult } from '../schema/gate.js';
 import * as checks from './checks.js';
 import { type Threshold, thresholdGatesOf } from './normalize.js';
 import { undecidedNote } from './undecided.js';
@@ -11,18 +11,25 @@ export type GateRecord = RetentionFit | CollapseFit | (checks.CountingCapacity &
 interface Gate {
   /** The kind of record the gate's check reads. */
   kind: GateRecord['kind'];
-  check(record: GateRecord, threshold: Threshold): checks.CheckResult;
+  check(record: GateRecord, threshold: Threshold): checks.CheckResult & Partial<checks.TestedCheck>;
 }
 
 /** A gate on one kind of record; evaluateGates calls its check on records of that kind only. */
 const gate = <K extends GateRecord['kind']>(
   kind: K,
-  check: (record: Extract<GateRecord, { kind: K }>, threshold: Threshold) => checks.CheckResult,
+  check: (
+    record: Extract<GateRecord, { kind: K }>,
+    threshold: Threshold,
+  ) => checks.CheckResult & Partial<checks.TestedCheck>,
 ): Gate => ({ kind, check: check as Gate['check'] });
 
 /** Every threshold gate by name: what it reads and how it decides. */
 export const THRESHOLD_GATES: Readonly<Record<ThresholdGateName, Gate>> = {
-  minRetention: gate('retention', (fit, t) => checks.checkRetentionAtLeast(fit, t.value, t.evidence)),
+  minRetention: gate('retention', (fit, t) =>
+    t.evidence === 'test'
+      ? checks.checkRetentionTest(fit, t.value, t.alpha ?? DEFAULT_GATE_ALPHA, t.margin ?? DEFAULT_GATE_MARGIN)
+      : checks.checkRetentionAtLeast(fit, t.value, t.evidence),
+  ),
   minHorizon: gate('retention', (fit, t) => checks.checkHorizonAtLeast(fit, t.value)),
   maxTfbcRate: gate('retention', (fit, t) => checks.checkTfbcRateAtMost(fit, t.value)),
   collapseNoEarlierThan: gate('collapse', (fit, t) => checks.checkCollapseNoEarlierThan(fit, t.value)),
@@ -55,7 +62,10 @@ export function evaluateGates(project: string, record: GateRecord, gates: Projec
         passed: result.pass,
         message: gateLine(project, name, result.pass, threshold.mode, result.message + (undecided && `; ${undecided}`)),
         // what was compared, when not the point estimate (absent: the point estimate, the bytes reports always had)
-        ...(name === 'minRetention' && threshold.evidence === 'lower' ? { evidence: 'lower' as const } : {}),
+        ...(name === 'minRetention' && threshold.evidence !== 'point' ? { evidence: threshold.evidence } : {}),
+        // a test with stated errors: its alpha, margin and the power the trials achieved at the margin
+        ...(result.alpha !== undefined ? { alpha: result.alpha, margin: result.margin } : {}),
+        ...(typeof result.power === 'number' ? { power: result.power } : {}),
       },
     ];
   });
