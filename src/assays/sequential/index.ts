@@ -1,0 +1,6 @@
+export {
+  runSequentialSweep,
+  type SequentialSweepOptions,
+  type SequentialSweepResult,
+  type SequentialSweepSpec,
+} from './sweep.js';
