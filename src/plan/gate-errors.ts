@@ -1,3 +1,4 @@
+import { SEQUENTIAL_DEFAULTS } from '../config/design.js';
 import { PyRandom } from '../rng/index.js';
 import { retentionInformation } from '../stats/sample-size.js';
 import {
@@ -18,9 +19,9 @@ import { normalCdf } from '../stats/special.js';
 
 export const SIMULATED_RUNS = 400;
 
-/** The sequential design `plan` states until the sweep runs one: 2 trials per depth a look, at most 4× the grid. */
-export const SEQUENTIAL_BATCH = 2;
-export const SEQUENTIAL_MAX_FACTOR = 4;
+/** The sequential design's defaults (src/config/design.ts): 2 trials per depth a look, at most 4× the grid. */
+export const SEQUENTIAL_BATCH = SEQUENTIAL_DEFAULTS.batch;
+export const SEQUENTIAL_MAX_FACTOR = SEQUENTIAL_DEFAULTS.maxFactor;
 
 export interface DesignErrors {
   design: string;

@@ -213,7 +213,7 @@ describe('ceilingbench plan', () => {
   it('a bad flag is a usage error (exit 2) naming the fix', async () => {
     const { code, stderr } = await cli(['plan', '--root', root, '--design', 'clever']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/--design: 'clever' is not a design; use grid or adaptive/);
+    expect(stderr).toMatch(/--design: 'clever' is not a design; use grid, adaptive or sequential/);
     const unmatched = await cli([
       'plan',
       '--root',
