@@ -1,6 +1,8 @@
 import type { CollapseFit, RetentionFit } from '../schema/fit.js';
 import { type SccStop, sccStopText } from '../schema/scc-stop.js';
-import { boundaries, fixedTestFailProbability, retentionTestCall } from '../stats/sequential.js';
+import { boundaries, type DesignPower, fixedTestFailProbability, retentionTestCall } from '../stats/sequential.js';
+
+export type { DesignPower };
 
 /**
  * Pure threshold checks shared by the matchers and the CI gates; every message prints the estimate
@@ -59,13 +61,21 @@ export interface TestedCheck extends CheckResult {
  * so a model at or above the threshold fails at most alpha of the time; the power is the chance these trials had
  * of failing a model one margin short.
  */
-export function checkRetentionTest(fit: RetentionFit, threshold: number, alpha: number, margin: number): TestedCheck {
+export function checkRetentionTest(
+  fit: RetentionFit,
+  threshold: number,
+  alpha: number,
+  margin: number,
+  designPower?: DesignPower,
+): TestedCheck {
   const label = `${fit.task} p_d`;
   if (fit.status === 'insufficient')
     return { ...insufficient(label, fit.insufficientReason), alpha, margin, power: null };
   const test = { threshold, margin, alpha };
   const { call, llr } = retentionTestCall(fit.counts, test, true, false);
-  const power = fixedTestFailProbability(fit.counts, test, threshold - margin);
+  // a sequential run's power is its design's (the chance the whole procedure fails a model one margin short)
+  const power = designPower?.value ?? fixedTestFailProbability(fit.counts, test, threshold - margin);
+  const powerOf = designPower ? ` (${designPower.of})` : '';
   const pass = call === 'pass';
   const decision = pass
     ? `no evidence of a shortfall (Λ ${f3(llr)} < ${f3(boundaries(test).fail)})`
@@ -77,7 +87,7 @@ export function checkRetentionTest(fit: RetentionFit, threshold: number, alpha: 
     alpha,
     margin,
     power,
-    message: `${label} = ${f3(fit.pd)}${ci(fit.ci95)}: likelihood-ratio test of ${threshold} against ${f3(threshold - margin)} finds ${decision} — alpha ${alpha}, power ${f3(power)} at margin ${margin}${power < 0.8 ? ' (under 0.8: a shortfall of the margin may pass; more trials raise it)' : ''}`,
+    message: `${label} = ${f3(fit.pd)}${ci(fit.ci95)}: likelihood-ratio test of ${threshold} against ${f3(threshold - margin)} finds ${decision} — alpha ${alpha}, power ${f3(power)}${powerOf} at margin ${margin}${power < 0.8 ? ' (under 0.8: a shortfall of the margin may pass; more trials raise it)' : ''}`,
   };
 }
 

@@ -11,7 +11,16 @@ export type GateRecord = RetentionFit | CollapseFit | (checks.CountingCapacity &
 interface Gate {
   /** The kind of record the gate's check reads. */
   kind: GateRecord['kind'];
-  check(record: GateRecord, threshold: Threshold): checks.CheckResult & Partial<checks.TestedCheck>;
+  check(
+    record: GateRecord,
+    threshold: Threshold,
+    context: GateContext,
+  ): checks.CheckResult & Partial<checks.TestedCheck>;
+}
+
+/** What the run knows beside the record: the power of the design that produced it (the sequential design). */
+export interface GateContext {
+  designPower?: checks.DesignPower;
 }
 
 /** A gate on one kind of record; evaluateGates calls its check on records of that kind only. */
@@ -20,14 +29,21 @@ const gate = <K extends GateRecord['kind']>(
   check: (
     record: Extract<GateRecord, { kind: K }>,
     threshold: Threshold,
+    context: GateContext,
   ) => checks.CheckResult & Partial<checks.TestedCheck>,
 ): Gate => ({ kind, check: check as Gate['check'] });
 
 /** Every threshold gate by name: what it reads and how it decides. */
 export const THRESHOLD_GATES: Readonly<Record<ThresholdGateName, Gate>> = {
-  minRetention: gate('retention', (fit, t) =>
+  minRetention: gate('retention', (fit, t, context) =>
     t.evidence === 'test'
-      ? checks.checkRetentionTest(fit, t.value, t.alpha ?? DEFAULT_GATE_ALPHA, t.margin ?? DEFAULT_GATE_MARGIN)
+      ? checks.checkRetentionTest(
+          fit,
+          t.value,
+          t.alpha ?? DEFAULT_GATE_ALPHA,
+          t.margin ?? DEFAULT_GATE_MARGIN,
+          context.designPower,
+        )
       : checks.checkRetentionAtLeast(fit, t.value, t.evidence),
   ),
   minHorizon: gate('retention', (fit, t) => checks.checkHorizonAtLeast(fit, t.value)),
@@ -41,14 +57,19 @@ export const gateLine = (key: string, gate: string, passed: boolean, mode: strin
   `gate ${key}.${gate} ${passed ? 'passed' : 'FAILED'} (${mode}): ${why}`;
 
 /** Evaluates the configured threshold gates of a project that apply to one record, in THRESHOLD_GATES order. */
-export function evaluateGates(project: string, record: GateRecord, gates: ProjectGates | undefined): GateResult[] {
+export function evaluateGates(
+  project: string,
+  record: GateRecord,
+  gates: ProjectGates | undefined,
+  context: GateContext = {},
+): GateResult[] {
   if (!gates) return [];
   const configured = new Map(thresholdGatesOf(gates).map((g) => [g.name, g.threshold]));
   return (Object.keys(THRESHOLD_GATES) as ThresholdGateName[]).flatMap((name) => {
     const threshold = configured.get(name);
     const { kind, check } = THRESHOLD_GATES[name];
     if (threshold === undefined || kind !== record.kind) return [];
-    const result = check(record, threshold);
+    const result = check(record, threshold, context);
     const undecided = undecidedNote(name, record, threshold.value);
     return [
       {

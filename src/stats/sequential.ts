@@ -33,6 +33,13 @@ export interface RetentionTest {
 
 export type SequentialCall = 'pass' | 'fail' | 'continue';
 
+/** The power of the design that produced a record, when it is not the one-look test's on its counts. */
+export interface DesignPower {
+  value: number;
+  /** How it was obtained, as the gate line says it: `sequential design, 400 simulated runs`. */
+  of: string;
+}
+
 /** Throws a RangeError unless 0 < threshold − margin < threshold < 1 and 0 < α, β < 1. */
 export function checkRetentionTest(test: RetentionTest): void {
   const { threshold, margin, alpha, beta = 0.2 } = test;

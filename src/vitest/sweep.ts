@@ -1,6 +1,6 @@
 import { describe, test } from 'vitest';
 import { runAdaptiveSweep, trialCostModel } from '../assays/adaptive/index.js';
-import { runSequentialSweep } from '../assays/sequential/index.js';
+import { runSequentialSweep, sequentialDesignPower } from '../assays/sequential/index.js';
 import { compareVariants } from '../assays/sweep/ablation.js';
 import { fitSweep } from '../assays/sweep/fit-sweep.js';
 import { runCell } from '../assays/sweep/run-cell.js';
@@ -259,6 +259,15 @@ function describeSequential(
           `design 'sequential' decides the project's minRetention gate with evidence 'test': configure gates.${gateKey}.minRetention as { value, evidence: 'test', alpha, margin } (docs/gates.md#error-controlled-gates)`,
         ]);
       const trials = options.trials ?? config.trials;
+      const test = {
+        threshold: gate.value,
+        alpha: gate.alpha ?? DEFAULT_GATE_ALPHA,
+        margin: gate.margin ?? DEFAULT_GATE_MARGIN,
+      };
+      const sequential = {
+        batch: design.batch ?? SEQUENTIAL_DEFAULTS.batch,
+        maxPerCell: design.maxPerCell ?? SEQUENTIAL_DEFAULTS.maxFactor * trials,
+      };
       const { cells, fit } = await runSequentialSweep(
         {
           project: recordProjectOf(testTask, project),
@@ -271,13 +280,8 @@ function describeSequential(
         },
         subject,
         {
-          test: {
-            threshold: gate.value,
-            alpha: gate.alpha ?? DEFAULT_GATE_ALPHA,
-            margin: gate.margin ?? DEFAULT_GATE_MARGIN,
-          },
-          batch: design.batch ?? SEQUENTIAL_DEFAULTS.batch,
-          maxPerCell: design.maxPerCell ?? SEQUENTIAL_DEFAULTS.maxFactor * trials,
+          test,
+          ...sequential,
           seed: config.seed,
           missing: config.missing,
           reading: config.reading,
@@ -289,7 +293,9 @@ function describeSequential(
       recordAndJudge(testTask, {
         record: fit,
         cells,
-        gates: evaluateGates(gateKey, fit, gates),
+        gates: evaluateGates(gateKey, fit, gates, {
+          designPower: sequentialDesignPower(levels, sequential, test, config.seed),
+        }),
         subject: subject.identity,
         seed: config.seed,
       });

@@ -51,4 +51,15 @@ describe('minRetention with evidence "test": a gate with stated errors', () => {
       false,
     );
   });
+
+  it('states the power of the design that produced the record when the run gives it (the sequential design)', () => {
+    const [gate] = evaluateGates(
+      'd2',
+      gridFit(0.85, 10),
+      { minRetention: { value: 0.9, mode: 'hard', evidence: 'test' } },
+      { designPower: { value: 0.87, of: "the sequential design's, 400 simulated runs" } },
+    );
+    expect(gate.power).toBe(0.87);
+    expect(gate.message).toMatch(/power 0\.870 \(the sequential design's, 400 simulated runs\) at margin 0\.02$/);
+  });
 });

@@ -1,8 +1,15 @@
+import { PyRandom } from '../../rng/index.js';
 import type { CellResult } from '../../schema/cell.js';
 import type { RetentionFit } from '../../schema/fit.js';
 import type { TrialRecord } from '../../schema/trial.js';
 import type { DepthCount } from '../../stats/depth-counts.js';
-import { type RetentionTest, retentionTestCall, type SequentialCall } from '../../stats/sequential.js';
+import {
+  type DesignPower,
+  type RetentionTest,
+  retentionTestCall,
+  type SequentialCall,
+  sequentialCharacteristics,
+} from '../../stats/sequential.js';
 import type { Subject } from '../../subjects/subject.js';
 import type { AnyTaskPlugin, GenerateOptions, ReadingProfile } from '../../tasks/task.js';
 import { taskAnswerer } from '../adaptive/task-answerer.js';
@@ -125,4 +132,29 @@ export async function runSequentialSweep(
       return { cells, fit, call: look.call, atMaximum: look.atMaximum, looks, perCell };
     }
   }
+}
+
+/** Seeded simulated runs behind the power a sequential gate line states. */
+export const POWER_RUNS = 400;
+
+/**
+ * The power of the sequential design at the margin — the chance the whole procedure (these depths, batches and
+ * maximum) fails a model one margin short — by POWER_RUNS seeded simulated runs of the test itself; what its gate
+ * line states, in place of the one-look power on the counts it happened to stop at.
+ */
+export function sequentialDesignPower(
+  depths: readonly number[],
+  design: { batch: number; maxPerCell: number },
+  test: RetentionTest,
+  seed: number,
+): DesignPower {
+  const p1 = test.threshold - test.margin;
+  const { failRate } = sequentialCharacteristics(
+    new PyRandom(`sequential-power|${seed}`),
+    p1,
+    { depths, ...design },
+    test,
+    POWER_RUNS,
+  );
+  return { value: failRate, of: `the sequential design's, ${POWER_RUNS} simulated runs` };
 }
