@@ -1,3 +1,4 @@
+import type { SweepDesign } from '../config/design.js';
 import { CROSS_SUBJECT_GATE_KEYS, type GateValue, type ProjectGates } from '../config/schema.js';
 import { gatesFor, normalizeThreshold } from '../gates/index.js';
 import { DEFAULT_GATE_ALPHA, DEFAULT_GATE_MARGIN } from '../schema/gate.js';
@@ -29,7 +30,23 @@ function planned(trials: number | null, unit: string): string {
   return trials === null ? '' : ` (planned: ${trials} ${unit})`;
 }
 
-function line(project: PlanProject, gate: string, value: number, margin: number, alpha: number): string {
+/** The sequential design `plan` states: the configured one, else the defaults (src/config/design.ts). */
+function sequentialOf(design: SweepDesign | undefined, perCell: number): { batch: number; maxPerCell: number } {
+  const own = design?.kind === 'sequential' ? design : undefined;
+  return {
+    batch: own?.batch ?? SEQUENTIAL_BATCH,
+    maxPerCell: own?.maxPerCell ?? SEQUENTIAL_MAX_FACTOR * perCell,
+  };
+}
+
+function line(
+  project: PlanProject,
+  gate: string,
+  value: number,
+  margin: number,
+  alpha: number,
+  design?: SweepDesign,
+): string {
   const head = `${project.name}.${gate} ${value}`;
   if (!project.estimated) return `${head}: your spec files set the depths and trials — the formula needs them`;
   const grid = gridOf(project);
@@ -44,7 +61,7 @@ function line(project: PlanProject, gate: string, value: number, margin: number,
         grid.levels,
         grid.trials,
         { threshold: value, margin, alpha },
-        { batch: SEQUENTIAL_BATCH, maxPerCell: SEQUENTIAL_MAX_FACTOR * grid.trials },
+        sequentialOf(design, grid.trials),
       );
       return [first, ...formatGateErrors(errors)].join('\n  ');
     }
@@ -73,6 +90,7 @@ export function gatePowerLines(
   gates: Readonly<Record<string, ProjectGates>>,
   projects: readonly PlanProject[],
   margin = DEFAULT_GATE_MARGIN,
+  design?: SweepDesign,
 ): string[] {
   const lines: string[] = [];
   for (const project of projects) {
@@ -81,7 +99,7 @@ export function gatePowerLines(
     for (const [gate, raw] of Object.entries(own)) {
       if (raw === undefined || CROSS_SUBJECT_GATE_KEYS.includes(gate)) continue;
       const threshold = normalizeThreshold(raw as GateValue);
-      lines.push(line(project, gate, threshold.value, margin, threshold.alpha ?? DEFAULT_GATE_ALPHA));
+      lines.push(line(project, gate, threshold.value, margin, threshold.alpha ?? DEFAULT_GATE_ALPHA, design));
     }
   }
   return lines;

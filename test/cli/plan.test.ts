@@ -202,6 +202,14 @@ describe('ceilingbench plan', () => {
     );
     expect(stdout).toMatch(/ {4}grid \+ test \(alpha 0\.05\): false alarm 0\.0\d\d at the threshold/);
     expect(stdout).toMatch(/ {4}sequential \(alpha 0\.05, 2 per depth a look, at most 160\): false alarm 0\.0\d\d/);
+    // the configured sequential design's batch and maximum, not the defaults
+    const configured = await cli([...args, '--design', 'sequential'], {
+      CEILINGBENCH_GATES: gates,
+      CEILINGBENCH_SEQUENTIAL_BATCH: '5',
+      CEILINGBENCH_SEQUENTIAL_MAX: '100',
+    });
+    expect(configured.stdout).toMatch(/ {4}sequential \(alpha 0\.05, 5 per depth a look, at most 100\): false alarm/);
+    expect(configured.stdout).toMatch(/design sequential \(the rows price the grid at these trials/);
     expect(stdout).toMatch(/ {2}d2\.minHorizon 8: H_0\.5 = 8 is p_d 0\.917; about \d+ trials per cell/);
     expect(stdout).toContain(`  d2.maxTfbcRate 0.2: about ${rateTrials(0.2, 0.03)} correct answers`);
     expect(stdout).toContain(`  puzzles.collapseNoEarlierThan 3: about ${twoRateTrials(0.1)} trials per level`);

@@ -149,7 +149,9 @@ export async function printPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   }
   const { DEFAULT_GATE_MARGIN, formatGatePower, gatePowerLines } = await import('../../plan/gate-power.js');
   const margin = gateMargin(flags.gateMargin, DEFAULT_GATE_MARGIN);
-  io.stdout(formatPlanTable(plan) + formatGatePower(gatePowerLines(config.gates, plan.projects, margin), margin));
+  io.stdout(
+    formatPlanTable(plan) + formatGatePower(gatePowerLines(config.gates, plan.projects, margin, config.design), margin),
+  );
   return 0;
 }
 
