@@ -20,7 +20,8 @@ export const gateValueSchema = z.union([
       mode: z.enum(GATE_MODES).default('hard'),
       /**
        * For retention: compare the point estimate (default) or the CI lower bound (neither states an error rate),
-       * or 'test': the likelihood-ratio test with false-alarm rate `alpha` and power stated at `margin`.
+       * or 'test' (minRetention, minHorizon): the likelihood-ratio test with false-alarm rate `alpha` and power
+       * stated at `margin`.
        */
       evidence: z.enum(GATE_EVIDENCE).default('point'),
       /** evidence 'test': the false-alarm rate (failing a model that meets the threshold; default 0.05). */

@@ -91,6 +91,22 @@ export function checkRetentionTest(
   };
 }
 
+/**
+ * minHorizon as the same test: H_0.5 = ln 0.5 / ln p_d, so "H_0.5 at least `steps`" is "p_d at least 0.5^(1/steps)",
+ * tested with the margin in p_d. The estimate and interval stay the horizon's, as the point gate prints them.
+ */
+export function checkHorizonTest(fit: RetentionFit, steps: number, alpha: number, margin: number): TestedCheck {
+  const p0 = 0.5 ** (1 / steps);
+  const tested = checkRetentionTest(fit, p0, alpha, margin);
+  const h = fit.horizon['0.5'];
+  return {
+    ...tested,
+    estimate: h?.value ?? null,
+    ci95: h && h.ci95[0] !== null && h.ci95[1] !== null ? [h.ci95[0], h.ci95[1]] : null,
+    message: `${fit.task} H_0.5 at least ${steps} is p_d at least ${f3(p0)}: ${tested.message}`,
+  };
+}
+
 export function checkHorizonAtLeast(fit: RetentionFit, steps: number, success = 0.5): CheckResult {
   const label = `${fit.task} H_${success}`;
   if (fit.status === 'insufficient') return insufficient(label, fit.insufficientReason);
@@ -111,7 +127,7 @@ export function checkHorizonAtLeast(fit: RetentionFit, steps: number, success = 
     pass,
     estimate: h.value,
     ci95: h.ci95[0] === null || h.ci95[1] === null ? null : [lower, upper],
-    message: `${label} = ${f3(value)} steps [${f3(lower)}, ${f3(upper)}] (95% CI) is ${pass ? 'at least' : 'below'} ${steps}`,
+    message: `${label} = ${f3(value)} steps [${f3(lower)}, ${f3(upper)}] (95% CI) is ${pass ? 'at least' : 'below'} ${steps}${NO_ERROR_CONTROL}`,
   };
 }
 

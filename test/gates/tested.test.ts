@@ -62,4 +62,13 @@ describe('minRetention with evidence "test": a gate with stated errors', () => {
     expect(gate.power).toBe(0.87);
     expect(gate.message).toMatch(/power 0\.870 \(the sequential design's, 400 simulated runs\) at margin 0\.02$/);
   });
+
+  it('tests minHorizon as p_d at least 0.5^(1/steps), keeping the horizon as its estimate', () => {
+    // H_0.5 at least 8 steps is p_d at least 0.917; a model at 0.85 falls short
+    const [gate] = evaluateGates('d2', gridFit(0.85, 100), {
+      minHorizon: { value: 8, mode: 'hard', evidence: 'test' },
+    });
+    expect(gate).toMatchObject({ passed: false, evidence: 'test', alpha: 0.05, margin: 0.02, estimate: 13.8 });
+    expect(gate.message).toMatch(/d2 H_0\.5 at least 8 is p_d at least 0\.917: .*likelihood-ratio test of 0\.917/);
+  });
 });
