@@ -179,7 +179,10 @@ export const registerPlan: RegisterCommand = (cli, io) => {
     )
     .option('--seed <n>', 'Run seed (0 = the released CCB instances)')
     .option('--trials <n>', 'Trials per cell (default 40)')
-    .option('--design <grid|adaptive>', "CCB depth design: the papers' grid (default) or adaptive allocation")
+    .option(
+      '--design <grid|adaptive|sequential>',
+      "CCB depth design: the papers' grid (default), adaptive allocation, or sequential (stops when the minRetention test decides)",
+    )
     .option('--target-width <w>', 'Adaptive design: stop at this 95% CI width of p_d')
     .option('--max-cost <usd>', "The run's cost limit to compare the estimate with (USD, at the config prices)")
     .option('--max-tokens <n>', "The run's token limit to compare the estimate with (prompt + completion)")
