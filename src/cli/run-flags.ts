@@ -46,8 +46,8 @@ function usdFlag(name: string, value: string | number | undefined): string | und
 
 /** The shared flags as CEILINGBENCH_* overrides (undefined: not given); a bad value is a usage error naming it. */
 export function runFlagsEnv(flags: RunEnvFlags): Record<string, string | undefined> {
-  if (flags.design !== undefined && flags.design !== 'grid' && flags.design !== 'adaptive') {
-    throw new UsageError(`--design: '${flags.design}' is not a design; use grid or adaptive`);
+  if (flags.design !== undefined && !['grid', 'adaptive', 'sequential'].includes(flags.design)) {
+    throw new UsageError(`--design: '${flags.design}' is not a design; use grid, adaptive or sequential`);
   }
   return {
     ...subjectEnv(flags.subject),

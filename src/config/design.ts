@@ -22,7 +22,17 @@ export const designSchema = z.discriminatedUnion('kind', [
       .refine((d) => d.min <= d.max, { message: 'the lowest depth must not exceed the highest' })
       .optional(),
   }),
+  z.object({
+    kind: z.literal('sequential'),
+    /** Trials per depth a look (default 2). */
+    batch: z.number().int().min(1).optional(),
+    /** The most trials per depth (default 4 × the run's trials per cell). */
+    maxPerCell: z.number().int().min(1).optional(),
+  }),
 ]);
+
+/** The sequential design's defaults: 2 trials per depth a look, at most 4× the grid's trials per depth. */
+export const SEQUENTIAL_DEFAULTS = { batch: 2, maxFactor: 4 } as const;
 export type SweepDesign = z.infer<typeof designSchema>;
 
 /** 'lo-hi' (e.g. '1-100') as two numbers; anything else is passed on as NaN for the schema to reject. */
@@ -43,11 +53,17 @@ export function sweepDesignFromEnv(env: Record<string, string | undefined> = pro
           objective: env.CEILINGBENCH_ADAPTIVE_OBJECTIVE || undefined,
           depths: depthRange(env.CEILINGBENCH_ADAPTIVE_DEPTHS),
         }
-      : { kind },
+      : kind === 'sequential'
+        ? {
+            kind,
+            batch: env.CEILINGBENCH_SEQUENTIAL_BATCH ? Number(env.CEILINGBENCH_SEQUENTIAL_BATCH) : undefined,
+            maxPerCell: env.CEILINGBENCH_SEQUENTIAL_MAX ? Number(env.CEILINGBENCH_SEQUENTIAL_MAX) : undefined,
+          }
+        : { kind },
   );
   if (!parsed.success) {
     throw formatZodError(
-      'CEILINGBENCH_DESIGN / CEILINGBENCH_TARGET_WIDTH / CEILINGBENCH_ADAPTIVE_OBJECTIVE / CEILINGBENCH_ADAPTIVE_DEPTHS',
+      'CEILINGBENCH_DESIGN / CEILINGBENCH_TARGET_WIDTH / CEILINGBENCH_ADAPTIVE_OBJECTIVE / CEILINGBENCH_ADAPTIVE_DEPTHS / CEILINGBENCH_SEQUENTIAL_BATCH / CEILINGBENCH_SEQUENTIAL_MAX',
       parsed.error,
     );
   }
@@ -57,6 +73,8 @@ export function sweepDesignFromEnv(env: Record<string, string | undefined> = pro
 /** The design in a line, as a report's provenance names it: `grid`, `adaptive (objective cost, …)`. */
 export function designText(design: SweepDesign): string {
   if (design.kind === 'grid') return 'grid';
+  if (design.kind === 'sequential')
+    return `sequential (batch ${design.batch ?? SEQUENTIAL_DEFAULTS.batch}, at most ${design.maxPerCell === undefined ? `${SEQUENTIAL_DEFAULTS.maxFactor}× the trials` : design.maxPerCell} per depth)`;
   const parts = [`objective ${design.objective ?? 'cost'}`];
   if (design.targetWidth !== undefined) parts.push(`target width ${design.targetWidth}`);
   if (design.depths) parts.push(`depths ${design.depths.min}-${design.depths.max}`);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_EXAMPLES, exampleLimitSchema } from '../schema/example.js';
-import { GATE_MODES } from '../schema/gate.js';
+import { GATE_EVIDENCE, GATE_MODES } from '../schema/gate.js';
 import { SERVED_MODEL_RULES } from '../schema/provenance.js';
 import { pricesSchema, spendLimitsSchema } from '../schema/spend.js';
 import { type DefinedSubject, isDefinedSubject } from '../subjects/function/define.js';
@@ -9,9 +9,7 @@ import type { ReasoningDelimiter } from '../tasks/reasoning-channels.js';
 import { READING_PROFILES } from '../tasks/task.js';
 import { checkGateRanges } from './gate-ranges.js';
 
-/** What a retention gate compares with its threshold: the point estimate or the CI lower bound. */
-export const GATE_EVIDENCE = ['point', 'lower'] as const;
-export type GateEvidence = (typeof GATE_EVIDENCE)[number];
+export { GATE_EVIDENCE, type GateEvidence } from '../schema/gate.js';
 
 /** A threshold: a bare number is a hard gate; the object form can make it advisory. */
 export const gateValueSchema = z.union([
@@ -20,8 +18,16 @@ export const gateValueSchema = z.union([
     .object({
       value: z.number(),
       mode: z.enum(GATE_MODES).default('hard'),
-      /** For retention: compare the point estimate (default) or the CI lower bound. */
+      /**
+       * For retention: compare the point estimate (default) or the CI lower bound (neither states an error rate),
+       * or 'test' (minRetention, minHorizon): the likelihood-ratio test with false-alarm rate `alpha` and power
+       * stated at `margin`.
+       */
       evidence: z.enum(GATE_EVIDENCE).default('point'),
+      /** evidence 'test': the false-alarm rate (failing a model that meets the threshold; default 0.05). */
+      alpha: z.number().gt(0).lt(1).optional(),
+      /** evidence 'test': the smallest shortfall in p_d it must catch (default 0.02). */
+      margin: z.number().gt(0).lt(1).optional(),
     })
     .strict(),
 ]);

@@ -1,5 +1,8 @@
 import type { CollapseFit, RetentionFit } from '../schema/fit.js';
 import { type SccStop, sccStopText } from '../schema/scc-stop.js';
+import { boundaries, type DesignPower, fixedTestFailProbability, retentionTestCall } from '../stats/sequential.js';
+
+export type { DesignPower };
 
 /**
  * Pure threshold checks shared by the matchers and the CI gates; every message prints the estimate
@@ -11,6 +14,9 @@ export interface CheckResult {
   ci95: [number, number] | null;
   message: string;
 }
+
+/** What a gate line on the point estimate or the CI bound says of its error rates: none are stated. */
+export const NO_ERROR_CONTROL = ' (no error control)';
 
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : String(x));
 const ci = (c: [number, number] | null): string => (c ? ` [${f3(c[0])}, ${f3(c[1])}] (95% CI)` : '');
@@ -38,7 +44,66 @@ export function checkRetentionAtLeast(
     pass,
     estimate: fit.pd,
     ci95: fit.ci95,
-    message: `${label} = ${f3(fit.pd)}${ci(fit.ci95)}: ${what} ${f3(value)} is ${pass ? 'at least' : 'below'} ${threshold}`,
+    message: `${label} = ${f3(fit.pd)}${ci(fit.ci95)}: ${what} ${f3(value)} is ${pass ? 'at least' : 'below'} ${threshold}${NO_ERROR_CONTROL}`,
+  };
+}
+
+/** A check with stated errors: its false-alarm rate, the margin, and the power the trials achieved there. */
+export interface TestedCheck extends CheckResult {
+  alpha: number;
+  margin: number;
+  power: number | null;
+}
+
+/**
+ * minRetention as a test with stated errors (src/stats/sequential.ts, docs/gates.md#error-controlled-gates): fails
+ * iff the likelihood ratio of p_d = threshold − margin against p_d = threshold reaches 1/alpha on the fit's trials,
+ * so a model at or above the threshold fails at most alpha of the time; the power is the chance these trials had
+ * of failing a model one margin short.
+ */
+export function checkRetentionTest(
+  fit: RetentionFit,
+  threshold: number,
+  alpha: number,
+  margin: number,
+  designPower?: DesignPower,
+): TestedCheck {
+  const label = `${fit.task} p_d`;
+  if (fit.status === 'insufficient')
+    return { ...insufficient(label, fit.insufficientReason), alpha, margin, power: null };
+  const test = { threshold, margin, alpha };
+  const { call, llr } = retentionTestCall(fit.counts, test, true, false);
+  // a sequential run's power is its design's (the chance the whole procedure fails a model one margin short)
+  const power = designPower?.value ?? fixedTestFailProbability(fit.counts, test, threshold - margin);
+  const powerOf = designPower ? ` (${designPower.of})` : '';
+  const pass = call === 'pass';
+  const decision = pass
+    ? `no evidence of a shortfall (Λ ${f3(llr)} < ${f3(boundaries(test).fail)})`
+    : `a shortfall (Λ ${f3(llr)} ≥ ${f3(boundaries(test).fail)})`;
+  return {
+    pass,
+    estimate: fit.pd,
+    ci95: fit.ci95,
+    alpha,
+    margin,
+    power,
+    message: `${label} = ${f3(fit.pd)}${ci(fit.ci95)}: likelihood-ratio test of ${threshold} against ${f3(threshold - margin)} finds ${decision} — alpha ${alpha}, power ${f3(power)}${powerOf} at margin ${margin}${power < 0.8 ? ' (under 0.8: a shortfall of the margin may pass; more trials raise it)' : ''}`,
+  };
+}
+
+/**
+ * minHorizon as the same test: H_0.5 = ln 0.5 / ln p_d, so "H_0.5 at least `steps`" is "p_d at least 0.5^(1/steps)",
+ * tested with the margin in p_d. The estimate and interval stay the horizon's, as the point gate prints them.
+ */
+export function checkHorizonTest(fit: RetentionFit, steps: number, alpha: number, margin: number): TestedCheck {
+  const p0 = 0.5 ** (1 / steps);
+  const tested = checkRetentionTest(fit, p0, alpha, margin);
+  const h = fit.horizon['0.5'];
+  return {
+    ...tested,
+    estimate: h?.value ?? null,
+    ci95: h && h.ci95[0] !== null && h.ci95[1] !== null ? [h.ci95[0], h.ci95[1]] : null,
+    message: `${fit.task} H_0.5 at least ${steps} is p_d at least ${f3(p0)}: ${tested.message}`,
   };
 }
 
@@ -62,7 +127,7 @@ export function checkHorizonAtLeast(fit: RetentionFit, steps: number, success = 
     pass,
     estimate: h.value,
     ci95: h.ci95[0] === null || h.ci95[1] === null ? null : [lower, upper],
-    message: `${label} = ${f3(value)} steps [${f3(lower)}, ${f3(upper)}] (95% CI) is ${pass ? 'at least' : 'below'} ${steps}`,
+    message: `${label} = ${f3(value)} steps [${f3(lower)}, ${f3(upper)}] (95% CI) is ${pass ? 'at least' : 'below'} ${steps}${NO_ERROR_CONTROL}`,
   };
 }
 

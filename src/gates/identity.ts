@@ -1,4 +1,4 @@
-import type { GateResult } from '../schema/gate.js';
+import type { GateEvidence, GateResult } from '../schema/gate.js';
 
 /**
  * Whether a record was measured the way the configuration says: by its subject, with its seed and prompt profile,
@@ -33,8 +33,14 @@ export interface ExpectedGate {
   threshold: number;
   mode: string;
   /** minRetention only: a result that does not say was gated on the point estimate (its default). */
-  evidence?: 'point' | 'lower';
+  evidence?: GateEvidence;
 }
+
+const EVIDENCE_TEXT: Readonly<Record<GateEvidence, string>> = {
+  point: 'point estimate',
+  lower: 'CI lower bound',
+  test: 'likelihood-ratio test',
+};
 
 /** What differs between the gate a test evaluated and the one the configuration sets; empty when nothing. */
 export function gateSettingMismatches(
@@ -48,7 +54,7 @@ export function gateSettingMismatches(
     );
   if (expected.evidence !== undefined && (got.evidence ?? 'point') !== expected.evidence)
     out.push(
-      `evaluated on the ${(got.evidence ?? 'point') === 'lower' ? 'CI lower bound' : 'point estimate'}, not the configured ${expected.evidence === 'lower' ? 'CI lower bound' : 'point estimate'} (evidence: '${expected.evidence}')`,
+      `evaluated on the ${EVIDENCE_TEXT[got.evidence ?? 'point']}, not the configured ${EVIDENCE_TEXT[expected.evidence]} (evidence: '${expected.evidence}')`,
     );
   return out;
 }

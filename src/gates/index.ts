@@ -15,6 +15,6 @@ export { gateKeyCovers, gatesFor, unknownGateKeys } from './keys.js';
 export { type DeclaredProject, deriveManifest, type GridRecord } from './manifest.js';
 export { configuredGatesOf, normalizeNotWorseThan, normalizeThreshold, type Threshold } from './normalize.js';
 export { servedModelGates } from './served-model.js';
-export { evaluateGates, type GateRecord, gateLine, THRESHOLD_GATES } from './threshold.js';
+export { evaluateGates, type GateContext, type GateRecord, gateLine, THRESHOLD_GATES } from './threshold.js';
 export { UNDECIDED, undecidedPasses } from './undecided.js';
 export { hardFailures, VerdictError } from './verdict.js';

@@ -6,17 +6,24 @@ import {
   type ProjectGates,
   type ThresholdGateName,
 } from '../config/schema.js';
-import type { GateMode } from '../schema/gate.js';
+import { DEFAULT_GATE_ALPHA, DEFAULT_GATE_MARGIN, type GateEvidence, type GateMode } from '../schema/gate.js';
 
 /** A threshold gate as configured, in its one full form: a bare number is a hard gate on the point estimate. */
 export interface Threshold {
   value: number;
   mode: GateMode;
-  evidence: 'point' | 'lower';
+  evidence: GateEvidence;
+  /** evidence 'test': the false-alarm rate and the shortfall it must catch (defaults resolved). */
+  alpha?: number;
+  margin?: number;
 }
 
-export const normalizeThreshold = (g: GateValue): Threshold =>
-  typeof g === 'number' ? { value: g, mode: 'hard', evidence: 'point' } : g;
+export function normalizeThreshold(g: GateValue): Threshold {
+  if (typeof g === 'number') return { value: g, mode: 'hard', evidence: 'point' };
+  const { value, mode, evidence } = g;
+  if (evidence !== 'test') return { value, mode, evidence };
+  return { value, mode, evidence, alpha: g.alpha ?? DEFAULT_GATE_ALPHA, margin: g.margin ?? DEFAULT_GATE_MARGIN };
+}
 
 /** A notWorseThan gate in its one full form, its margin resolved (its own, the project's, or the default). */
 export interface NotWorseSetting {

@@ -1,7 +1,10 @@
+import type { SweepDesign } from '../config/design.js';
 import { CROSS_SUBJECT_GATE_KEYS, type GateValue, type ProjectGates } from '../config/schema.js';
 import { gatesFor, normalizeThreshold } from '../gates/index.js';
+import { DEFAULT_GATE_ALPHA, DEFAULT_GATE_MARGIN } from '../schema/gate.js';
 import type { PlanProject } from '../schema/plan.js';
 import { COLLAPSE_STEP, rateTrials, retentionTrialsPerCell, twoRateTrials } from '../stats/sample-size.js';
+import { formatGateErrors, retentionGateErrors, SEQUENTIAL_BATCH, SEQUENTIAL_MAX_FACTOR } from './gate-errors.js';
 
 /**
  * Per configured threshold gate of a planned project: how many trials tell its threshold from a stated margin at
@@ -10,7 +13,7 @@ import { COLLAPSE_STEP, rateTrials, retentionTrialsPerCell, twoRateTrials } from
  */
 
 /** The margin `plan` states when none is given: in p_d (and in the TFBC rate). */
-export const DEFAULT_GATE_MARGIN = 0.02;
+export { DEFAULT_GATE_MARGIN } from '../schema/gate.js';
 
 const range = (levels: readonly number[]) =>
   levels.length === 1 ? `N=${levels[0]}` : `N=${levels[0]}…${levels[levels.length - 1]}`;
@@ -27,7 +30,23 @@ function planned(trials: number | null, unit: string): string {
   return trials === null ? '' : ` (planned: ${trials} ${unit})`;
 }
 
-function line(project: PlanProject, gate: string, value: number, margin: number): string {
+/** The sequential design `plan` states: the configured one, else the defaults (src/config/design.ts). */
+function sequentialOf(design: SweepDesign | undefined, perCell: number): { batch: number; maxPerCell: number } {
+  const own = design?.kind === 'sequential' ? design : undefined;
+  return {
+    batch: own?.batch ?? SEQUENTIAL_BATCH,
+    maxPerCell: own?.maxPerCell ?? SEQUENTIAL_MAX_FACTOR * perCell,
+  };
+}
+
+function line(
+  project: PlanProject,
+  gate: string,
+  value: number,
+  margin: number,
+  alpha: number,
+  design?: SweepDesign,
+): string {
   const head = `${project.name}.${gate} ${value}`;
   if (!project.estimated) return `${head}: your spec files set the depths and trials — the formula needs them`;
   const grid = gridOf(project);
@@ -35,7 +54,16 @@ function line(project: PlanProject, gate: string, value: number, margin: number)
     case 'minRetention': {
       const n = retentionTrialsPerCell(value, margin, grid.levels);
       if (n === null) return `${head}: no figure (threshold outside (0, 1) or no depth planned)`;
-      return `${head}: about ${n} trials per cell at ${range(grid.levels)} tell p_d ${value} from ${value} ± ${margin}${planned(grid.trials, 'per cell')}`;
+      const first = `${head}: about ${n} trials per cell at ${range(grid.levels)} tell p_d ${value} from ${value} ± ${margin}${planned(grid.trials, 'per cell')}`;
+      if (grid.trials === null || !(value - margin > 0)) return first;
+      // per design: the false-alarm rate, the power a margin short, and the calls (docs/gates.md#error-controlled-gates)
+      const errors = retentionGateErrors(
+        grid.levels,
+        grid.trials,
+        { threshold: value, margin, alpha },
+        sequentialOf(design, grid.trials),
+      );
+      return [first, ...formatGateErrors(errors)].join('\n  ');
     }
     case 'minHorizon': {
       const p0 = 0.5 ** (1 / value);
@@ -62,6 +90,7 @@ export function gatePowerLines(
   gates: Readonly<Record<string, ProjectGates>>,
   projects: readonly PlanProject[],
   margin = DEFAULT_GATE_MARGIN,
+  design?: SweepDesign,
 ): string[] {
   const lines: string[] = [];
   for (const project of projects) {
@@ -70,7 +99,7 @@ export function gatePowerLines(
     for (const [gate, raw] of Object.entries(own)) {
       if (raw === undefined || CROSS_SUBJECT_GATE_KEYS.includes(gate)) continue;
       const threshold = normalizeThreshold(raw as GateValue);
-      lines.push(line(project, gate, threshold.value, margin));
+      lines.push(line(project, gate, threshold.value, margin, threshold.alpha ?? DEFAULT_GATE_ALPHA, design));
     }
   }
   return lines;

@@ -72,7 +72,10 @@ function projectRow(project: PlanProject): Row {
 const totalName = (head: string, complete: boolean): string => (complete ? head : `${head} (estimated projects)`);
 
 function heading(plan: Plan, what: string): string {
-  const design = plan.design.kind === 'adaptive' ? 'design adaptive' : 'design grid';
+  const design =
+    plan.design.kind === 'sequential'
+      ? 'design sequential (the rows price the grid at these trials; the gates section states its expected and maximum calls)'
+      : `design ${plan.design.kind}`;
   return `ceilingbench plan · ${what} · ${plan.trials} trials per cell · seed ${plan.seed} · ${design}`;
 }
 

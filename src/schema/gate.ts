@@ -5,6 +5,18 @@ import { interval } from './common.js';
 export const GATE_MODES = ['hard', 'advisory'] as const;
 export type GateMode = (typeof GATE_MODES)[number];
 
+/**
+ * What a retention gate decides on: the point estimate or the CI lower bound (no stated error rates), or 'test':
+ * the likelihood-ratio test of docs/gates.md#error-controlled-gates, with a false-alarm rate alpha and the power
+ * at a margin it states.
+ */
+export const GATE_EVIDENCE = ['point', 'lower', 'test'] as const;
+export type GateEvidence = (typeof GATE_EVIDENCE)[number];
+
+/** The default false-alarm rate of an error-controlled gate, and the default shortfall in p_d it must catch. */
+export const DEFAULT_GATE_ALPHA = 0.05;
+export const DEFAULT_GATE_MARGIN = 0.02;
+
 /** One evaluated threshold. Hard gates decide the exit code; advisory ones are recorded only. */
 export const gateResultSchema = z.object({
   project: z.string(),
@@ -23,6 +35,10 @@ export const gateResultSchema = z.object({
   /** notWorseThan: the one-sided upper confidence bound of Δp_d (candidate − baseline); fails iff < −margin. */
   upper: z.number().nullable().optional(),
   /** minRetention: what was compared with the threshold (absent: the point estimate, as before it was kept). */
-  evidence: z.enum(['point', 'lower']).optional(),
+  evidence: z.enum(GATE_EVIDENCE).optional(),
+  /** evidence 'test': the false-alarm rate, the margin, and the power the run's trials achieved at that margin. */
+  alpha: z.number().optional(),
+  margin: z.number().optional(),
+  power: z.number().optional(),
 });
 export type GateResult = z.infer<typeof gateResultSchema>;

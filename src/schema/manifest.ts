@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GATE_MODES } from './gate.js';
+import { GATE_EVIDENCE, GATE_MODES } from './gate.js';
 
 /** The kinds of record a threshold gate reads (src/gates/threshold.ts THRESHOLD_GATES). */
 export const GATED_KINDS = ['retention', 'collapse', 'scc'] as const;
@@ -17,7 +17,7 @@ export const requirementSchema = z.object({
   mode: z.enum(GATE_MODES),
   threshold: z.number(),
   /** minRetention: whether it reads the point estimate or the CI's lower bound. */
-  evidence: z.enum(['point', 'lower']).optional(),
+  evidence: z.enum(GATE_EVIDENCE).optional(),
   /** The project the record names (`d2`, or `d2@<label>` with several subjects). */
   project: z.string(),
   /** Who must have answered: the subject spec, and the run seed. */

@@ -139,7 +139,7 @@ export const planSchema = z.object({
   subject: z.object({ spec: z.string(), kind: z.string(), model: z.string().nullable() }),
   trials: count,
   seed: count,
-  design: z.object({ kind: z.enum(['grid', 'adaptive']), targetWidth: z.number().optional() }),
+  design: z.object({ kind: z.enum(['grid', 'adaptive', 'sequential']), targetWidth: z.number().optional() }),
   tokenizer: tokenizerSchema,
   /** USD per million tokens from the config's price table; null: no price (tokens only). */
   price: priceSchema.nullable(),

@@ -44,5 +44,17 @@ export {
   profileLikelihoodCI,
   type RetentionMle,
 } from './retention.js';
+export {
+  boundaries,
+  fixedTestFailProbability,
+  type OperatingCharacteristics,
+  type RetentionTest,
+  retentionLogLikelihoodRatio,
+  retentionTestCall,
+  type SequentialCall,
+  type SequentialDesign,
+  sequentialCharacteristics,
+  simulateSequential,
+} from './sequential.js';
 export { betaQuantile, erfc, logChoose, logGamma, normalCdf, normalQuantile, regularizedBeta } from './special.js';
 export { type KStarSummary, summarizeKStar, tfbcRate } from './trace.js';

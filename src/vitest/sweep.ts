@@ -1,12 +1,14 @@
 import { describe, test } from 'vitest';
 import { runAdaptiveSweep, trialCostModel } from '../assays/adaptive/index.js';
+import { runSequentialSweep, sequentialDesignPower } from '../assays/sequential/index.js';
 import { compareVariants } from '../assays/sweep/ablation.js';
 import { fitSweep } from '../assays/sweep/fit-sweep.js';
 import { runCell } from '../assays/sweep/run-cell.js';
 import { setAsideText, shareText } from '../assays/sweep/set-aside.js';
-import type { SweepDesign } from '../config/design.js';
-import { evaluateGates, gatesFor, VerdictError } from '../gates/index.js';
+import { SEQUENTIAL_DEFAULTS, type SweepDesign } from '../config/design.js';
+import { evaluateGates, gatesFor, normalizeThreshold, VerdictError } from '../gates/index.js';
 import type { CellResult } from '../schema/cell.js';
+import { DEFAULT_GATE_ALPHA, DEFAULT_GATE_MARGIN } from '../schema/gate.js';
 import { priceFor } from '../spend/price.js';
 import type { DefinedSubject } from '../subjects/function/define.js';
 import { tokenCounter } from '../subjects/openai/prompt-tokens.js';
@@ -98,6 +100,10 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
   const design = runConfig().design;
   if (design.kind === 'adaptive' && task.analysis === 'retention') {
     describeAdaptive(task, project, label, options, design, of);
+    return;
+  }
+  if (design.kind === 'sequential' && task.analysis === 'retention') {
+    describeSequential(task, project, label, options, design, of);
     return;
   }
 
@@ -221,6 +227,78 @@ function describeAdaptive(
       const gateKey = vitestProjectOf(testTask, project, of);
       const gates = evaluateGates(gateKey, fit, gatesFor(config.gates, gateKey));
       recordAndJudge(testTask, { record: fit, cells, gates, subject: subject.identity, seed: config.seed });
+    });
+  });
+}
+
+/**
+ * The sequential design as one test (src/assays/sequential, docs/gates.md#the-sequential-design): batches of trials
+ * at every depth until the project's minRetention test (evidence 'test') is decided, at the latest at the maximum.
+ * It needs that gate: without it there is nothing to decide, and the test says how to configure it.
+ */
+function describeSequential(
+  task: AnyTaskPlugin,
+  project: string,
+  label: string,
+  options: SweepOptions,
+  design: Extract<SweepDesign, { kind: 'sequential' }>,
+  of: ProjectSubject | undefined,
+): void {
+  const levels = options.levels ?? task.levels.values;
+  const variant = options.variant ?? task.variants[0];
+  const profile = options.profile ?? task.profiles[0];
+  const declared = { ...notRetried(), ...declaredFit(task, variant, profile, options.subject) };
+  describe(label, subjectSuite(of), () => {
+    test(`${label} · sequential`, declared, async ({ task: testTask, signal }) => {
+      const { config, subject } = await runContext(options.subject, of);
+      const gateKey = vitestProjectOf(testTask, project, of);
+      const gates = gatesFor(config.gates, gateKey);
+      const gate = gates?.minRetention === undefined ? undefined : normalizeThreshold(gates.minRetention);
+      if (gate?.evidence !== 'test')
+        throw new VerdictError([
+          `design 'sequential' decides the project's minRetention gate with evidence 'test': configure gates.${gateKey}.minRetention as { value, evidence: 'test', alpha, margin } (docs/gates.md#error-controlled-gates)`,
+        ]);
+      const trials = options.trials ?? config.trials;
+      const test = {
+        threshold: gate.value,
+        alpha: gate.alpha ?? DEFAULT_GATE_ALPHA,
+        margin: gate.margin ?? DEFAULT_GATE_MARGIN,
+      };
+      const sequential = {
+        batch: design.batch ?? SEQUENTIAL_DEFAULTS.batch,
+        maxPerCell: design.maxPerCell ?? SEQUENTIAL_DEFAULTS.maxFactor * trials,
+      };
+      const { cells, fit } = await runSequentialSweep(
+        {
+          project: recordProjectOf(testTask, project),
+          task,
+          levels,
+          profile,
+          variant,
+          seedOffset: seedOffsetFor(config.seed),
+          generateOptions: options.generateOptions,
+        },
+        subject,
+        {
+          test,
+          ...sequential,
+          seed: config.seed,
+          missing: config.missing,
+          reading: config.reading,
+          concurrency: config.concurrency,
+          maxMissingFraction: config.maxMissingFraction,
+          signal,
+        },
+      );
+      recordAndJudge(testTask, {
+        record: fit,
+        cells,
+        gates: evaluateGates(gateKey, fit, gates, {
+          designPower: sequentialDesignPower(levels, sequential, test, config.seed),
+        }),
+        subject: subject.identity,
+        seed: config.seed,
+      });
     });
   });
 }

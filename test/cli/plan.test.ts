@@ -196,6 +196,20 @@ describe('ceilingbench plan', () => {
     expect(stdout).toContain(
       `  d2.minRetention 0.9: about ${n} trials per cell at N=${depths[0]}…${depths[depths.length - 1]} tell p_d 0.9 from 0.9 ± 0.03 (planned: 40 per cell)`,
     );
+    // per design: the false-alarm rate at the threshold, the power a margin short, expected and maximum calls
+    expect(stdout).toMatch(
+      / {4}grid \+ point \(no error control\): false alarm 0\.500 at the threshold, power [01]\.\d{3} a margin short; calls \d+ \/ \d+ expected/,
+    );
+    expect(stdout).toMatch(/ {4}grid \+ test \(alpha 0\.05\): false alarm 0\.0\d\d at the threshold/);
+    expect(stdout).toMatch(/ {4}sequential \(alpha 0\.05, 2 per depth a look, at most 160\): false alarm 0\.0\d\d/);
+    // the configured sequential design's batch and maximum, not the defaults
+    const configured = await cli([...args, '--design', 'sequential'], {
+      CEILINGBENCH_GATES: gates,
+      CEILINGBENCH_SEQUENTIAL_BATCH: '5',
+      CEILINGBENCH_SEQUENTIAL_MAX: '100',
+    });
+    expect(configured.stdout).toMatch(/ {4}sequential \(alpha 0\.05, 5 per depth a look, at most 100\): false alarm/);
+    expect(configured.stdout).toMatch(/design sequential \(the rows price the grid at these trials/);
     expect(stdout).toMatch(/ {2}d2\.minHorizon 8: H_0\.5 = 8 is p_d 0\.917; about \d+ trials per cell/);
     expect(stdout).toContain(`  d2.maxTfbcRate 0.2: about ${rateTrials(0.2, 0.03)} correct answers`);
     expect(stdout).toContain(`  puzzles.collapseNoEarlierThan 3: about ${twoRateTrials(0.1)} trials per level`);
@@ -207,7 +221,7 @@ describe('ceilingbench plan', () => {
   it('a bad flag is a usage error (exit 2) naming the fix', async () => {
     const { code, stderr } = await cli(['plan', '--root', root, '--design', 'clever']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/--design: 'clever' is not a design; use grid or adaptive/);
+    expect(stderr).toMatch(/--design: 'clever' is not a design; use grid, adaptive or sequential/);
     const unmatched = await cli([
       'plan',
       '--root',

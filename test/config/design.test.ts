@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sweepDesignFromEnv } from '../../src/config/design.js';
+import { designText, sweepDesignFromEnv } from '../../src/config/design.js';
 import { ConfigError } from '../../src/errors.js';
 
 describe('sweepDesignFromEnv: the CCB depth design from the environment', () => {
@@ -25,5 +25,20 @@ describe('sweepDesignFromEnv: the CCB depth design from the environment', () => 
     expect(bad({ CEILINGBENCH_ADAPTIVE_DEPTHS: '5..50' })).toThrow(ConfigError);
     expect(bad({ CEILINGBENCH_ADAPTIVE_DEPTHS: '50-5' })).toThrow(/lowest depth must not exceed/);
     expect(bad({ CEILINGBENCH_ADAPTIVE_DEPTHS: '0-5' })).toThrow(ConfigError);
+  });
+
+  it('sequential with its batch and maximum per depth (defaults 2 and 4× the trials), rejecting non-integers', () => {
+    expect(sweepDesignFromEnv({ CEILINGBENCH_DESIGN: 'sequential' })).toEqual({ kind: 'sequential' });
+    expect(
+      sweepDesignFromEnv({
+        CEILINGBENCH_DESIGN: 'sequential',
+        CEILINGBENCH_SEQUENTIAL_BATCH: '5',
+        CEILINGBENCH_SEQUENTIAL_MAX: '200',
+      }),
+    ).toEqual({ kind: 'sequential', batch: 5, maxPerCell: 200 });
+    expect(designText({ kind: 'sequential' })).toBe('sequential (batch 2, at most 4× the trials per depth)');
+    expect(() =>
+      sweepDesignFromEnv({ CEILINGBENCH_DESIGN: 'sequential', CEILINGBENCH_SEQUENTIAL_BATCH: '1.5' }),
+    ).toThrow(/CEILINGBENCH_SEQUENTIAL_BATCH/);
   });
 });

@@ -20,7 +20,7 @@ describe('a gate its sample cannot decide', () => {
     const n = retentionTrialsPerCell(0.9, 0.03, DEPTHS);
     expect(failed?.passed).toBe(false);
     expect(failed?.message).toBe(
-      `gate d2.minRetention FAILED (hard): d2 p_d = 0.870 [0.710, 0.970] (95% CI): point estimate 0.870 is below 0.9; undecided at this sample size: p_d 0.870 [0.710, 0.970] vs 0.9 — about ${n} trials per cell would decide a difference of 0.03`,
+      `gate d2.minRetention FAILED (hard): d2 p_d = 0.870 [0.710, 0.970] (95% CI): point estimate 0.870 is below 0.9 (no error control); undecided at this sample size: p_d 0.870 [0.710, 0.970] vs 0.9 — about ${n} trials per cell would decide a difference of 0.03`,
     );
     // the same interval on the passing side: a pass by luck is flagged the same way
     const [lucky] = evaluateGates('d2', retentionFit({ pd: 0.92, ci95: [0.71, 0.97], counts: counts(1) }), {

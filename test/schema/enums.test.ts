@@ -49,6 +49,9 @@ describe('enums in src/schema and src/config are derived from their one definiti
     expectTypeOf<ResponseChannels['sources']>().toEqualTypeOf<ReasoningRecord['sources']>();
     expectTypeOf<LadderPhase>().toEqualTypeOf<SccTier['phase']>();
     expectTypeOf<TrialStatus>().toEqualTypeOf<SccTrial['status']>();
-    expectTypeOf<NonNullable<Parameters<typeof checkRetentionAtLeast>[2]>>().toEqualTypeOf<GateEvidence>();
+    // the 'test' evidence has its own check (checkRetentionTest)
+    expectTypeOf<NonNullable<Parameters<typeof checkRetentionAtLeast>[2]>>().toEqualTypeOf<
+      Exclude<GateEvidence, 'test'>
+    >();
   });
 });

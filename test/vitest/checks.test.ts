@@ -8,7 +8,9 @@ describe('threshold checks and gates', () => {
     expect(checkRetentionAtLeast(fit, 0.95).pass).toBe(true);
     const lower = checkRetentionAtLeast(fit, 0.95, 'lower');
     expect(lower.pass).toBe(false);
-    expect(lower.message).toBe('d2 p_d = 0.951 [0.944, 0.957] (95% CI): CI lower bound 0.944 is below 0.95');
+    expect(lower.message).toBe(
+      'd2 p_d = 0.951 [0.944, 0.957] (95% CI): CI lower bound 0.944 is below 0.95 (no error control)',
+    );
   });
 
   it('never passes a gate on insufficient data', () => {
@@ -28,7 +30,7 @@ describe('threshold checks and gates', () => {
       ['maxTfbcRate', 'advisory', false],
     ]);
     expect(gates[0].message).toBe(
-      'gate d2.minRetention FAILED (hard): d2 p_d = 0.951 [0.944, 0.957] (95% CI): point estimate 0.951 is below 0.99',
+      'gate d2.minRetention FAILED (hard): d2 p_d = 0.951 [0.944, 0.957] (95% CI): point estimate 0.951 is below 0.99 (no error control)',
     );
   });
 

@@ -19,7 +19,7 @@ describe('custom matchers', () => {
     const fit = retentionFit();
     expect(fit).toHaveRetentionAtLeast(0.95);
     expect(() => expect(fit).toHaveRetentionAtLeast(0.95, { evidence: 'lower' })).toThrow(
-      'd2 p_d = 0.951 [0.944, 0.957] (95% CI): CI lower bound 0.944 is below 0.95',
+      'd2 p_d = 0.951 [0.944, 0.957] (95% CI): CI lower bound 0.944 is below 0.95 (no error control)',
     );
     expect(fit).toHaveHorizonAtLeast(13);
     expect(() => expect(fit).toHaveHorizonAtLeast(20)).toThrow(/H_0.5 = 13.800 steps \[12.000, 15.800\]/);

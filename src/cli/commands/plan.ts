@@ -149,7 +149,9 @@ export async function printPlan(flags: PlanFlags, io: CliIo): Promise<number> {
   }
   const { DEFAULT_GATE_MARGIN, formatGatePower, gatePowerLines } = await import('../../plan/gate-power.js');
   const margin = gateMargin(flags.gateMargin, DEFAULT_GATE_MARGIN);
-  io.stdout(formatPlanTable(plan) + formatGatePower(gatePowerLines(config.gates, plan.projects, margin), margin));
+  io.stdout(
+    formatPlanTable(plan) + formatGatePower(gatePowerLines(config.gates, plan.projects, margin, config.design), margin),
+  );
   return 0;
 }
 
@@ -177,7 +179,10 @@ export const registerPlan: RegisterCommand = (cli, io) => {
     )
     .option('--seed <n>', 'Run seed (0 = the released CCB instances)')
     .option('--trials <n>', 'Trials per cell (default 40)')
-    .option('--design <grid|adaptive>', "CCB depth design: the papers' grid (default) or adaptive allocation")
+    .option(
+      '--design <grid|adaptive|sequential>',
+      "CCB depth design: the papers' grid (default), adaptive allocation, or sequential (stops when the minRetention test decides)",
+    )
     .option('--target-width <w>', 'Adaptive design: stop at this 95% CI width of p_d')
     .option('--max-cost <usd>', "The run's cost limit to compare the estimate with (USD, at the config prices)")
     .option('--max-tokens <n>', "The run's token limit to compare the estimate with (prompt + completion)")

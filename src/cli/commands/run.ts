@@ -224,7 +224,10 @@ export const registerRun: RegisterCommand = (cli, io) => {
       '-t, --testNamePattern <pattern>',
       "Run only the tests whose full name matches this regular expression (Vitest's -t), e.g. -t 'N=5$'",
     )
-    .option('--design <grid|adaptive>', "CCB depth design: the papers' grid (default) or adaptive allocation")
+    .option(
+      '--design <grid|adaptive|sequential>',
+      "CCB depth design: the papers' grid (default), adaptive allocation, or sequential (stops when the minRetention test decides)",
+    )
     .option('--target-width <w>', 'Adaptive design: stop at this 95% CI width of p_d')
     .option('--dry-run', 'Print the plan (calls, tokens, cost; see `ceilingbench plan`) and exit without running')
     .option('--max-cost <usd>', 'Send no new trial once this much is spent (USD, at the config prices)')
