@@ -28,6 +28,7 @@ export function writeReportSet(report: Report, entries: readonly TestEntry[], ou
   for (const [name, text] of Object.entries(files)) writeAtomic(join(outDir, name), text);
   const stepSummary = process.env.GITHUB_STEP_SUMMARY;
   // the job's summary is a stream ceilingbench writes too: without the run's secrets (src/subjects/redact.ts)
-  if (stepSummary) appendFileSync(stepSummary, redact(files['summary.md'], secretsFromEnv(process.env), { partial: false }));
+  if (stepSummary)
+    appendFileSync(stepSummary, redact(files['summary.md'], secretsFromEnv(process.env), { partial: false }));
   return Object.keys(files).map((name) => join(outDir, name));
 }
