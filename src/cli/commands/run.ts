@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Vitest } from 'vitest/node';
 import { nearestNames } from '../../config/nearest-names.js';
 import { RUN_CONFIG_KEY } from '../../config/resolve.js';
@@ -251,11 +252,6 @@ export const registerRun: RegisterCommand = (cli, io) => {
         return printPlan({ ...flags, project }, io);
       }
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
-      // every worker leaves the first Ctrl-C or SIGTERM to this process from its first instant, also one still
-      // starting or collecting when the signal comes (src/vitest/worker-signals.ts)
-      const workerSignals = JSON.stringify(new URL('../../vitest/worker-signals.js', import.meta.url).href);
-      process.env.CB_RUN_WORKER_SIGNALS = '1';
-      process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import=${workerSignals}`.trim();
 
       const [{ ceilingbench }, { isBenchmarkProject }, { createVitest, version: vitestVersion }, progress, reporter] =
         await Promise.all([
@@ -330,7 +326,13 @@ export const registerRun: RegisterCommand = (cli, io) => {
       // A paid subject gets a spend ledger even without a limit, so that Ctrl-C stops launching instead of killing
       // the answers in flight.
       setInterruptible(true);
-      const created = await signalListenersAddedBy(() => create(selected)).finally(() => setInterruptible(false));
+      const restoreWorkerEnv = workersLeaveCtrlCToMain();
+      const created = await signalListenersAddedBy(() => create(selected))
+        .finally(() => setInterruptible(false))
+        .catch((error: unknown) => {
+          restoreWorkerEnv();
+          throw error;
+        });
       const vitest = created.value;
       const ledger = ledgerOf(vitest);
       const signals = stopOnSignals(vitest, ledger, created.added, io);
@@ -339,6 +341,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
       } finally {
         await vitest.close();
         signals.restore();
+        restoreWorkerEnv();
       }
       let code = typeof process.exitCode === 'number' ? process.exitCode : 0;
       // trials were kept from being sent, or the run was interrupted: the report is partial; a rerun resumes
@@ -348,6 +351,27 @@ export const registerRun: RegisterCommand = (cli, io) => {
       return code;
     });
 };
+
+/**
+ * Every worker of the run leaves Ctrl-C to this process from its first instant, also one still starting or collecting
+ * when the signal comes (src/vitest/worker-signals.ts, loaded first through NODE_OPTIONS, which the pool's forks
+ * inherit). Set for this run only: returns the undo, so that nothing this process starts later inherits it. Where
+ * the module is not built beside this one (the CLI run from its sources), the workers install it when a test first
+ * reads its configuration instead.
+ */
+function workersLeaveCtrlCToMain(): () => void {
+  const module = new URL('../../vitest/worker-signals.js', import.meta.url);
+  if (!existsSync(fileURLToPath(module))) return () => {};
+  const before = { NODE_OPTIONS: process.env.NODE_OPTIONS, CB_RUN_WORKER_SIGNALS: process.env.CB_RUN_WORKER_SIGNALS };
+  process.env.CB_RUN_WORKER_SIGNALS = '1';
+  process.env.NODE_OPTIONS = `${before.NODE_OPTIONS ?? ''} --import=${JSON.stringify(module.href)}`.trim();
+  return () => {
+    for (const [key, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+}
 
 /** What a `--project` filter that matched nothing could have meant: the nearest names, and the names there are. */
 export function projectHint(patterns: readonly string[], known: readonly string[]): string {
