@@ -182,7 +182,11 @@ describe('crash-resume of a whole run', () => {
     const lost = attempts
       .slice(0, KILLS)
       .reduce((sum, a) => sum + a.requests.length - (a.cachedAfter - a.cachedBefore), 0);
-    expect(sequenceLog).toHaveLength(TOTAL_TRIALS + lost);
+    // A killed run's worker can still send a request its limiter had paced before it notices its parent is gone:
+    // the server logs it after that run's log was read, in the next run's window (CI saw one such straggler in a
+    // run of five kills). At most one per kill; never a trial that was on disk (the violations above).
+    expect(sequenceLog.length).toBeGreaterThanOrEqual(TOTAL_TRIALS + lost);
+    expect(sequenceLog.length).toBeLessThanOrEqual(TOTAL_TRIALS + lost + KILLS);
     expect(new Set(sequenceLog.map((r) => r.trialKey)).size).toBe(TOTAL_TRIALS);
     expect(sequenceLog.filter((r) => r.repeat).length).toBeLessThanOrEqual(lost);
   });
