@@ -50,7 +50,7 @@ if (compileCache?.directory && process.env.NODE_COMPILE_CACHE === undefined) {
 }
 
 // Our own repository uses the plugin as a user does: the standard benchmark projects (d1, d2, d3, puzzles,
-// scc; spec files in src/specs, shipped as dist/specs), the setup file and the reporter; plus our tests.
+// scc; spec files in specs/, shipped as dist/specs), the setup file and the reporter; plus our tests.
 export default defineConfig({
   plugins: [ceilingbench({ specs: false })],
   test: {

@@ -1,14 +1,14 @@
 import type { Reporter, TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
-import { assaySpentOf } from '../report/assay-spend.js';
-import { cellSetAside, percent, samplesNote, thousands, usd } from '../report/format.js';
-import { bounded, terminalSafe } from '../report/safe-text.js';
-import { spendOf, spendOfTrials } from '../report/spend.js';
-import type { SpendTotals } from '../schema/report.js';
-import type { Prices } from '../schema/spend.js';
-import { priceFor } from '../spend/price.js';
-import type { CeilingbenchMeta } from './meta.js';
+import type { SpendTotals } from '../src/schema/report.js';
+import type { Prices } from '../src/schema/spend.js';
+import { priceFor } from '../src/spend/price.js';
+import type { CeilingbenchMeta } from '../src/vitest/meta.js';
+import { configOf } from '../src/vitest/run-config.js';
 import { EtaClock, formatDuration } from './progress-eta.js';
-import { configOf } from './run-config.js';
+import { assaySpentOf } from './projections/assay-spend.js';
+import { cellSetAside, percent, samplesNote, thousands, usd } from './projections/format.js';
+import { bounded, terminalSafe } from './projections/safe-text.js';
+import { spendOf, spendOfTrials } from './projections/spend.js';
 
 /** A name on the progress line (a test's, a project's): no control sequence, no line break. */
 const shownName = (text: string): string => terminalSafe(text).replace(/\n/g, ' ');

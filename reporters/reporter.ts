@@ -2,11 +2,30 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestProject, TestSuite, Vitest } from 'vitest/node';
-import { designText } from '../config/design.js';
-import { RUN_CONFIG_KEY, type RunConfig } from '../config/resolve.js';
-import { ERROR_CODES, type ErrorCode, errorCodeOf } from '../errors.js';
-import { configuredGatesOf, hardFailures, undecidedPasses, unknownGateKeys } from '../gates/index.js';
-import type { TestEntry } from '../report/build.js';
+import { designText } from '../src/config/design.js';
+import { RUN_CONFIG_KEY, type RunConfig } from '../src/config/resolve.js';
+import { ERROR_CODES, type ErrorCode, errorCodeOf } from '../src/errors.js';
+import { configuredGatesOf, hardFailures, undecidedPasses, unknownGateKeys } from '../src/gates/index.js';
+import { type ProvenanceSettings, servedModelNotes } from '../src/schema/provenance.js';
+import type { Report } from '../src/schema/report.js';
+import { limitRecordAt } from '../src/spend/ledger-server.js';
+import { redact, secretsFromEnv } from '../src/subjects/redact.js';
+import { declaredProjectName } from '../src/tasks/project-names.js';
+import { isBenchmarkProject } from '../src/vitest/benchmark-mark.js';
+import { claimReportSet } from '../src/vitest/ensure-reporter.js';
+import { PACKAGE_ROOT_URL, REPORTER_MARK } from '../src/vitest/files.js';
+import { runInterrupted } from '../src/vitest/interrupt-state.js';
+import { manifestOf } from '../src/vitest/manifest.js';
+import {
+  type CeilingbenchMeta,
+  FIT_META_KEY,
+  MODULE_STAMP_KEY,
+  type ModuleStamp,
+  SUBJECT_META_KEY,
+} from '../src/vitest/meta.js';
+import { configOf, configsOf } from '../src/vitest/run-config.js';
+import { PROJECT_PATTERNS_KEY } from '../src/vitest/subject-keys.js';
+import type { TestEntry } from './projections/build.js';
 import {
   markRunStarted,
   type ReportSetManifest,
@@ -14,21 +33,8 @@ import {
   restoreManifest,
   scrubReportSet,
   sealReportSet,
-} from '../report/report-set.js';
-import { terminalSafe } from '../report/safe-text.js';
-import { type ProvenanceSettings, servedModelNotes } from '../schema/provenance.js';
-import type { Report } from '../schema/report.js';
-import { limitRecordAt } from '../spend/ledger-server.js';
-import { redact, secretsFromEnv } from '../subjects/redact.js';
-import { declaredProjectName } from '../tasks/project-names.js';
-import { isBenchmarkProject } from './benchmark-mark.js';
-import { claimReportSet } from './ensure-reporter.js';
-import { REPORTER_MARK } from './files.js';
-import { runInterrupted } from './interrupt-state.js';
-import { manifestOf } from './manifest.js';
-import { type CeilingbenchMeta, FIT_META_KEY, MODULE_STAMP_KEY, type ModuleStamp, SUBJECT_META_KEY } from './meta.js';
-import { configOf, configsOf } from './run-config.js';
-import { PROJECT_PATTERNS_KEY } from './subject-keys.js';
+} from './projections/report-set.js';
+import { terminalSafe } from './projections/safe-text.js';
 
 /** The message of the first trial a provider-fatal condition stopped (src/subjects/openai), if any. */
 function providerStop(report: Report): string | undefined {
@@ -49,10 +55,10 @@ function firstApiIssue(report: Report): string | undefined {
   return undefined;
 }
 
-/** ceilingbench's own version (not the user's package): package.json two levels above src/ or dist/. */
+/** ceilingbench's own version (not the user's package): the package's package.json. */
 function toolVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT_URL), 'utf8')) as {
       name?: string;
       version?: string;
     };
@@ -226,7 +232,7 @@ export default class CeilingbenchReporter implements Reporter {
       if (!project.getProvidedContext()[RUN_CONFIG_KEY]) project.provide(RUN_CONFIG_KEY, config);
     }
     // the folder's set is marked as superseded by a running run until this run's set is written: a run killed
-    // meanwhile leaves `state: running` for report, compare and a CI upload to see (src/report/report-set.ts)
+    // meanwhile leaves `state: running` for report, compare and a CI upload to see (reporters/projections/report-set.ts)
     if (!writesBlob(vitest)) this.markStarted(config.outDir);
   }
 
@@ -264,8 +270,8 @@ export default class CeilingbenchReporter implements Reporter {
   private async writeHtml(report: Report, outDir: string, root: string): Promise<void> {
     try {
       const [{ writeHtmlReport }, { loadBaselineDir }] = await Promise.all([
-        import('../report/html/index.js'),
-        import('../compare/load.js'),
+        import('./projections/html/index.js'),
+        import('../src/compare/load.js'),
       ]);
       const baselines = loadBaselineDir(resolve(root, 'baselines'), (line) =>
         process.stderr.write(`ceilingbench: warning: ${terminalSafe(line)}\n`),
@@ -343,8 +349,8 @@ export default class CeilingbenchReporter implements Reporter {
     try {
       // loaded when the run ends, not at start-up (they are a tenth of a second of module loading before the first cell)
       const [{ buildReport }, { clearReportSet, writeReportSet }] = await Promise.all([
-        import('../report/build.js'),
-        import('../report/write.js'),
+        import('./projections/build.js'),
+        import('./projections/write.js'),
       ]);
       const declared = config.benchmarkProjects ?? [...benchmark];
       const known = [...new Set([...declared, ...vitest.projects.map((p) => p.name)])];

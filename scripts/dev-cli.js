@@ -21,4 +21,4 @@ try {
   process.stderr.write(`ceilingbench (development): ${error.message}\n`);
   process.exit(2);
 }
-await import(new URL('../dist/cli/main.js', import.meta.url).href);
+await import(new URL('../dist/src/cli/main.js', import.meta.url).href);

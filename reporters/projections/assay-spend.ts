@@ -1,5 +1,5 @@
-import type { ChainUsage } from '../schema/chain-usage.js';
-import type { AssayUsage, SccAssayRecord, SccRecord } from '../schema/report.js';
+import type { ChainUsage } from '../../src/schema/chain-usage.js';
+import type { AssayUsage, SccAssayRecord, SccRecord } from '../../src/schema/report.js';
 import type { Billable } from './billable.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Usage } from '../schema/trial.js';
+import type { Usage } from '../../src/schema/trial.js';
 
 /**
  * What the accounts (./spend.ts) price: a cell's trial, or the calls of an assay trial of one kind

@@ -1,4 +1,4 @@
-import type { ProjectGates } from '../config/schema.js';
+import type { ProjectGates } from '../../src/config/schema.js';
 import {
   type DeclaredFit,
   decideVerdict,
@@ -7,18 +7,18 @@ import {
   gateKeyCovers,
   hardFailures,
   normalizeNotWorseThan,
-} from '../gates/index.js';
-import { buildLeaderboard, type LeaderboardSubject } from '../leaderboard/index.js';
-import type { CellResult } from '../schema/cell.js';
-import type { Ablation, CollapseFit, RetentionFit } from '../schema/fit.js';
-import type { GateResult } from '../schema/gate.js';
-import type { Leaderboard } from '../schema/leaderboard.js';
-import type { FitDeclaration, Requirement } from '../schema/manifest.js';
-import type { CeilingbenchMeta } from '../schema/meta.js';
-import { buildProvenance, type ProvenanceSettings } from '../schema/provenance.js';
-import type { PlainTest, Report, RunScope, SccAssayRecord, SccRecord } from '../schema/report.js';
-import type { Prices, SpendLimitReport } from '../schema/spend.js';
-import type { SubjectIdentity } from '../schema/subject.js';
+} from '../../src/gates/index.js';
+import { buildLeaderboard, type LeaderboardSubject } from '../../src/leaderboard/index.js';
+import type { CellResult } from '../../src/schema/cell.js';
+import type { Ablation, CollapseFit, RetentionFit } from '../../src/schema/fit.js';
+import type { GateResult } from '../../src/schema/gate.js';
+import type { Leaderboard } from '../../src/schema/leaderboard.js';
+import type { FitDeclaration, Requirement } from '../../src/schema/manifest.js';
+import type { CeilingbenchMeta } from '../../src/schema/meta.js';
+import { buildProvenance, type ProvenanceSettings } from '../../src/schema/provenance.js';
+import type { PlainTest, Report, RunScope, SccAssayRecord, SccRecord } from '../../src/schema/report.js';
+import type { Prices, SpendLimitReport } from '../../src/schema/spend.js';
+import type { SubjectIdentity } from '../../src/schema/subject.js';
 import { byKey } from './order.js';
 import { buildSpend } from './spend.js';
 

@@ -1,6 +1,6 @@
-import type { CellResult } from '../schema/cell.js';
-import type { ExampleTrace, TrialExample } from '../schema/example.js';
-import { isMissingKind, OUTCOME_RECORDS } from '../tasks/outcome.js';
+import type { CellResult } from '../../src/schema/cell.js';
+import type { ExampleTrace, TrialExample } from '../../src/schema/example.js';
+import { isMissingKind, OUTCOME_RECORDS } from '../../src/tasks/outcome.js';
 
 /**
  * A cell's examples as both the HTML report and `ceilingbench show` present them: the same rows, the same words.

@@ -1,10 +1,10 @@
 import junitModule, { type Builder } from 'junit-report-builder';
-import { hardFailures } from '../gates/index.js';
-import type { CellResult } from '../schema/cell.js';
-import type { Board, Leaderboard } from '../schema/leaderboard.js';
-import { type Provenance, servedText } from '../schema/provenance.js';
-import type { Report, SpendTotals } from '../schema/report.js';
-import { sccStopText } from '../schema/scc-stop.js';
+import { hardFailures } from '../../src/gates/index.js';
+import type { CellResult } from '../../src/schema/cell.js';
+import type { Board, Leaderboard } from '../../src/schema/leaderboard.js';
+import { type Provenance, servedText } from '../../src/schema/provenance.js';
+import type { Report, SpendTotals } from '../../src/schema/report.js';
+import { sccStopText } from '../../src/schema/scc-stop.js';
 import { assaySpentOf } from './assay-spend.js';
 import type { TestEntry } from './build.js';
 import { cellSetAside, fixed, interval, percent } from './format.js';

@@ -1,4 +1,4 @@
-import type { Board, CollapseEntry, RetentionEntry, SccEntry } from '../schema/leaderboard.js';
+import type { Board, CollapseEntry, RetentionEntry, SccEntry } from '../../src/schema/leaderboard.js';
 import { fixed, interval, percent } from './format.js';
 
 /** A board's name in every projection: `d2 · d2 (standard, paper rule)`, `puzzles · hanoi`, `scc · count`. */

@@ -1,15 +1,15 @@
-import { describeNeed, undecidedPasses } from '../gates/index.js';
-import type { RetentionFit } from '../schema/fit.js';
-import type { Board, Leaderboard } from '../schema/leaderboard.js';
+import { describeNeed, undecidedPasses } from '../../src/gates/index.js';
+import type { RetentionFit } from '../../src/schema/fit.js';
+import type { Board, Leaderboard } from '../../src/schema/leaderboard.js';
 import {
   type Provenance,
   provenanceSettingsText,
   provenanceSubjectText,
   servedModelNotes,
-} from '../schema/provenance.js';
-import type { Report, Spend } from '../schema/report.js';
-import { sccStopText } from '../schema/scc-stop.js';
-import type { ReadingProfile } from '../tasks/task.js';
+} from '../../src/schema/provenance.js';
+import type { Report, Spend } from '../../src/schema/report.js';
+import { sccStopText } from '../../src/schema/scc-stop.js';
+import type { ReadingProfile } from '../../src/tasks/task.js';
 import { cellSetAside, fixed, interval, percent, samplesNote, thousands, usd } from './format.js';
 import { boardTitle, cellLabel, cellStandingText, headline, RANKED_BY, rankText } from './leaderboard.js';
 import { bounded, markdownCode, markdownSafe as md } from './safe-text.js';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CeilingbenchError } from '../errors.js';
-import { redact } from '../subjects/redact.js';
+import { CeilingbenchError } from '../../src/errors.js';
+import { redact } from '../../src/subjects/redact.js';
 
 /**
  * The report set's manifest, `ceilingbench.set.json` beside the reports: which run wrote the set, whether that run
@@ -18,7 +18,7 @@ import { redact } from '../subjects/redact.js';
  */
 export const REPORT_SET_MANIFEST = 'ceilingbench.set.json';
 
-/** Every file a run's report set may hold: writeReportSet's and the HTML report's (src/report/html). */
+/** Every file a run's report set may hold: writeReportSet's and the HTML report's (reporters/projections/html). */
 export const REPORT_SET_FILES = [
   'ceilingbench.json',
   'ceilingbench.schema.json',

@@ -1,4 +1,4 @@
-import { bounded } from '../tasks/echo.js';
+import { bounded } from '../../src/tasks/echo.js';
 
 /**
  * Untrusted text on its way out: model answers, model and subject names, test names and provider messages reach

@@ -1,5 +1,5 @@
-import type { CellResult } from '../schema/cell.js';
-import type { BoundedText, TrialExample } from '../schema/example.js';
+import type { CellResult } from '../../src/schema/cell.js';
+import type { BoundedText, TrialExample } from '../../src/schema/example.js';
 import { cellLabel, cellOutcomeLine, exampleHeadline, type TraceRow, traceRows } from './example-view.js';
 
 /**

@@ -1,10 +1,10 @@
-import type { CellResult } from '../schema/cell.js';
-import type { AssayUsage, SccAssayRecord, SccRecord, Spend, SpendTotals } from '../schema/report.js';
-import type { Price, Prices, SpendAmount, SpendLimitReport } from '../schema/spend.js';
-import type { SubjectIdentity } from '../schema/subject.js';
-import type { TrialRecord } from '../schema/trial.js';
-import { billedTokens, costOf, priceFor, sumBilled } from '../spend/price.js';
-import { isMissing } from '../tasks/outcome.js';
+import type { CellResult } from '../../src/schema/cell.js';
+import type { AssayUsage, SccAssayRecord, SccRecord, Spend, SpendTotals } from '../../src/schema/report.js';
+import type { Price, Prices, SpendAmount, SpendLimitReport } from '../../src/schema/spend.js';
+import type { SubjectIdentity } from '../../src/schema/subject.js';
+import type { TrialRecord } from '../../src/schema/trial.js';
+import { billedTokens, costOf, priceFor, sumBilled } from '../../src/spend/price.js';
+import { isMissing } from '../../src/tasks/outcome.js';
 import { assaySpentOf } from './assay-spend.js';
 import type { Billable } from './billable.js';
 import { thousands, usd } from './format.js';

@@ -1,8 +1,8 @@
 import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { type Report, reportSchema } from '../schema/report.js';
-import { redact, secretsFromEnv } from '../subjects/redact.js';
+import { type Report, reportSchema } from '../../src/schema/report.js';
+import { redact, secretsFromEnv } from '../../src/subjects/redact.js';
 import type { TestEntry } from './build.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';

@@ -1,4 +1,4 @@
-import type { Report } from '../../schema/report.js';
+import type { Report } from '../../../src/schema/report.js';
 import type { AbsentChart, ChartSpec } from './chart.js';
 import { escapeHtml as e } from './escape.js';
 import { renderExamplesSection } from './sections/examples.js';

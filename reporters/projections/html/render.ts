@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Baseline } from '../../schema/baseline.js';
-import type { Report } from '../../schema/report.js';
+import type { Baseline } from '../../../src/schema/baseline.js';
+import type { Report } from '../../../src/schema/report.js';
 import type { AbsentChart, ChartResult, ChartSpec } from './chart.js';
 import { accuracyDepthChart } from './charts/accuracy-depth.js';
 import { depthHeatmapChart } from './charts/depth-heatmap.js';

@@ -1,4 +1,4 @@
-import type { Report } from '../../schema/report.js';
+import type { Report } from '../../../src/schema/report.js';
 
 /** The column label of a run: its model (or spec) when one subject answered, else an honest "mixed". */
 export function subjectLabel(subjects: Report['subjects']): string {

@@ -1,7 +1,7 @@
-import { describeNeed } from '../../gates/index.js';
-import { provenanceSettingsText, provenanceSubjectText } from '../../schema/provenance.js';
-import type { Report, Spend, SpendTotals } from '../../schema/report.js';
-import { sccStopText } from '../../schema/scc-stop.js';
+import { describeNeed } from '../../../src/gates/index.js';
+import { provenanceSettingsText, provenanceSubjectText } from '../../../src/schema/provenance.js';
+import type { Report, Spend, SpendTotals } from '../../../src/schema/report.js';
+import { sccStopText } from '../../../src/schema/scc-stop.js';
 import { cellSetAside, fixed, interval, percent, samplesNote, thousands, usd } from '../format.js';
 import { assayNote, limitLine, unpricedSubjects } from '../spend.js';
 import { taskLabel } from '../task-label.js';

@@ -1,9 +1,9 @@
-import type { Report } from '../../schema/report.js';
+import type { Report } from '../../../src/schema/report.js';
 import { byKey } from '../order.js';
 
 /**
  * Attribution of a merge's records: which subject answered each record, and which run (subject, run seed) it
- * belongs to. The rules are src/report/merge/reports.ts's.
+ * belongs to. The rules are reporters/projections/merge/reports.ts's.
  */
 
 export interface MergeInput {

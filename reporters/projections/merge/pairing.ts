@@ -1,4 +1,4 @@
-import type { CellResult } from '../../schema/cell.js';
+import type { CellResult } from '../../../src/schema/cell.js';
 import type { MergeInput } from './attribution.js';
 
 /** Whether two inputs used the same instances, and the line that says so. */

@@ -1,4 +1,4 @@
-import type { Report } from '../../schema/report.js';
+import type { Report } from '../../../src/schema/report.js';
 import { byKey } from '../order.js';
 import type { AnyRecord, Group, RecordArrays } from './attribution.js';
 

@@ -1,8 +1,8 @@
-import { buildLeaderboard, type LeaderboardOptions, type LeaderboardSubject } from '../../leaderboard/index.js';
-import type { Leaderboard } from '../../schema/leaderboard.js';
-import { buildProvenance, type Provenance, type ProvenanceSettings } from '../../schema/provenance.js';
-import type { Report } from '../../schema/report.js';
-import type { SubjectIdentity } from '../../schema/subject.js';
+import { buildLeaderboard, type LeaderboardOptions, type LeaderboardSubject } from '../../../src/leaderboard/index.js';
+import type { Leaderboard } from '../../../src/schema/leaderboard.js';
+import { buildProvenance, type Provenance, type ProvenanceSettings } from '../../../src/schema/provenance.js';
+import type { Report } from '../../../src/schema/report.js';
+import type { SubjectIdentity } from '../../../src/schema/subject.js';
 import { reportSummary, type TestEntry } from '../build.js';
 import { byKey } from '../order.js';
 import { type AnyRecord, groupRecords, type MergeInput } from './attribution.js';
@@ -61,7 +61,7 @@ export function mergeReports(inputs: readonly MergeInput[], options: MergeOption
     scc: g.records.scc,
   }));
   const { version, ...leaderboardOptions } = options;
-  // the bootstrap's root seed is the runs' seed, as in one run with several subjects (src/report/build.ts)
+  // the bootstrap's root seed is the runs' seed, as in one run with several subjects (reporters/projections/build.ts)
   const runSeed = same(inputs.map((i) => i.report.seed));
   const leaderboard = buildLeaderboard(subjects, { seed: runSeed ?? 0, ...leaderboardOptions });
   const runs: RunPairing[] = [];

@@ -1,4 +1,4 @@
-import type { Spend } from '../../schema/report.js';
+import type { Spend } from '../../../src/schema/report.js';
 import { byKey } from '../order.js';
 import { addAssayUsage as addAssays, addSpend, totalsOf as totals } from '../spend.js';
 

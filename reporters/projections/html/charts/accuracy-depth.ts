@@ -1,5 +1,5 @@
-import type { RetentionFit } from '../../../schema/fit.js';
-import type { Report } from '../../../schema/report.js';
+import type { RetentionFit } from '../../../../src/schema/fit.js';
+import type { Report } from '../../../../src/schema/report.js';
 import { taskLabel } from '../../task-label.js';
 import type { ChartResult } from '../chart.js';
 import {

@@ -1,5 +1,5 @@
-import type { Baseline } from '../../../schema/baseline.js';
-import type { Report } from '../../../schema/report.js';
+import type { Baseline } from '../../../../src/schema/baseline.js';
+import type { Report } from '../../../../src/schema/report.js';
 import type { ChartResult } from '../chart.js';
 import { chosenFits } from './accuracy-depth.js';
 import { distinct, figure, type LayerItem, layeredSpec, panelLabel, verticalInterval } from './scaffold.js';

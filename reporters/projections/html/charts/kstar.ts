@@ -1,4 +1,4 @@
-import type { Report } from '../../../schema/report.js';
+import type { Report } from '../../../../src/schema/report.js';
 import { taskLabel } from '../../task-label.js';
 import type { ChartResult } from '../chart.js';
 import { chosenFits } from './accuracy-depth.js';

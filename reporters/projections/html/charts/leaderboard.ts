@@ -1,5 +1,5 @@
-import type { CollapseBoard, SccBoard } from '../../../schema/leaderboard.js';
-import type { Report } from '../../../schema/report.js';
+import type { CollapseBoard, SccBoard } from '../../../../src/schema/leaderboard.js';
+import type { Report } from '../../../../src/schema/report.js';
 import type { ChartResult } from '../chart.js';
 import { facetedSpec, figure, layerOf, round, verticalInterval } from './scaffold.js';
 

@@ -1,4 +1,4 @@
-import type { Report } from '../../../schema/report.js';
+import type { Report } from '../../../../src/schema/report.js';
 import type { ChartResult } from '../chart.js';
 import { ACCURACY_PERCENT, facetedSpec, figure, layerOf, round, verticalInterval } from './scaffold.js';
 

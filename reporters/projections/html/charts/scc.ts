@@ -1,4 +1,4 @@
-import type { Report } from '../../../schema/report.js';
+import type { Report } from '../../../../src/schema/report.js';
 import type { ChartResult } from '../chart.js';
 import { distinct, facetedSpec, figure, layerOf, round, verdictColor, verticalInterval } from './scaffold.js';
 

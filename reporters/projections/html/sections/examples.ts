@@ -1,6 +1,6 @@
-import type { CellResult } from '../../../schema/cell.js';
-import type { BoundedText, TrialExample } from '../../../schema/example.js';
-import type { Report } from '../../../schema/report.js';
+import type { CellResult } from '../../../../src/schema/cell.js';
+import type { BoundedText, TrialExample } from '../../../../src/schema/example.js';
+import type { Report } from '../../../../src/schema/report.js';
 import {
   cellLabel,
   cellOutcomeLine,

@@ -1,4 +1,4 @@
-import type { Board, Leaderboard } from '../../../schema/leaderboard.js';
+import type { Board, Leaderboard } from '../../../../src/schema/leaderboard.js';
 import { fixed, percent } from '../../format.js';
 import { boardTitle, cellLabel, cellStandingText, headline, RANKED_BY, rankText } from '../../leaderboard.js';
 import { escapeHtml as e, htmlTable } from '../escape.js';

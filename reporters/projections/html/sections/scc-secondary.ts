@@ -1,6 +1,6 @@
-import type { Report } from '../../../schema/report.js';
-import type { AgentAssayResult, DualTaskResult, MotifAblationResult } from '../../../schema/scc-secondary.js';
-import { sccStopText } from '../../../schema/scc-stop.js';
+import type { Report } from '../../../../src/schema/report.js';
+import type { AgentAssayResult, DualTaskResult, MotifAblationResult } from '../../../../src/schema/scc-secondary.js';
+import { sccStopText } from '../../../../src/schema/scc-stop.js';
 import { fixed, percent } from '../../format.js';
 import { escapeHtml as e, htmlTable } from '../escape.js';
 
