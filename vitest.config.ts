@@ -1,5 +1,5 @@
 // The plugin by the package's name (dist/), as a user's configuration imports it: `npm test`, `npm run test:quick`
-// and `npm run bench` build dist/ first when src/ changed (scripts/built.js).
+// and `npm run bench` build dist/ first when src/, specs/ or reporters/ changed (scripts/built.js).
 import module from 'node:module';
 import { ceilingbench } from 'ceilingbench/plugin';
 import { configDefaults, defineConfig } from 'vitest/config';
