@@ -1,5 +1,5 @@
 // The plugin by the package's name (dist/), as a user's configuration imports it: `npm test`, `npm run test:quick`
-// and `npm run bench` build dist/ first when src/ changed (scripts/built.js).
+// and `npm run bench` build dist/ first when src/, specs/ or reporters/ changed (scripts/built.js).
 import module from 'node:module';
 import { ceilingbench } from 'ceilingbench/plugin';
 import { configDefaults, defineConfig } from 'vitest/config';
@@ -50,7 +50,7 @@ if (compileCache?.directory && process.env.NODE_COMPILE_CACHE === undefined) {
 }
 
 // Our own repository uses the plugin as a user does: the standard benchmark projects (d1, d2, d3, puzzles,
-// scc; spec files in src/specs, shipped as dist/specs), the setup file and the reporter; plus our tests.
+// scc; spec files in specs/, shipped as dist/specs), the setup file and the reporter; plus our tests.
 export default defineConfig({
   plugins: [ceilingbench({ specs: false })],
   test: {

@@ -11,7 +11,7 @@ if (compileCache?.directory && process.env.NODE_COMPILE_CACHE === undefined) {
   process.env.NODE_COMPILE_CACHE = compileCache.directory;
 }
 
-const main = new URL('../dist/cli/main.js', import.meta.url);
+const main = new URL('../dist/src/cli/main.js', import.meta.url);
 if (!existsSync(main)) {
   process.stderr.write('ceilingbench: dist/ is missing — in a source checkout run `npm run build` first\n');
   process.exit(2);

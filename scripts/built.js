@@ -4,14 +4,16 @@
 // the plugin by the package's name), and the unit project's global setup.
 //
 // `npm run build` writes dist/.built once tsc has written every file (a build in progress has none); dist/ is
-// current when no file or folder under src/ changed after it (folders count: deleting or renaming a module changes
-// only its folder's modification time).
+// current when no file or folder under the compiled folders (src/, specs/, reporters/: tsconfig.build.json's include)
+// changed after it (folders count: deleting or renaming a module changes only its folder's modification time).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The folders the build compiles (tsconfig.build.json's include). */
+const SOURCES = ['src', 'specs', 'reporters'];
 
 /** @returns {boolean} */
 function distIsCurrent() {
@@ -19,11 +21,13 @@ function distIsCurrent() {
   if (!existsSync(built)) return false;
   try {
     const stamp = statSync(built).mtimeMs;
-    const src = join(ROOT, 'src');
-    if (statSync(src).mtimeMs >= stamp) return false;
-    for (const entry of readdirSync(src, { withFileTypes: true, recursive: true })) {
-      if (!entry.isFile() && !entry.isDirectory()) continue;
-      if (statSync(join(entry.parentPath, entry.name)).mtimeMs >= stamp) return false;
+    for (const folder of SOURCES) {
+      const src = join(ROOT, folder);
+      if (statSync(src).mtimeMs >= stamp) return false;
+      for (const entry of readdirSync(src, { withFileTypes: true, recursive: true })) {
+        if (!entry.isFile() && !entry.isDirectory()) continue;
+        if (statSync(join(entry.parentPath, entry.name)).mtimeMs >= stamp) return false;
+      }
     }
     return true;
   } catch {
@@ -38,7 +42,7 @@ function distIsCurrent() {
  */
 export function ensureBuilt() {
   if (distIsCurrent()) return;
-  process.stderr.write('dist/ is older than src/: npm run build\n');
+  process.stderr.write('dist/ is older than src/, specs/ or reporters/: npm run build\n');
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
   if (build.status !== 0) throw new Error('npm run build failed: this repository runs its package as built (dist/)');
 }

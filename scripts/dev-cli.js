@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Development only: the `ceilingbench` command of this repository (`npm run bench`, the tests' CLI children). It
 // runs the package as built, as a user's repository does (the package's bin, bin/ceilingbench.js, runs dist/ too),
-// building it first when any file under src/ is newer than the build (scripts/built.js): the command always runs
-// the sources as they are. Our vitest.config.ts imports the plugin by the package's name, i.e. from dist/ as well,
-// so the command and the configuration share one plugin module.
+// building it first when any file under src/, specs/ or reporters/ is newer than the build (scripts/built.js): the
+// command always runs the sources as they are. Our vitest.config.ts imports the plugin by the package's name, i.e.
+// from dist/ as well, so the command and the configuration share one plugin module.
 import module from 'node:module';
 import { ensureBuilt } from './built.js';
 
@@ -21,4 +21,4 @@ try {
   process.stderr.write(`ceilingbench (development): ${error.message}\n`);
   process.exit(2);
 }
-await import(new URL('../dist/cli/main.js', import.meta.url).href);
+await import(new URL('../dist/src/cli/main.js', import.meta.url).href);

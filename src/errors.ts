@@ -33,7 +33,7 @@ export const ERROR_CODES = {
   CB_PROVIDER_FATAL: { exit: EXIT.providerFatal },
   /**
    * The report folder holds files of the report set's names that ceilingbench did not write (no manifest lists
-   * them): nothing is removed or overwritten (src/report/report-set.ts).
+   * them): nothing is removed or overwritten (reporters/projections/report-set.ts).
    */
   CB_REPORT_FOLDER: { exit: EXIT.usage },
   /** Aborted while waiting for the rate limiter; the caller that aborted handles it, so at the top it is a bug. */

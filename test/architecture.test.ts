@@ -5,34 +5,39 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The layering of src/, checked on the import specifiers of every module (type-only imports included: a type
- * import from a higher layer is the same dependency as a value import, and the same cycle).
+ * The layering of the package's sources (src/, and at the top level specs/ and reporters/), checked on the import
+ * specifiers of every module (type-only imports included: a type import from a higher layer is the same dependency
+ * as a value import, and the same cycle).
  *
  *   rng < tasks < stats, schema          pure layers: no Node API, nothing above them
  *   < spend, leaderboard                 the ledger, prices and tokenizer (subjects use them); the leaderboard (pure)
  *   < subjects                           transports, sim, oracle, replay; cache, limiter, retry
  *   < config                             the configuration (its schema names the function subject)
  *   < gates, assays                      gate decisions (read the config and the leaderboard); orchestration
- *   < compare, report, plan              baseline comparison (uses gates); projections of records; the planner
- *   < vitest < cli                       the glue on top
+ *   < compare, projections, plan         baseline comparison (uses gates); reporters/projections/: the report
+ *                                        built from records and written as JSON, JUnit, Markdown, HTML; the planner
+ *   < vitest < reporters < cli           the glue on top: src/vitest, then the Vitest reporters (reporters/*.ts)
  *
  * A layer imports its own layer and layers of a lower rank only (side-by-side layers not each other), so the
  * layers form a DAG; src/errors.ts (imports nothing) may be imported by all. Every folder under src/ is ranked, so
- * a new one must be placed here before it is used.
+ * a new one must be placed here before it is used; under reporters/ the folder projections/ is one layer and the
+ * modules beside it (the reporters) another.
  *
  * stats and schema sit side by side above tasks: neither imports the other (stats are numbers over counts, schema
  * the records that cross a process or file boundary). Today stats imports rng only and schema tasks only.
  */
 
-const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+/** The folders the package is compiled from (tsconfig.build.json's include). */
+const SOURCE_FOLDERS = ['src', 'specs', 'reporters'];
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 interface Import {
-  /** The importing module, relative to the repository root (src/…). */
+  /** The importing module, relative to the repository root (src/…, specs/…, reporters/…). */
   from: string;
   line: number;
   specifier: string;
   typeOnly: boolean;
-  /** The imported module under src/ (relative to the root), or null for a package / Node builtin. */
+  /** The imported module (relative to the root), or null for a package / Node builtin. */
   target: string | null;
 }
 
@@ -44,13 +49,12 @@ const SIDE_EFFECT = /^[ \t]*import\s*['"]([^'"]+)['"]/gm;
 const DYNAMIC = /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function sourceFiles(): string[] {
-  return (readdirSync(SRC, { recursive: true }) as string[])
-    .filter((name) => name.endsWith('.ts'))
-    .map((name) => join('src', name.split('\\').join('/')))
-    .sort();
+  return SOURCE_FOLDERS.flatMap((folder) =>
+    (readdirSync(join(root, folder), { recursive: true }) as string[])
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => `${folder}/${name.split('\\').join('/')}`),
+  ).sort();
 }
-
-const root = resolve(SRC, '..');
 
 /** `./x.js` → src/…/x.ts (NodeNext: specifiers name the emitted .js file). */
 function resolveTarget(file: string, specifier: string): string | null {
@@ -76,8 +80,16 @@ function importsOf(file: string): Import[] {
 const FILES = sourceFiles();
 const IMPORTS = FILES.flatMap(importsOf);
 
-/** The top folder under src/ (`schema`, `vitest`, …), or the file name for a top-level module (`errors`, `index`). */
-const layerOf = (path: string): string => path.split('/')[1].replace(/\.ts$/, '');
+/**
+ * The top folder under src/ (`schema`, `vitest`, …), or the file name for a top-level module (`errors`, `index`);
+ * `specs` for the spec files; `projections` for reporters/projections/, `reporters` for the reporters beside it.
+ */
+const layerOf = (path: string): string => {
+  const [top, next] = path.split('/');
+  if (top === 'specs') return 'specs';
+  if (top === 'reporters') return next === 'projections' ? 'projections' : 'reporters';
+  return next.replace(/\.ts$/, '');
+};
 
 const show = (i: Import): string =>
   `${i.from}:${i.line} → '${i.specifier}'${i.target ? ` (${i.target})` : ''}${i.typeOnly ? ' [type-only]' : ''}`;
@@ -99,23 +111,24 @@ const RANK: Readonly<Record<string, number>> = {
   gates: 6,
   assays: 6,
   compare: 7,
-  report: 7,
+  projections: 7,
   plan: 7,
   vitest: 8,
-  cli: 9,
+  reporters: 9,
+  cli: 10,
 };
 /** The top-level modules and folders outside the ranks: the leaf error module, the package entry, the spec files. */
 const UNRANKED = ['errors', 'index', 'specs'];
 
 /**
  * src/errors.ts: the one error module; it imports nothing, so every layer, the pure ones included, may import it.
- * src/specs/**: the benchmark spec files shipped to users (dist/specs). They are Vitest spec files and import
+ * specs/**: the benchmark spec files shipped to users (dist/specs). They are Vitest spec files and import
  * src/vitest by design, so no layer rule below speaks of them; in return nothing may import them (checked).
  * src/index.ts: the package entry, a barrel over the layers; no layer rule speaks of it, and nothing may
  * import it (a barrel import from inside src would make every layer depend on every other).
  */
 const LEAF_MODULES = ['src/errors.ts'];
-const UNIMPORTABLE = (target: string) => target === 'src/index.ts' || target.startsWith('src/specs/');
+const UNIMPORTABLE = (target: string) => target === 'src/index.ts' || target.startsWith('specs/');
 
 function violations(
   layers: readonly string[],
@@ -126,12 +139,27 @@ function violations(
     .map(show);
 }
 
-describe('architecture: the import graph of src/', () => {
+describe('architecture: the import graph of src/, specs/ and reporters/', () => {
+  it('the top level holds specs/ and reporters/ (the layout the README names); src/specs and src/report are gone', () => {
+    for (const folder of ['specs', 'reporters', 'reporters/projections'])
+      expect(existsSync(join(root, folder)), folder).toBe(true);
+    for (const gone of ['src/specs', 'src/report', 'src/vitest/reporter.ts', 'src/vitest/progress-reporter.ts'])
+      expect(existsSync(join(root, gone)), gone).toBe(false);
+    for (const project of ['d1', 'd2', 'd3', 'puzzles', 'scc'])
+      expect(
+        FILES.some((f) => f.startsWith(`specs/${project}/`) && f.endsWith('.spec.ts')),
+        project,
+      ).toBe(true);
+  });
+
   it('reads the modules and their imports (the checks below are not vacuous)', () => {
     expect(FILES.length).toBeGreaterThan(100);
     expect(IMPORTS.some((i) => i.from === 'src/schema/trial.ts' && i.target === 'src/tasks/outcome.ts')).toBe(true);
     expect(IMPORTS.some((i) => i.typeOnly)).toBe(true);
-    expect(IMPORTS.some((i) => i.specifier === '../report/html/index.js')).toBe(true); // a dynamic import
+    expect(
+      IMPORTS.some((i) => i.from === 'reporters/reporter.ts' && i.specifier === './projections/html/index.js'),
+    ).toBe(true); // a dynamic import
+    expect(IMPORTS.some((i) => i.from.startsWith('specs/') && i.target?.startsWith('src/vitest/'))).toBe(true);
     // Prompt text that looks like an import clause is not one.
     expect(IMPORTS.filter((i) => !/^(\.{1,2}\/|node:|[@\w])/.test(i.specifier)).map(show)).toEqual([]);
   });
@@ -148,11 +176,13 @@ describe('architecture: the import graph of src/', () => {
     expect(missed, 'import statements the patterns did not read').toEqual([]);
   });
 
-  it('every relative import resolves to a module under src/', () => {
+  it('every relative import resolves to a module under src/, specs/ or reporters/', () => {
     const unresolved = IMPORTS.filter((i) => i.target !== null && !existsSync(join(root, i.target)));
     expect(unresolved.map(show), 'imports that name no .ts module').toEqual([]);
-    const outside = IMPORTS.filter((i) => i.target !== null && !i.target.startsWith('src/'));
-    expect(outside.map(show), 'imports that leave src/').toEqual([]);
+    const outside = IMPORTS.filter(
+      (i) => i.target !== null && !SOURCE_FOLDERS.some((folder) => i.target?.startsWith(`${folder}/`)),
+    );
+    expect(outside.map(show), 'imports that leave src/, specs/ and reporters/').toEqual([]);
   });
 
   it('the pure layers (rng, tasks, stats, schema) use no Node API', () => {
@@ -172,7 +202,7 @@ describe('architecture: the import graph of src/', () => {
     expect(IMPORTS.filter((i) => LEAF_MODULES.includes(i.from)).map(show)).toEqual([]);
   });
 
-  it('every folder and top-level module of src/ is ranked (or is errors.ts, the package entry or specs/)', () => {
+  it('every folder and top-level module of src/, and reporters/, is ranked (or is errors.ts, the package entry or specs/)', () => {
     const layers = [...new Set(FILES.map(layerOf))];
     expect(layers.filter((l) => !(l in RANK) && !UNRANKED.includes(l))).toEqual([]);
     expect(
@@ -206,32 +236,35 @@ describe('architecture: the import graph of src/', () => {
     );
   });
 
-  it('src/subjects imports nothing from assays, vitest, report or cli', () => {
-    const above = ['assays', 'vitest', 'report', 'cli'];
+  it('src/subjects imports nothing from assays, vitest, the projections, the reporters or cli', () => {
+    const above = ['assays', 'vitest', 'projections', 'reporters', 'cli'];
     const found = violations(['subjects'], (_i, _from, to) => to !== null && above.includes(to));
     expect(found, 'subjects → a layer above it').toEqual([]);
   });
 
-  it('src/assays and src/report import nothing from the Vitest glue or the CLI', () => {
-    const above = ['vitest', 'cli'];
-    const found = violations(['assays', 'report'], (_i, _from, to) => to !== null && above.includes(to));
-    expect(found, 'assays/report → vitest or cli').toEqual([]);
+  it('src/assays and reporters/projections import nothing from Vitest, its glue, the reporters or the CLI', () => {
+    const above = ['vitest', 'reporters', 'cli'];
+    const found = violations(
+      ['assays', 'projections'],
+      (i, _from, to) => /^vitest(\/|$)/.test(i.specifier) || (to !== null && above.includes(to)),
+    );
+    expect(found, 'assays/projections → vitest, the reporters or cli').toEqual([]);
   });
 
-  it('src/report imports nothing from src/assays: a report is a projection of records, not of orchestration', () => {
-    const found = violations(['report'], (_i, _from, to) => to === 'assays');
-    expect(found, 'report → assays').toEqual([]);
+  it('reporters/projections imports nothing from src/assays: a report is a projection of records, not of orchestration', () => {
+    const found = violations(['projections'], (_i, _from, to) => to === 'assays');
+    expect(found, 'projections → assays').toEqual([]);
   });
 
-  it('src/gates is pure and below the Vitest glue and the report: no Node API, no vitest, report, cli, assays or subjects', () => {
-    const above = ['vitest', 'report', 'cli', 'assays', 'subjects', 'spend'];
+  it('src/gates is pure and below the Vitest glue and the report: no Node API, no vitest, projections, reporters, cli, assays or subjects', () => {
+    const above = ['vitest', 'projections', 'reporters', 'cli', 'assays', 'subjects', 'spend'];
     const found = violations(
       ['gates'],
       (i, _from, to) => isNodeBuiltin(i.specifier) || i.specifier === 'vitest' || (to !== null && above.includes(to)),
     );
     expect(found, 'gates → Node, Vitest or a layer above it').toEqual([]);
     // and it is the one place gates are decided: the fit tests, the report and compare import it
-    for (const user of ['src/vitest/verdict.ts', 'src/report/build.ts', 'src/compare/verdict.ts'])
+    for (const user of ['src/vitest/verdict.ts', 'reporters/projections/build.ts', 'src/compare/verdict.ts'])
       expect(
         IMPORTS.some((i) => i.from === user && i.target === 'src/gates/index.ts'),
         user,
@@ -240,10 +273,10 @@ describe('architecture: the import graph of src/', () => {
 
   it('nothing imports a spec file or the package entry', () => {
     const found = IMPORTS.filter((i) => i.target !== null && UNIMPORTABLE(i.target)).map(show);
-    expect(found, 'imports of src/specs/** or src/index.ts').toEqual([]);
+    expect(found, 'imports of specs/** or src/index.ts').toEqual([]);
   });
 
-  it('there is no import cycle among the modules of src/', () => {
+  it('there is no import cycle among the modules of src/, specs/ and reporters/', () => {
     const graph = new Map<string, Import[]>(FILES.map((f) => [f, []]));
     for (const i of IMPORTS) if (i.target !== null && graph.has(i.target)) graph.get(i.from)?.push(i);
     const state = new Map<string, 'open' | 'done'>();

@@ -1,5 +1,5 @@
 import type { CAC } from 'cac';
-import type { Segment } from '../report/show-text.js';
+import type { Segment } from '../../reporters/projections/show-text.js';
 
 /** Where a command writes: the process's streams in the binary, buffers in tests. */
 export interface CliIo {

@@ -1,8 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT_URL } from '../vitest/files.js';
 
 /** This package's own folder (the one holding src/ and dist/), whichever of the two this module runs from. */
-const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(PACKAGE_ROOT_URL);
 
 const real = (path: string): string => {
   try {

@@ -1,4 +1,4 @@
-import { terminalSafe } from '../report/safe-text.js';
+import { terminalSafe } from '../../reporters/projections/safe-text.js';
 import { EXIT } from './errors.js';
 import { runCli } from './program.js';
 

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { type CAC, cac } from 'cac';
-import { terminalSafe } from '../report/safe-text.js';
-import type { Mark } from '../report/show-text.js';
+import { terminalSafe } from '../../reporters/projections/safe-text.js';
+import type { Mark } from '../../reporters/projections/show-text.js';
+import { PACKAGE_ROOT_URL } from '../vitest/files.js';
 import type { CliIo } from './command.js';
 import { commands, type LazyCommand } from './commands/index.js';
 import { ERROR_CODES, EXIT, errorCodeOf, UsageError } from './errors.js';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT_URL), 'utf8')) as { version: string };
 
 export type { CliIo };
 
@@ -16,7 +17,7 @@ const defaultIo: CliIo = {
   tty: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
 };
 
-/** SGR parameters of the marks a command may highlight (src/report/show-text.ts). */
+/** SGR parameters of the marks a command may highlight (reporters/projections/show-text.ts). */
 const SGR: Readonly<Record<Mark, string>> = { divergent: '1;31', strong: '1', dim: '2' };
 
 /**

@@ -44,7 +44,7 @@ export const ENV_NAMES = [
   'CEILINGBENCH_REQUEST_TIMEOUT_MS',
   'CEILINGBENCH_TRIAL_TIMEOUT_MS',
   'CEILINGBENCH_RETRY_MAX_MS',
-  // the report's git commit (src/vitest/reporter.ts)
+  // the report's git commit (reporters/reporter.ts)
   'CEILINGBENCH_GIT_SHA',
 ] as const;
 

@@ -20,13 +20,13 @@ export type PlannedUnit =
 /** The analyses a spec file runs as a `describeSweep` grid. */
 const SWEPT = new Set(['retention', 'collapse']);
 
-/** The shipped specs' declarations other than a sweep, per standard project (src/specs/<project>/*.spec.ts). */
+/** The shipped specs' declarations other than a sweep, per standard project (specs/<project>/*.spec.ts). */
 const DECLARED: Readonly<Record<string, () => PlannedUnit[]>> = {
-  // src/specs/d3/ablation.spec.ts
+  // specs/d3/ablation.spec.ts
   d3: () => [
     { kind: 'ablation', task: resolveTask('d3'), level: 15, variants: ['standard', 'verbose', 'A', 'B', 'C'] },
   ],
-  // src/specs/scc/{motif,dual-task,agent}.spec.ts
+  // specs/scc/{motif,dual-task,agent}.spec.ts
   scc: () => [{ kind: 'scc-motif' }, { kind: 'scc-dual' }, { kind: 'scc-agent' }],
 };
 

@@ -18,7 +18,7 @@ export type CeilingbenchRecord = z.infer<typeof ceilingbenchRecordSchema>;
 
 /**
  * What one test leaves for the reporter: it crosses from the Vitest worker to the reporter's process (on
- * task.meta, under the key `ceilingbench`: src/vitest/meta.ts), and src/report/build.ts assembles the report from it.
+ * task.meta, under the key `ceilingbench`: src/vitest/meta.ts), and reporters/projections/build.ts assembles the report from it.
  */
 export const ceilingbenchMetaSchema = z.object({
   record: ceilingbenchRecordSchema,

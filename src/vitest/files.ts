@@ -2,14 +2,20 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** A module beside this one: `name.js` in the built package, `name.ts` in the source tree. */
+/** A module of this package by its path from this one: `name.js` in the built package, `name.ts` in the source tree. */
 function sibling(name: string): string {
-  const js = fileURLToPath(new URL(`./${name}.js`, import.meta.url));
-  return existsSync(js) ? js : fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+  const js = fileURLToPath(new URL(`${name}.js`, import.meta.url));
+  return existsSync(js) ? js : fileURLToPath(new URL(`${name}.ts`, import.meta.url));
 }
 
-/** The standard grids, shipped with the package: one folder of spec files per standard project. */
-export const SPECS_DIR = fileURLToPath(new URL('../specs/', import.meta.url));
+/**
+ * This package's root folder (the one holding package.json, examples/, src/ and dist/). The build mirrors the
+ * source tree under dist/ (dist/src, dist/specs, dist/reporters), so a built module sits one folder deeper.
+ */
+export const PACKAGE_ROOT_URL = new URL(import.meta.url.endsWith('.js') ? '../../../' : '../../', import.meta.url);
+
+/** The standard grids, shipped with the package: one folder of spec files per standard project (specs/, dist/specs/). */
+export const SPECS_DIR = fileURLToPath(new URL('../../specs/', import.meta.url));
 
 /**
  * This package's own modules when they are the built JavaScript, for Vitest's `server.deps.external`: Node loads
@@ -20,18 +26,18 @@ export const SPECS_DIR = fileURLToPath(new URL('../specs/', import.meta.url));
  * them. (A string there names a package under node_modules; a folder goes as a regular expression.)
  */
 export const PACKAGE_MODULES: RegExp[] = import.meta.url.endsWith('.js')
-  ? [new RegExp(fileURLToPath(new URL('../', import.meta.url)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))]
+  ? [new RegExp(fileURLToPath(new URL('../../', import.meta.url)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))]
   : [];
 
-export const SETUP_FILE = sibling('setup');
-export const REPORTER_FILE = sibling('reporter');
-export const PROGRESS_REPORTER_FILE = sibling('progress-reporter');
+export const SETUP_FILE = sibling('./setup');
+export const REPORTER_FILE = sibling('../../reporters/reporter');
+export const PROGRESS_REPORTER_FILE = sibling('../../reporters/progress-reporter');
 
 /** Whether a configured reporter (a path or specifier) is the ceilingbench reporter, of this copy or an installed one. */
 export const isCeilingbenchReporter = (name: string): boolean =>
   name === 'ceilingbench/reporter' ||
   resolve(name) === REPORTER_FILE ||
-  /[\\/]ceilingbench[\\/]dist[\\/]vitest[\\/]reporter\.js$/.test(name);
+  /[\\/]ceilingbench[\\/]dist[\\/](reporters|vitest)[\\/]reporter\.js$/.test(name);
 
 /**
  * Carried by an instance of the ceilingbench reporter (the CLI passes instances, not files: see `ceilingbench run`),

@@ -1,6 +1,6 @@
 /**
  * Whether `ceilingbench run` was interrupted (Ctrl-C, SIGTERM): set by the CLI's signal handler, read by the
- * reporter, which then marks the report set `interrupted` (src/report/report-set.ts). Kept on globalThis, so that
+ * reporter, which then marks the report set `interrupted` (reporters/projections/report-set.ts). Kept on globalThis, so that
  * a second copy of this module (Vitest's module runner) reads the same flag.
  */
 const KEY = Symbol.for('ceilingbench.run.interrupted');

@@ -10,7 +10,7 @@ import { isSpecFile } from './declare.js';
 import { SPECS_DIR } from './files.js';
 
 /**
- * The records a standard project's spec files produce (src/specs/<project>/): one fit per shipped sweep task of the
+ * The records a standard project's spec files produce (specs/<project>/): one fit per shipped sweep task of the
  * project (describeSweep's defaults: the task's first variant and profile, all its levels), and the counting-capacity
  * ladder of the default ladder task (testCountingCapacity). The adaptive design picks its own depths: no levels then.
  */

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { Vitest } from 'vitest/node';
+import { ownReportFiles } from '../../reporters/projections/report-set.js';
 import { ConfigError } from '../config/errors.js';
 import { RUN_CONFIG_KEY, type RunConfig, resolveRunConfig } from '../config/resolve.js';
-import { ownReportFiles } from '../report/report-set.js';
 import type { SpendLimits } from '../schema/spend.js';
 import { stopLine } from '../spend/ledger.js';
 import { isInterruptible, startLedgerServer } from '../spend/ledger-server.js';
@@ -55,7 +55,7 @@ export function runConfigFor(vitest: VitestHost, root: string = vitest.config.ro
     config = (async () => {
       const run = await resolveRunConfig({ root: key, importFile: (path) => vitest.import(path) });
       // a report folder holding the user's own files of the set's names is refused before the run, not after it
-      // (CB_REPORT_FOLDER, src/report/report-set.ts); a blob run writes no set there
+      // (CB_REPORT_FOLDER, reporters/projections/report-set.ts); a blob run writes no set there
       const blob = (vitest.config.reporters ?? []).some((r: unknown) => (Array.isArray(r) ? r[0] : r) === 'blob');
       if (!blob) ownReportFiles(run.outDir);
       // merging blobs sends no request: no subject is built (a merge job needs no key) and nothing is limited

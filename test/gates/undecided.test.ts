@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../reporters/projections/markdown.js';
 import { undecidedPasses } from '../../src/gates/index.js';
 import { evaluateGates } from '../../src/gates/threshold.js';
-import { renderMarkdown } from '../../src/report/markdown.js';
 import { PyRandom } from '../../src/rng/index.js';
 import type { CollapseFit } from '../../src/schema/fit.js';
 import { sampleBinomial } from '../../src/stats/binomial.js';

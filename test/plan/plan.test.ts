@@ -81,7 +81,7 @@ describe('what the standard projects run', () => {
       testDualTask: record('scc-dual'),
       testAgentOperation: record('scc-agent'),
     }));
-    const specs = fileURLToPath(new URL('../../src/specs/', import.meta.url));
+    const specs = fileURLToPath(new URL('../../specs/', import.meta.url));
     for (project of standardProjects()) {
       for (const file of readdirSync(join(specs, project)).sort()) await import(join(specs, project, file));
     }

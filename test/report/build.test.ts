@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, renderJunit, renderMarkdown, type TestEntry } from '../../src/report/index.js';
+import { buildReport, renderJunit, renderMarkdown, type TestEntry } from '../../reporters/projections/index.js';
 import { reportSchema } from '../../src/schema/report.js';
 import { cell, retentionFit } from '../support/records.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeReports } from '../../src/report/merge/index.js';
+import { mergeReports } from '../../reporters/projections/merge/index.js';
 import { reportSchema } from '../../src/schema/report.js';
 import { simReport } from './merge-support.js';
 

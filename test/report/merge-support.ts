@@ -1,4 +1,4 @@
-import { buildReport, type TestEntry } from '../../src/report/build.js';
+import { buildReport, type TestEntry } from '../../reporters/projections/build.js';
 import type { Report } from '../../src/schema/report.js';
 import { createSubject } from '../../src/subjects/index.js';
 import { type SimRun, simRecords } from '../leaderboard/sim-records.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { mergedTestEntries, mergeReports, pairRuns } from '../../reporters/projections/merge/index.js';
 import { buildLeaderboard, type LeaderboardSubject } from '../../src/leaderboard/index.js';
-import { mergedTestEntries, mergeReports, pairRuns } from '../../src/report/merge/index.js';
 import type { RetentionBoard } from '../../src/schema/leaderboard.js';
 import { type Report, reportSchema } from '../../src/schema/report.js';
 import { simRecords } from '../leaderboard/sim-records.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { buildReport, renderJunit, renderMarkdown, type TestEntry } from '../../reporters/projections/index.js';
 import { projectGatesSchema } from '../../src/config/schema.js';
-import { buildReport, renderJunit, renderMarkdown, type TestEntry } from '../../src/report/index.js';
 import { type Report, reportSchema } from '../../src/schema/report.js';
 import { multiSubjectEntries, RUN } from './multi-subject.js';
 

@@ -1,4 +1,4 @@
-import type { RunInfo, TestEntry } from '../../src/report/build.js';
+import type { RunInfo, TestEntry } from '../../reporters/projections/build.js';
 import { type SimRun, simRecords } from '../leaderboard/sim-records.js';
 
 export const RUN: RunInfo = {

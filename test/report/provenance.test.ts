@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildReport, type RunInfo, type TestEntry } from '../../reporters/projections/build.js';
+import { assemblePage } from '../../reporters/projections/html/page.js';
+import { renderJunit } from '../../reporters/projections/junit.js';
+import { renderMarkdown } from '../../reporters/projections/markdown.js';
 import { runCli } from '../../src/cli/program.js';
 import { comparisonSchema } from '../../src/compare/schema.js';
-import { buildReport, type RunInfo, type TestEntry } from '../../src/report/build.js';
-import { assemblePage } from '../../src/report/html/page.js';
-import { renderJunit } from '../../src/report/junit.js';
-import { renderMarkdown } from '../../src/report/markdown.js';
 import type { Report } from '../../src/schema/report.js';
 import type { SubjectIdentity } from '../../src/schema/subject.js';
 import type { Subject } from '../../src/subjects/subject.js';
@@ -201,7 +201,7 @@ describe('compare: both provenance blocks first, each difference, and the sim-vs
 
 it('a report file written by the run carries the block (ceilingbench.json on disk)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cb-provenance-set-'));
-  const { writeReportSet } = await import('../../src/report/write.js');
+  const { writeReportSet } = await import('../../reporters/projections/write.js');
   writeReportSet(liveReport, liveEntries, dir);
   const json = JSON.parse(readFileSync(join(dir, 'ceilingbench.json'), 'utf8')) as Report;
   expect(json.provenance?.subjects[0].endpointHost).toBe('gateway.example.com:8443');
@@ -209,7 +209,7 @@ it('a report file written by the run carries the block (ceilingbench.json on dis
 });
 
 it('a merged report (`ceilingbench report a.json b.json`) carries the block: both subjects, the settings they agree on', async () => {
-  const { mergeReports } = await import('../../src/report/merge/index.js');
+  const { mergeReports } = await import('../../reporters/projections/merge/index.js');
   const merged = mergeReports(
     [
       { name: 'sim', report: simReport },

@@ -10,7 +10,7 @@ import {
   restoreManifest,
   sealReportSet,
   unfinishedRunNote,
-} from '../../src/report/report-set.js';
+} from '../../reporters/projections/report-set.js';
 
 // Issue 42 items 5 and 4: a run removes only the files of its own report set (the manifest lists them with their
 // sha256), refuses a folder holding the user's files of those names, and a run that has not finished is marked.
@@ -113,7 +113,7 @@ describe('a run in progress is visible', () => {
 
 describe('the report set is scrubbed of the run’s secrets before it is sealed', () => {
   it('removes a key echoed in any case or escaping from every file, and the files stay readable', async () => {
-    const { scrubReportSet } = await import('../../src/report/report-set.js');
+    const { scrubReportSet } = await import('../../reporters/projections/report-set.js');
     const dir = folder();
     const key = 'sk-live-0123456789abcdef';
     writeFileSync(

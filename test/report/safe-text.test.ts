@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { TestCase } from 'vitest/node';
+import ProgressReporter from '../../reporters/progress-reporter.js';
+import { buildReport, renderMarkdown } from '../../reporters/projections/index.js';
+import { bounded, markdownCode, markdownSafe, terminalSafe } from '../../reporters/projections/safe-text.js';
 import { runCli } from '../../src/cli/program.js';
-import { buildReport, renderMarkdown } from '../../src/report/index.js';
-import { bounded, markdownCode, markdownSafe, terminalSafe } from '../../src/report/safe-text.js';
-import ProgressReporter from '../../src/vitest/progress-reporter.js';
 import { multiSubjectEntries, RUN } from './multi-subject.js';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: what must never reach a terminal

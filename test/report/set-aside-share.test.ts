@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { cellsTable, collapseTable, fitsTable } from '../../reporters/projections/html/tables.js';
+import { buildReport, renderJunit, renderMarkdown, type TestEntry } from '../../reporters/projections/index.js';
+import { cellStandingText, headline } from '../../reporters/projections/leaderboard.js';
 import { fitCollapseSweep } from '../../src/assays/sweep/fit-collapse.js';
 import { fitRetentionSweep } from '../../src/assays/sweep/fit-retention.js';
 import { runCell } from '../../src/assays/sweep/run-cell.js';
-import { cellsTable, collapseTable, fitsTable } from '../../src/report/html/tables.js';
-import { buildReport, renderJunit, renderMarkdown, type TestEntry } from '../../src/report/index.js';
-import { cellStandingText, headline } from '../../src/report/leaderboard.js';
 import type { CellResult } from '../../src/schema/cell.js';
 import type { Board, RetentionEntry } from '../../src/schema/leaderboard.js';
 import { createSubject } from '../../src/subjects/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { buildReport, renderMarkdown, type TestEntry } from '../../reporters/projections/index.js';
 import { fitRetentionSweep } from '../../src/assays/sweep/fit-retention.js';
 import { summarizeCell } from '../../src/assays/sweep/summarize-cell.js';
-import { buildReport, renderMarkdown, type TestEntry } from '../../src/report/index.js';
 import { PyRandom } from '../../src/rng/index.js';
 import { reportSchema } from '../../src/schema/report.js';
 import type { TrialRecord } from '../../src/schema/trial.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
+import type { TestEntry } from '../../reporters/projections/build.js';
+import { addSpend, noSpend } from '../../reporters/projections/spend.js';
 import { summarizeCell } from '../../src/assays/sweep/summarize-cell.js';
-import type { TestEntry } from '../../src/report/build.js';
-import { addSpend, noSpend } from '../../src/report/spend.js';
 import type { CellResult } from '../../src/schema/cell.js';
 import type { CeilingbenchRecord } from '../../src/schema/meta.js';
 import type { SpendTotals } from '../../src/schema/report.js';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../src/report/build.js';
-import { assemblePage } from '../../src/report/html/page.js';
-import { renderJunit } from '../../src/report/junit.js';
-import { renderMarkdown } from '../../src/report/markdown.js';
+import { buildReport } from '../../reporters/projections/build.js';
+import { assemblePage } from '../../reporters/projections/html/page.js';
+import { renderJunit } from '../../reporters/projections/junit.js';
+import { renderMarkdown } from '../../reporters/projections/markdown.js';
 import { type Report, reportSchema, type SpendTotals } from '../../src/schema/report.js';
 import type { SpendLimitReport } from '../../src/schema/spend.js';
 import type { Usage } from '../../src/schema/trial.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { accuracyDepthChart } from '../../src/report/html/charts/accuracy-depth.js';
-import { depthHeatmapChart } from '../../src/report/html/charts/depth-heatmap.js';
-import { kStarChart } from '../../src/report/html/charts/kstar.js';
-import { cellsTable, fitsTable } from '../../src/report/html/tables.js';
-import { renderMarkdown } from '../../src/report/markdown.js';
-import { taskLabeller } from '../../src/report/task-label.js';
+import { accuracyDepthChart } from '../../reporters/projections/html/charts/accuracy-depth.js';
+import { depthHeatmapChart } from '../../reporters/projections/html/charts/depth-heatmap.js';
+import { kStarChart } from '../../reporters/projections/html/charts/kstar.js';
+import { cellsTable, fitsTable } from '../../reporters/projections/html/tables.js';
+import { renderMarkdown } from '../../reporters/projections/markdown.js';
+import { taskLabeller } from '../../reporters/projections/task-label.js';
 import type { Report } from '../../src/schema/report.js';
 import { fixtureReport } from './html/support.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, type TestEntry } from '../../src/report/index.js';
+import { buildReport, type TestEntry } from '../../reporters/projections/index.js';
 import { cell, retentionFit } from '../support/records.js';
 
 const subject = { spec: 'sim:retention?p=0.95', kind: 'sim' as const, parameters: { p: 0.95 } };

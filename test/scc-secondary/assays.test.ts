@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { renderSccSecondarySection } from '../../reporters/projections/html/sections/scc-secondary.js';
 import {
   type AgentAssayResult,
   agentAssaySchema,
@@ -13,7 +14,6 @@ import {
   runDualTaskAssay,
   runMotifAblation,
 } from '../../src/assays/scc-secondary/index.js';
-import { renderSccSecondarySection } from '../../src/report/html/sections/scc-secondary.js';
 import { sccAssayRecordSchema } from '../../src/schema/report.js';
 import { createSubject } from '../../src/subjects/index.js';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { buildReport } from '../../reporters/projections/build.js';
 import {
   agentRecord,
   dualTaskRecord,
@@ -7,7 +8,6 @@ import {
   runDualTaskAssay,
   runMotifAblation,
 } from '../../src/assays/scc-secondary/index.js';
-import { buildReport } from '../../src/report/build.js';
 import type { SccAssayRecord } from '../../src/schema/report.js';
 import { costOf } from '../../src/spend/price.js';
 import { createSubject } from '../../src/subjects/index.js';

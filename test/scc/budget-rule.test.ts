@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { billablesOfChain } from '../../reporters/projections/assay-spend.js';
+import { spendOf } from '../../reporters/projections/spend.js';
 import { addUsage, answerWithBudgetRule, SCC_OUTPUT_TOKENS_CEILING } from '../../src/assays/scc/budget-rule.js';
 import { runSccTrial } from '../../src/assays/scc/trial.js';
-import { billablesOfChain } from '../../src/report/assay-spend.js';
-import { spendOf } from '../../src/report/spend.js';
 import type { Usage } from '../../src/schema/trial.js';
 import type { BudgetRecord, Subject, TrialRequest, TrialResponse } from '../../src/subjects/subject.js';
 import { countInstance } from '../../src/tasks/count/plugin.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { buildReport } from '../../reporters/projections/build.js';
 import { sccRecordOf } from '../../src/assays/scc/record.js';
 import { runSccAssay, type SccAssayOptions } from '../../src/assays/scc/run.js';
 import type { SccResult } from '../../src/assays/scc/schema.js';
-import { buildReport } from '../../src/report/build.js';
 import type { SccRecord } from '../../src/schema/report.js';
 import type { SubjectIdentity } from '../../src/schema/subject.js';
 import { costOf } from '../../src/spend/price.js';

@@ -1,5 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildReport } from '../../reporters/projections/build.js';
+import { sccTable } from '../../reporters/projections/html/tables.js';
+import { renderJunit } from '../../reporters/projections/junit.js';
+import { renderMarkdown } from '../../reporters/projections/markdown.js';
 import { sccRecordOf } from '../../src/assays/scc/record.js';
 import { runSccAssay, type SccAssayOptions } from '../../src/assays/scc/run.js';
 import { type SccResult, sccResultSchema } from '../../src/assays/scc/schema.js';
@@ -14,10 +18,6 @@ import {
 import { agentAssaySchema, dualTaskSchema, motifAblationSchema } from '../../src/assays/scc-secondary/schema.js';
 import { evaluateGates } from '../../src/gates/index.js';
 import { buildLeaderboard } from '../../src/leaderboard/index.js';
-import { buildReport } from '../../src/report/build.js';
-import { sccTable } from '../../src/report/html/tables.js';
-import { renderJunit } from '../../src/report/junit.js';
-import { renderMarkdown } from '../../src/report/markdown.js';
 import type { SccBoard } from '../../src/schema/leaderboard.js';
 import type { SccRecord } from '../../src/schema/report.js';
 import { sccRecordSchema } from '../../src/schema/report.js';

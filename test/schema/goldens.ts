@@ -22,7 +22,7 @@ export const ORDERED_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
 
 /**
  * The files of test/schema/golden/, exactly as write-goldens.ts writes them: the key order of each record,
- * and ceilingbench.schema.json as the reporter writes it (src/report/write.ts).
+ * and ceilingbench.schema.json as the reporter writes it (reporters/projections/write.ts).
  */
 export function goldenFiles(): Record<string, string> {
   const files: Record<string, string> = {};

@@ -1,4 +1,4 @@
-import type { TestEntry } from '../../src/report/build.js';
+import type { TestEntry } from '../../reporters/projections/build.js';
 import type { CeilingbenchRecord } from '../../src/schema/meta.js';
 import type { Usage } from '../../src/schema/trial.js';
 import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../../src/subjects/subject.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TestCase } from 'vitest/node';
-import ProgressReporter from '../../src/vitest/progress-reporter.js';
+import ProgressReporter from '../../reporters/progress-reporter.js';
 
 // Issue 42 item 7: the closing line counted skipped tests as run ("63 tests … 0 failed" with 56 skipped).
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TestCase, TestModule, TestSpecification } from 'vitest/node';
-import { EtaClock, formatDuration } from '../../src/vitest/progress-eta.js';
-import ProgressReporter from '../../src/vitest/progress-reporter.js';
+import { EtaClock, formatDuration } from '../../reporters/progress-eta.js';
+import ProgressReporter from '../../reporters/progress-reporter.js';
 import { cell } from '../support/records.js';
 
 describe('formatDuration', () => {

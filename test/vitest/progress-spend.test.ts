@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { SpendTally } from '../../reporters/progress-reporter.js';
 import type { CeilingbenchMeta } from '../../src/schema/meta.js';
 import type { TrialRecord } from '../../src/schema/trial.js';
-import { SpendTally } from '../../src/vitest/progress-reporter.js';
 import { sccResult, sccTier, sccTrial } from '../support/assay-results.js';
 import { cell } from '../support/records.js';
 

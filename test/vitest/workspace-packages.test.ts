@@ -66,6 +66,7 @@ describe('a workspace package', () => {
     expect(reportersToAdd(['dot'])).toEqual([REPORTER_FILE]);
     expect(reportersToAdd(['default', REPORTER_FILE])).toEqual([]);
     expect(reportersToAdd([['ceilingbench/reporter', {}]])).toEqual([]);
-    expect(reportersToAdd(['/x/node_modules/ceilingbench/dist/vitest/reporter.js'])).toEqual([]);
+    expect(reportersToAdd(['/x/node_modules/ceilingbench/dist/reporters/reporter.js'])).toEqual([]);
+    expect(reportersToAdd(['/x/node_modules/ceilingbench/dist/vitest/reporter.js'])).toEqual([]); // an older install
   });
 });

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { fixed, interval } from '../../../reporters/projections/format.js';
 import { baselineFromReport, loadBaselineDir } from '../../compare/index.js';
-import { fixed, interval } from '../../report/format.js';
 import { type Baseline, baselineSchema } from '../../schema/baseline.js';
 import { readReport } from '../../schema/read-report.js';
 import type { RegisterCommand } from '../command.js';

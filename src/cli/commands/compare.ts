@@ -1,4 +1,7 @@
 import { dirname, resolve } from 'node:path';
+import { fixed } from '../../../reporters/projections/format.js';
+import { unfinishedRunNote } from '../../../reporters/projections/report-set.js';
+import { terminalSafe } from '../../../reporters/projections/safe-text.js';
 import {
   type Comparison,
   compareRuns,
@@ -9,9 +12,6 @@ import {
   type NotComparedKind,
 } from '../../compare/index.js';
 import { formatLevels } from '../../compare/levels.js';
-import { fixed } from '../../report/format.js';
-import { unfinishedRunNote } from '../../report/report-set.js';
-import { terminalSafe } from '../../report/safe-text.js';
 import { type Provenance, provenanceSettingsText, provenanceSubjectText } from '../../schema/provenance.js';
 import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';

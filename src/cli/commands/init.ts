@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_FILES } from '../../config/load.js';
-import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
+import { PACKAGE_ROOT_URL, VITEST_CONFIG_FILES } from '../../vitest/files.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { findPlace, type InitPlace, isInstalled, relativePath } from './init-place.js';
@@ -10,7 +10,7 @@ import { placeWorkflow } from './init-workflow.js';
 import { COMMAND_HELP } from './table.js';
 
 /** The example user repository, shipped with the package: `init` copies its files (it is also CI's contract). */
-const EXAMPLE = fileURLToPath(new URL('../../../examples/consumer/', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('examples/consumer/', PACKAGE_ROOT_URL));
 
 interface Template {
   /** The file in the example repository. */

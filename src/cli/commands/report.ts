@@ -1,14 +1,15 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
+import { unfinishedRunNote } from '../../../reporters/projections/report-set.js';
+import { terminalSafe } from '../../../reporters/projections/safe-text.js';
 import { loadBaselineDir } from '../../compare/load.js';
 import { hardFailures } from '../../gates/index.js';
-import { unfinishedRunNote } from '../../report/report-set.js';
-import { terminalSafe } from '../../report/safe-text.js';
 import type { Baseline } from '../../schema/baseline.js';
 import type { Board } from '../../schema/leaderboard.js';
 import { readReport } from '../../schema/read-report.js';
 import type { Report } from '../../schema/report.js';
+import { PACKAGE_ROOT_URL } from '../../vitest/files.js';
 import type { CliIo, RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { COMMAND_HELP, DEFAULT_REPORT } from './table.js';
@@ -20,7 +21,7 @@ interface ReportFlags {
   alpha?: string | number;
 }
 
-const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT_URL), 'utf8')) as { version: string };
 
 /** "cells.3.ci95: expected array, received null" — the first issue, with its path. */
 function firstIssue(error: z.ZodError): string {
@@ -133,8 +134,8 @@ async function mergeAction(args: readonly string[], flags: ReportFlags, io: CliI
   const inputs = paths.map((path) => ({ name: relativeName(path), report: readReportFile(path, io) }));
   const resamples = numberFlag('resamples', flags.resamples, (x) => Number.isInteger(x) && x >= 1);
   const alpha = numberFlag('alpha', flags.alpha, (x) => x > 0 && x < 1);
-  const { mergeReports, mergedTestEntries } = await import('../../report/merge/index.js');
-  const { writeReportSet } = await import('../../report/write.js');
+  const { mergeReports, mergedTestEntries } = await import('../../../reporters/projections/merge/index.js');
+  const { writeReportSet } = await import('../../../reporters/projections/write.js');
   let merged: ReturnType<typeof mergeReports>;
   try {
     merged = mergeReports(inputs, { version: pkg.version, resamples, alpha });
@@ -144,11 +145,11 @@ async function mergeAction(args: readonly string[], flags: ReportFlags, io: CliI
   }
   const outDir = resolve(String(flags.out));
   const baselines = flags.baselines === undefined ? [] : readBaselineDir(resolve(String(flags.baselines)), io);
-  const { clearReportSet, sealReportSet } = await import('../../report/report-set.js');
+  const { clearReportSet, sealReportSet } = await import('../../../reporters/projections/report-set.js');
   // only a previous ceilingbench set is replaced: a folder with the user's own files of these names is refused
   clearReportSet(outDir);
   const files = writeReportSet(merged.report, mergedTestEntries(merged.report), outDir);
-  const { renderHtmlReport, writeRenderedHtmlReport } = await import('../../report/html/index.js');
+  const { renderHtmlReport, writeRenderedHtmlReport } = await import('../../../reporters/projections/html/index.js');
   const rendered = await renderHtmlReport(merged.report, { baselines });
   files.push(...writeRenderedHtmlReport(merged.report, rendered, outDir));
   const now = new Date().toISOString();
@@ -198,7 +199,7 @@ function reportArgs(jsons: readonly unknown[] | undefined): string[] {
 
 /**
  * `ceilingbench report [ceilingbench.json]`: the self-contained HTML report with its charts. With several files or
- * a folder: the runs merged into one report with their leaderboard (src/report/merge/reports.ts states the rules).
+ * a folder: the runs merged into one report with their leaderboard (reporters/projections/merge/reports.ts states the rules).
  */
 export const registerReport: RegisterCommand = (cli, io) => {
   cli
@@ -215,7 +216,9 @@ export const registerReport: RegisterCommand = (cli, io) => {
       const report = readReportFile(path, io);
       const baselines = flags.baselines === undefined ? [] : readBaselineDir(resolve(String(flags.baselines)), io);
       const outDir = resolve(flags.out === undefined ? dirname(path) : String(flags.out));
-      const { renderHtmlReport, writeRenderedHtmlReport } = await import('../../report/html/index.js');
+      const { renderHtmlReport, writeRenderedHtmlReport } = await import(
+        '../../../reporters/projections/html/index.js'
+      );
       const rendered = await renderHtmlReport(report, { baselines });
       const files = writeRenderedHtmlReport(report, rendered, outDir);
       io.stdout(

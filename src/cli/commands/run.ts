@@ -258,8 +258,8 @@ export const registerRun: RegisterCommand = (cli, io) => {
           import('../../vitest/plugin.js'),
           import('../../vitest/benchmark-mark.js'),
           import('vitest/node'),
-          import('../../vitest/progress-reporter.js'),
-          import('../../vitest/reporter.js'),
+          import('../../../reporters/progress-reporter.js'),
+          import('../../../reporters/reporter.js'),
         ]);
       const hasConfig = VITEST_CONFIG_FILES.some((name) => existsSync(resolve(root, name)));
       const create = async (project: string[] | undefined): Promise<Vitest> => {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
+import { isFailureKind } from '../../../reporters/projections/example-view.js';
+import { cellLines, type Line } from '../../../reporters/projections/show-text.js';
 import { nearestNames } from '../../config/nearest-names.js';
-import { isFailureKind } from '../../report/example-view.js';
-import { cellLines, type Line } from '../../report/show-text.js';
 import type { CellResult } from '../../schema/cell.js';
 import { outcomeKinds } from '../../tasks/outcome.js';
 import type { CliIo, RegisterCommand } from '../command.js';

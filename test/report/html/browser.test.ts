@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { countSvgMarks, writeHtmlReport } from '../../../src/report/html/index.js';
+import { countSvgMarks, writeHtmlReport } from '../../../reporters/projections/html/index.js';
 import { chromium, hasChromium, pngSize } from './chromium.js';
 import { lineColours, markGroups, THREE, threeSubjectReport } from './multi-subject-report.js';
 import { figureOf, fixtureBaselines, fixtureReport } from './support.js';

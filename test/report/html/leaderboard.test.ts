@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type HtmlReport, renderHtmlReport } from '../../../src/report/html/index.js';
+import { type HtmlReport, renderHtmlReport } from '../../../reporters/projections/html/index.js';
 import type { Report } from '../../../src/schema/report.js';
 import { lineColours, markGroups, THREE, threeSubjectReport } from './multi-subject-report.js';
 import { figureOf, rowsOf } from './support.js';

@@ -1,4 +1,4 @@
-import { buildReport } from '../../../src/report/build.js';
+import { buildReport } from '../../../reporters/projections/build.js';
 import { type Report, reportSchema } from '../../../src/schema/report.js';
 import { multiSubjectEntries, RUN } from '../multi-subject.js';
 

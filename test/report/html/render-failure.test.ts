@@ -4,12 +4,12 @@ import { reloadModulesAfterThisFile } from '../../support/shared-worker.js';
 // The worker may hold the real modules from an earlier file: drop them before this file's imports load (hoisted
 // above them, as the mock is), and again after it.
 vi.hoisted(() => vi.resetModules());
-afterAll(() => vi.doUnmock('../../../src/report/html/render-svg.js'));
+afterAll(() => vi.doUnmock('../../../reporters/projections/html/render-svg.js'));
 reloadModulesAfterThisFile();
 
 // One chart's renderer throws; the page must still be written, with that figure listed as absent.
-vi.mock('../../../src/report/html/render-svg.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../src/report/html/render-svg.js')>();
+vi.mock('../../../reporters/projections/html/render-svg.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../reporters/projections/html/render-svg.js')>();
   return {
     ...original,
     renderChartSvg: async (chart: Parameters<typeof original.renderChartSvg>[0]) => {
@@ -19,8 +19,8 @@ vi.mock('../../../src/report/html/render-svg.js', async (importOriginal) => {
   };
 });
 
-const { renderHtmlReport } = await import('../../../src/report/html/index.js');
-const { renderChartSvg } = await import('../../../src/report/html/render-svg.js');
+const { renderHtmlReport } = await import('../../../reporters/projections/html/index.js');
+const { renderChartSvg } = await import('../../../reporters/projections/html/render-svg.js');
 const { fixtureReport } = await import('./support.js');
 
 describe('a chart that fails to render', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type HtmlReport, renderHtmlReport } from '../../../src/report/html/index.js';
+import { type HtmlReport, renderHtmlReport } from '../../../reporters/projections/html/index.js';
 import { readReport } from '../../../src/schema/read-report.js';
 import type { Report } from '../../../src/schema/report.js';
 import { cell, retentionFit } from '../../support/records.js';

@@ -1,3 +1,4 @@
+import { buildSpend } from '../../../reporters/projections/spend.js';
 import {
   compareVariants,
   fitCollapseSweep,
@@ -5,7 +6,6 @@ import {
   summarizeCell,
 } from '../../../src/assays/sweep/index.js';
 import { baselineFromReport } from '../../../src/compare/baseline.js';
-import { buildSpend } from '../../../src/report/spend.js';
 import { PyRandom } from '../../../src/rng/index.js';
 import type { Baseline } from '../../../src/schema/baseline.js';
 import type { CellResult } from '../../../src/schema/cell.js';

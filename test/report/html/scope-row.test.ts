@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerTable } from '../../../src/report/html/tables.js';
+import { headerTable } from '../../../reporters/projections/html/tables.js';
 import { fixtureReport } from './support.js';
 
 describe('index.html scope line', () => {

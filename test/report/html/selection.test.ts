@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ChartResult } from '../../../src/report/html/chart.js';
-import { planCharts } from '../../../src/report/html/index.js';
-import { assemblePage } from '../../../src/report/html/page.js';
+import type { ChartResult } from '../../../reporters/projections/html/chart.js';
+import { planCharts } from '../../../reporters/projections/html/index.js';
+import { assemblePage } from '../../../reporters/projections/html/page.js';
 import type { Report } from '../../../src/schema/report.js';
 import { cell } from '../../support/records.js';
 import { fixtureReport, rowsOf } from './support.js';

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { ChartSpec } from '../../../src/report/html/chart.js';
-import { countSvgMarks } from '../../../src/report/html/index.js';
+import type { ChartSpec } from '../../../reporters/projections/html/chart.js';
+import { countSvgMarks } from '../../../reporters/projections/html/index.js';
 import { type Baseline, baselineSchema } from '../../../src/schema/baseline.js';
 import { type Report, reportSchema } from '../../../src/schema/report.js';
 

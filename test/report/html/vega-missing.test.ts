@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { renderHtmlReport } from '../../../src/report/html/render.js';
+import { renderHtmlReport } from '../../../reporters/projections/html/render.js';
 import { fixtureReport } from './support.js';
 
 // vega and vega-lite are optional: without them, as Node says it when they are not installed
-vi.mock('../../../src/report/html/render-svg.js', () => {
+vi.mock('../../../reporters/projections/html/render-svg.js', () => {
   throw new Error(
-    "Cannot find package 'vega' imported from /app/node_modules/ceilingbench/dist/report/html/render-svg.js",
+    "Cannot find package 'vega' imported from /app/node_modules/ceilingbench/dist/reporters/projections/html/render-svg.js",
   );
 });
 
