@@ -33,6 +33,12 @@ export class EtaClock {
     this.remaining += trials;
   }
 
+  /** A plan withdrawn unasked: a spec file's estimate, once its collected tests are planned instead. */
+  forget(id: string): void {
+    this.remaining -= this.planned.get(id) ?? 0;
+    this.planned.delete(id);
+  }
+
   /** A finished (or skipped) test: its planned trials are asked, `sent` of them sent. */
   finish(id: string, sent: number): void {
     this.remaining -= this.planned.get(id) ?? 0;

@@ -1,9 +1,12 @@
 import type { Reporter, TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
+import { RUN_CONFIG_KEY } from '../src/config/resolve.js';
 import type { SpendTotals } from '../src/schema/report.js';
 import type { Prices } from '../src/schema/spend.js';
 import { priceFor } from '../src/spend/price.js';
+import { SUBJECTS_KEY } from '../src/vitest/context.js';
 import type { CeilingbenchMeta } from '../src/vitest/meta.js';
 import { configOf } from '../src/vitest/run-config.js';
+import { shippedSpecTests } from '../src/vitest/spec-tests.js';
 import { EtaClock, formatDuration } from './progress-eta.js';
 import { assaySpentOf } from './projections/assay-spend.js';
 import { cellSetAside, percent, samplesNote, thousands, usd } from './projections/format.js';
@@ -79,6 +82,22 @@ export class SpendTally {
   }
 }
 
+/** A test module of a project (a file may run in several). */
+const moduleKey = (project: string | undefined, moduleId: string | undefined): string =>
+  `${project ?? ''}\u0000${moduleId ?? ''}`;
+
+/** The tests a specification's file will hold when it is one of the shipped spec files; undefined otherwise. */
+function plannedTestsOf(specification: TestSpecification) {
+  const provided = specification.project?.getProvidedContext?.();
+  const config = provided?.[RUN_CONFIG_KEY];
+  if (!config || !specification.moduleId) return undefined;
+  return shippedSpecTests(specification.moduleId, {
+    design: config.design,
+    trials: config.trials,
+    subjects: provided[SUBJECTS_KEY]?.length ?? 1,
+  });
+}
+
 /**
  * `ceilingbench run` progress: cells done/total, calls, tokens (sent and from the cache), cost when priced and
  * ETA — a redrawn bar on a TTY, one plain line per finished test otherwise (CI logs). Failures are listed at the end.
@@ -88,9 +107,11 @@ export default class ProgressReporter implements Reporter {
   private done = 0;
   /** Tests reported skipped (a filter, `.skip`): counted apart from those that ran. */
   private skipped = 0;
-  /** Test modules the run will collect, and those collected: until all are, the total is a lower bound. */
-  private modules = 0;
-  private collected = 0;
+  /**
+   * The modules not collected yet: the tests a shipped spec file declares (known before it is collected, from the
+   * configuration), or undefined for a spec file of the user's, whose tests only collecting it tells.
+   */
+  private readonly pending = new Map<string, number | undefined>();
   private readonly clock = new EtaClock();
   private readonly spend = new SpendTally();
   private readonly started = Date.now();
@@ -114,21 +135,48 @@ export default class ProgressReporter implements Reporter {
     process.stdout.write(text);
   }
 
+  /**
+   * The total before the first cell: each shipped spec file's tests from the configuration (what the evidence
+   * manifest and the plan read), as Vitest would collect them; a spec file of the user's counts once collected, and
+   * the line says so.
+   */
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
-    this.modules = specifications.length;
-  }
-
-  onTestModuleCollected(module: TestModule): void {
-    this.collected++;
-    for (const test of module.children.allTests()) {
-      this.total++;
-      this.clock.plan(test.id, test.meta().ceilingbenchTrials ?? 0);
+    const own: string[] = [];
+    for (const specification of specifications) {
+      const key = moduleKey(specification.project?.name, specification.moduleId);
+      if (this.pending.has(key)) continue;
+      const known = plannedTestsOf(specification);
+      this.pending.set(key, known?.tests);
+      if (known) {
+        this.total += known.tests;
+        this.clock.plan(key, known.trials);
+      } else own.push(specification.moduleId);
+    }
+    if (own.length > 0) {
+      const known = this.total > 0 ? ` (the standard grids' ${this.total} are known now)` : '';
+      this.write(
+        `ceilingbench: the tests of ${own.length} spec file(s) of your own are counted as Vitest collects them: the total reads ${this.total}+ until then${known}\n`,
+      );
     }
   }
 
-  /** `49` once every module is collected; `49+` before (Vitest collects a file when a worker takes it up). */
+  onTestModuleCollected(module: TestModule): void {
+    const key = moduleKey(module.project?.name, module.moduleId);
+    // its tests replace what the configuration said of it (the same number for a shipped spec file)
+    this.total -= this.pending.get(key) ?? 0;
+    this.pending.delete(key);
+    this.clock.forget(key);
+    for (const test of module.children.allTests()) {
+      this.total++;
+      // a test a filter (`-t`) or `.skip` leaves out asks nothing: its trials are not waited for
+      const skipped = test.options?.mode === 'skip' || test.options?.mode === 'todo';
+      this.clock.plan(test.id, skipped ? 0 : (test.meta().ceilingbenchTrials ?? 0));
+    }
+  }
+
+  /** `49`; `49+` while a spec file of the user's is not collected (Vitest collects a file when a worker takes it up). */
   private totalText(): string {
-    return `${this.total}${this.collected < this.modules ? '+' : ''}`;
+    return `${this.total}${[...this.pending.values()].includes(undefined) ? '+' : ''}`;
   }
 
   onTestCaseResult(test: TestCase): void {

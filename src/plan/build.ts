@@ -11,6 +11,7 @@ import {
 import { subjectLabels } from '../subjects/label.js';
 import type { Env } from '../subjects/openai/endpoint.js';
 import { standardProjects } from '../tasks/project-names.js';
+import { type PlannedUnit, plannedUnits } from '../tasks/standard-specs.js';
 import { runTotals, type SubjectTotals, sumAmounts, sumCounts } from './amount.js';
 import { EXPECTED_OUTPUT_NOTE, limitNotes, subjectNotes } from './notes.js';
 import { type SelectedProject, selectProjects } from './projects.js';
@@ -18,7 +19,6 @@ import { planAgent, planCounting, planDual, planMotif } from './scc.js';
 import { type PlanSubject, planSubject } from './subject.js';
 import { planAblation, planAdaptive, planSweep, type SweepContext } from './sweep.js';
 import { usd } from './table.js';
-import { type PlannedUnit, plannedUnits } from './units.js';
 
 export interface PlanOptions {
   /** The run's resolved configuration (subjects, trials, seed, design, prices, cache directory). */

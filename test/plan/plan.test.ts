@@ -9,7 +9,6 @@ import { type RunConfig, resolveRunConfig } from '../../src/config/resolve.js';
 import { addTokens, priced, type Tokens } from '../../src/plan/amount.js';
 import { buildPlan } from '../../src/plan/build.js';
 import { budgetChain, ladderPaths } from '../../src/plan/scc.js';
-import { plannedUnits } from '../../src/plan/units.js';
 import { type Plan, type PlanAmount, type PlanRange, planSchema } from '../../src/schema/plan.js';
 import { countTokens } from '../../src/spend/tokenizer.js';
 import { createSubject } from '../../src/subjects/index.js';
@@ -18,6 +17,7 @@ import { generateCell } from '../../src/tasks/instances.js';
 import { DEFAULT_LADDER_TASK } from '../../src/tasks/ladder.js';
 import { standardProjects } from '../../src/tasks/project-names.js';
 import { resolveTask } from '../../src/tasks/registry.js';
+import { plannedUnits } from '../../src/tasks/standard-specs.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 
 const PRICE = { input: 0.15, cachedInput: 0.075, output: 0.6 };
@@ -61,13 +61,14 @@ function expectSum(whole: PlanAmount, parts: readonly PlanAmount[]) {
 }
 
 describe('what the standard projects run', () => {
-  it('the plan counts exactly what the shipped spec files declare', async () => {
+  it('the plan counts exactly what the shipped spec files declare, each in the file it names', async () => {
     const declared: Record<string, unknown[]> = {};
     let project = '';
+    let file = '';
     const record =
       (kind: string) =>
       (...args: unknown[]) => {
-        declared[project] = [...(declared[project] ?? []), [kind, ...args.filter((a) => a !== undefined)]];
+        declared[project] = [...(declared[project] ?? []), [file, kind, ...args.filter((a) => a !== undefined)]];
       };
     vi.resetModules();
     vi.doMock('../../src/vitest/index.js', () => ({
@@ -83,7 +84,10 @@ describe('what the standard projects run', () => {
     }));
     const specs = fileURLToPath(new URL('../../specs/', import.meta.url));
     for (project of standardProjects()) {
-      for (const file of readdirSync(join(specs, project)).sort()) await import(join(specs, project, file));
+      for (const name of readdirSync(join(specs, project)).sort()) {
+        file = name.replace(/\.spec\.ts$/, '');
+        await import(join(specs, project, name));
+      }
     }
     vi.doUnmock('../../src/vitest/index.js');
     vi.doUnmock('../../src/vitest/scc.js');
@@ -92,9 +96,9 @@ describe('what the standard projects run', () => {
 
     const planned = (name: string) =>
       plannedUnits(name).map((u) => {
-        if (u.kind === 'sweep' || u.kind === 'ladder') return [u.kind, u.task.id];
-        if (u.kind === 'ablation') return ['ablation', u.task.id, { level: u.level, variants: u.variants }];
-        return [u.kind];
+        if (u.kind === 'sweep' || u.kind === 'ladder') return [u.file, u.kind, u.task.id];
+        if (u.kind === 'ablation') return [u.file, 'ablation', u.task.id, { level: u.level, variants: u.variants }];
+        return [u.file, u.kind];
       });
     const sorted = (list: unknown[]) => [...list].map((x) => JSON.stringify(x)).sort();
     for (const name of standardProjects()) expect(sorted(planned(name)), name).toEqual(sorted(declared[name] ?? []));
