@@ -1,6 +1,8 @@
 import type { ThresholdGateName } from '../config/schema.js';
 import type { CollapseFit, RetentionFit } from '../schema/fit.js';
-import { COLLAPSE_STEP, retentionTrialsPerCell, twoRateTrials } from '../stats/sample-size.js';
+import { clopperPearson } from '../stats/intervals.js';
+import { COLLAPSE_STEP, rateTrials, retentionTrialsPerCell, twoRateTrials } from '../stats/sample-size.js';
+import type { CountingCapacity } from './checks.js';
 
 /**
  * A gate whose sample cannot decide it: the 95% interval of what it gates holds the threshold, so the verdict
@@ -62,15 +64,47 @@ function collapseNote(fit: CollapseFit, level: number): string {
   return `${UNDECIDED}: λ* L${t.levelIndex} [L${f2(t.ci95[0])}, L${f2(t.ci95[1])}] vs L${level} — about ${n} trials per level would see an accuracy step of ${COLLAPSE_STEP} between adjacent levels`;
 }
 
+/**
+ * The TFBC rate is tfbc of `correct` correct answers: its exact 95% interval (Clopper–Pearson) holds an upper
+ * threshold when neither "at most" (upper end above it) nor "above" (lower end at or below it) is excluded. The figure
+ * is the correct answers, in all, that tell the threshold from the estimate's distance to it (rateTrials).
+ */
+function tfbcNote(fit: RetentionFit, maxRate: number): string {
+  if (fit.status !== 'ok' || fit.tfbcRate === null || fit.correct === 0) return '';
+  const [lower, upper] = clopperPearson(fit.tfbc, fit.correct);
+  if (!(lower <= maxRate && maxRate < upper)) return '';
+  const delta = difference(fit.tfbcRate, maxRate);
+  const n = rateTrials(maxRate, delta);
+  const needed = n === null ? '' : ` — about ${n} correct answers in all would decide a difference of ${f2(delta)}`;
+  return `${UNDECIDED}: TFBC rate ${f3(fit.tfbcRate)} [${f3(lower)}, ${f3(upper)}] (${fit.tfbc}/${fit.correct}) vs ${maxRate}${needed}`;
+}
+
+/**
+ * The counting capacity is the longest length the ladder passed; the model failed the next length it asked (or the
+ * ladder passed its longest). A threshold between the two is a length it never asked: whether the model counts that
+ * many is not measured, so the gate's failure there is no evidence. The ladder stops refining within its step (a
+ * tenth of the length), and asks nothing above its longest length: no larger sample decides such a threshold.
+ */
+function capacityNote(record: CountingCapacity, n: number): string {
+  if (record.skipped || record.stopped || record.cc >= n) return '';
+  if (record.ccUpper !== null && record.ccUpper <= n) return '';
+  const why =
+    record.ccUpper === null
+      ? `the ladder passed its longest length and asks none above it: no sample size decides a threshold above ${record.cc}`
+      : `the ladder passed ${record.cc} and failed ${record.ccUpper}, and asks no length between them (it stops refining within its step): no sample size of this ladder decides it`;
+  return `${UNDECIDED}: CC ${record.cc} vs ${n} — ${why}`;
+}
+
 /** The note a threshold gate's line carries when its sample cannot decide it; '' otherwise. */
 export function undecidedNote(
   gate: ThresholdGateName,
-  record: RetentionFit | CollapseFit | { kind: 'scc' },
+  record: RetentionFit | CollapseFit | (CountingCapacity & { kind: 'scc' }),
   threshold: number,
 ): string {
   if (record.kind === 'retention' && gate === 'minRetention') return retentionNote(record, threshold);
   if (record.kind === 'retention' && gate === 'minHorizon') return horizonNote(record, threshold);
+  if (record.kind === 'retention' && gate === 'maxTfbcRate') return tfbcNote(record, threshold);
   if (record.kind === 'collapse' && gate === 'collapseNoEarlierThan') return collapseNote(record, threshold);
-  // the TFBC rate and the counting capacity carry no interval to compare
+  if (record.kind === 'scc' && gate === 'minCountingCapacity') return capacityNote(record, threshold);
   return '';
 }

@@ -6,7 +6,8 @@ import { PyRandom } from '../../src/rng/index.js';
 import type { CollapseFit } from '../../src/schema/fit.js';
 import { sampleBinomial } from '../../src/stats/binomial.js';
 import { estimateRetention } from '../../src/stats/estimate.js';
-import { retentionTrialsPerCell, twoRateTrials } from '../../src/stats/sample-size.js';
+import { clopperPearson } from '../../src/stats/intervals.js';
+import { rateTrials, retentionTrialsPerCell, twoRateTrials } from '../../src/stats/sample-size.js';
 import { fixtureReport } from '../report/html/support.js';
 import { retentionFit } from '../support/records.js';
 
@@ -101,5 +102,53 @@ describe('a pass its sample could not decide', () => {
     const md = renderMarkdown({ ...fixtureReport(), gates: [lucky, sure] });
     expect(md).toContain(`- ${lucky.message}`);
     expect(md).not.toContain(`- ${sure.message}`);
+  });
+});
+
+describe('the TFBC rate and the counting capacity when their sample cannot decide', () => {
+  it('a TFBC rate whose exact interval holds the threshold says so, with the correct answers that would decide', () => {
+    // 2 of 20 correct answers with a divergent trace: 0.100, exact interval [0.012, 0.317], against at most 0.15
+    const fit = retentionFit({ correct: 20, tfbc: 2, tfbcRate: 0.1 });
+    const [gate] = evaluateGates('d2', fit, { maxTfbcRate: 0.15 });
+    const [lower, upper] = clopperPearson(2, 20);
+    expect(gate?.passed).toBe(true);
+    expect(gate?.message).toMatch(
+      new RegExp(
+        `; undecided at this sample size: TFBC rate 0\\.100 \\[${lower.toFixed(3)}, ${upper.toFixed(3)}\\] \\(2/20\\) vs 0\\.15 — about ${rateTrials(0.15, 0.05)} correct answers in all would decide a difference of 0\\.05$`,
+      ),
+    );
+    // a lucky pass: listed beside the failures
+    expect(undecidedPasses(gate ? [gate] : [])).toHaveLength(1);
+    // the same rate on 2,000 correct answers: decided, silent
+    const [decided] = evaluateGates('d2', retentionFit({ correct: 2000, tfbc: 200, tfbcRate: 0.1 }), {
+      maxTfbcRate: 0.15,
+    });
+    expect(decided?.message).not.toContain('undecided');
+    // no correct answer: no rate, nothing to say
+    const [none] = evaluateGates('d2', retentionFit({ correct: 0, tfbc: 0, tfbcRate: null }), { maxTfbcRate: 0.15 });
+    expect(none?.message).not.toContain('undecided');
+  });
+
+  it('a counting capacity whose threshold lies in the ladder’s last step, or above its longest length, says so', () => {
+    const scc = (cc: number, ccUpper: number | null) =>
+      ({ kind: 'scc', task: 'scc-count', cc, ccLower: cc, ccUpper, bounded: ccUpper !== null }) as const;
+    const [between] = evaluateGates('scc', scc(120, 140), { minCountingCapacity: 130 });
+    expect(between?.passed).toBe(false);
+    expect(between?.message).toContain(
+      '; undecided at this sample size: CC 120 vs 130 — the ladder passed 120 and failed 140, and asks no length between them',
+    );
+    const [above] = evaluateGates('scc', scc(1000, null), { minCountingCapacity: 1200 });
+    expect(above?.message).toContain(
+      'undecided at this sample size: CC 1000 vs 1200 — the ladder passed its longest length and asks none above it',
+    );
+    // decided: passed at or above the threshold, or failed at or below it
+    for (const [record, n] of [
+      [scc(120, 140), 120],
+      [scc(120, 140), 140],
+      [scc(120, 140), 200],
+    ] as const) {
+      const [gate] = evaluateGates('scc', record, { minCountingCapacity: n });
+      expect(gate?.message, `${n}`).not.toContain('undecided');
+    }
   });
 });
