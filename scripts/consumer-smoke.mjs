@@ -8,6 +8,8 @@
 //   CONSUMER_TARBALL=path/to/ceilingbench-x.y.z.tgz node scripts/consumer-smoke.mjs   (test that tarball, no pack)
 //   CONSUMER_CHECKS=versioned node scripts/consumer-smoke.mjs   (only the checks whose outcome depends on the
 //     installed Vitest or the Node running it; CI's second leg, whose first leg runs them all)
+//   CONSUMER_CHECKS=node-floor node scripts/consumer-smoke.mjs   (the first hour's checks only, `adoptionLanes`:
+//     CI's third leg, Vitest 5 on the engines' floor, Node 22.12)
 import { spawn } from 'node:child_process';
 import {
   cpSync,
@@ -130,6 +132,231 @@ const GATE_099 = { CEILINGBENCH_GATES: '{"d2":{"minRetention":0.99}}' };
 // For runs whose check reads an exit code or a message, not the fit's interval: a Vitest start costs far more
 // than the trials, but fewer still cost less (p = 0.95 on d2's ten depths puts the point estimate near 0.95).
 const FEW = { CEILINGBENCH_TRIALS: '5' };
+
+// ---- Issue 44, the first hour: fresh ESM, CommonJS and npm-workspaces repositories (every leg) -------------------
+// What a new user does first, in a repository of each kind made here from the tarball's installed tree: `ceilingbench
+// init` (the workflow on a Node the engines accept; a second `init` changes nothing and says so), then `vitest list`
+// (the user's own test and the benchmark cells, Vitest 5's static parse included), each command printing each
+// warning at most once. On the node-floor leg (Vitest 5, Node 22.12) these are the whole run, with a gated d2 run,
+// `ceilingbench run` from the workspace root, an ESM-syntax vitest.config.js in the CommonJS package and
+// import/require added: the routes whose outcome the Node version decides.
+const floor = process.env.CONSUMER_CHECKS === 'node-floor';
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+
+/** The warning lines one command printed more than once (a process id aside): each must appear at most once. */
+function repeatedWarnings(out) {
+  const seen = new Map();
+  for (const raw of out.split('\n')) {
+    const line = raw
+      .replace(ANSI, '')
+      .replace(/^\(node:\d+\) /, '')
+      .trim();
+    if (!/warn|\(!\)|deprecat|unsupported by `configLoader/i.test(line)) continue;
+    seen.set(line, (seen.get(line) ?? 0) + 1);
+  }
+  return [...seen].filter(([, n]) => n > 1).map(([line, n]) => `${n}× ${line}`);
+}
+
+/** Every file a repository holds but its installed tree, git and what runs write: path → content. */
+function snapshot(dir) {
+  const files = {};
+  const skip = new Set(['node_modules', '.git', 'reports', '.ceilingbench', '.vitest-reports']);
+  const walk = (d) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, entry.name);
+      if (entry.isDirectory() && !skip.has(entry.name)) walk(path);
+      else if (entry.isFile()) files[relative(dir, path)] = readFileSync(path, 'utf8');
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+/** One repository of the first hour: its folder, its commands' outputs (for the warnings), and `init` in it. */
+function adoptionRepo(label, dir) {
+  const outputs = [];
+  const exec = async (command, args, options = {}) => {
+    const result = await run(command, args, { cwd: dir, ...options });
+    outputs.push({ what: `${basename(command)} ${args.join(' ')}`, result });
+    return result;
+  };
+  return {
+    dir,
+    exec,
+    /** `ceilingbench init` twice: the workflow's Node, then nothing changed by the second, which says so. */
+    async initTwice(args = [], workflowAt = dir) {
+      const cli = bin(dir, 'ceilingbench');
+      const first = await exec(cli, ['init', ...args]);
+      const flowFile = join(workflowAt, '.github/workflows/ceilingbench.yml');
+      const engines = readJson(join(ROOT, 'package.json')).engines.node;
+      const floorMajor = Number(/^>=(\d+)/.exec(engines)?.[1]);
+      const text = existsSync(flowFile) ? readFileSync(flowFile, 'utf8') : '';
+      const nodes = [...text.matchAll(/node-version: (\d+)/g)].map((m) => Number(m[1]));
+      check(
+        `${label}: init writes a workflow whose Node satisfies engines ${engines} (${nodes.join(', ')})`,
+        first.status === 0 && nodes.length > 0 && nodes.every((v) => v >= floorMajor),
+        `${first.out}\n${text.slice(0, 1500)}`,
+      );
+      const before = snapshot(workflowAt);
+      const again = await exec(cli, ['init', ...args]);
+      const after = snapshot(workflowAt);
+      check(
+        `${label}: init a second time changes nothing and says so`,
+        again.status === 0 &&
+          /init changed no(thing| file)/.test(again.out) &&
+          JSON.stringify(after) === JSON.stringify(before),
+        again.out,
+      );
+      return first;
+    },
+    /** `vitest list` (from `dir`): the user's test and the benchmark cells, no parse failure, exit 0. */
+    async list(userTest, args = []) {
+      const listed = await exec(bin(dir, 'vitest'), ['list', ...args]);
+      check(
+        `${label}: vitest list lists the user’s test and the benchmark cells (d2 and the user’s sweep)`,
+        listed.status === 0 &&
+          userTest.test(listed.out) &&
+          /\[d2\] .*d2 · N=5\b/.test(listed.out) &&
+          /\[benchmarks\] .*registers\.spec\.m?ts > d2/.test(listed.out) &&
+          !/Failed to parse/.test(listed.out),
+        listed.out,
+      );
+      return listed;
+    },
+    /** Every command run in it printed each warning at most once. */
+    warnedOnce() {
+      const repeated = outputs.flatMap(({ what, result }) => repeatedWarnings(result.out).map((r) => `${what}: ${r}`));
+      check(
+        `${label}: each of its ${outputs.length} commands printed each warning at most once`,
+        repeated.length === 0,
+        repeated.join('\n'),
+      );
+    },
+  };
+}
+
+/** A folder with the app's installed tree hard-linked in (the same tree npm installs whatever the package's type). */
+async function withInstalledTree(dir, packageJson) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
+  const linked = await run('cp', ['-al', join(app, 'node_modules'), join(dir, 'node_modules')], { cwd: work });
+  if (linked.status !== 0) throw new Error(`cannot link the installed tree into ${dir}: ${linked.out}`);
+}
+
+const SUM_TEST = "import { expect, test } from 'vitest';\ntest('sum', () => expect(1 + 1).toBe(2));\n";
+
+/** A fresh single-package repository of the given module type, `src/sum.test.js` its own test. */
+async function adoptSinglePackage(type) {
+  const label = type === 'module' ? 'ESM repository' : 'CommonJS repository';
+  const dir = join(work, `adopt-${type}`);
+  const devDependencies = readJson(join(app, 'package.json')).devDependencies;
+  await withInstalledTree(dir, { name: `adopt-${type}`, private: true, type, devDependencies });
+  mkdirSync(join(dir, 'src'));
+  writeFileSync(join(dir, 'src/sum.test.js'), SUM_TEST);
+  const repo = adoptionRepo(label, dir);
+  await repo.initTwice();
+  await repo.list(/src\/sum\.test\.js > sum/);
+  if (floor && type === 'module') {
+    const d2 = await repo.exec(bin(dir, 'vitest'), ['run', '--project', 'd2'], { env: { ...D2_095, ...FEW } });
+    check(
+      `${label}: vitest run --project d2 passes its gate and writes the report`,
+      d2.status === 0 && existsSync(join(dir, 'reports/ceilingbench.json')),
+      d2.out,
+    );
+    const esm = await repo.exec(process.execPath, [
+      '-e',
+      "import('ceilingbench').then((m) => { if (!m.resolveTask) process.exit(3); })",
+    ]);
+    check(`${label}: import('ceilingbench') on plain Node`, esm.status === 0, esm.out);
+  }
+  if (floor && type === 'commonjs') {
+    // an ESM-syntax vitest.config.js in a CommonJS package: Vite's configLoader warning once per command
+    writeFileSync(join(dir, 'vitest.config.js'), readFileSync(join(dir, 'vitest.config.mts')));
+    const esmJs = await repo.exec(bin(dir, 'vitest'), ['list', '--project', 'd2', '--config', 'vitest.config.js']);
+    check(
+      `${label}: an ESM-syntax vitest.config.js loads and lists d2`,
+      esmJs.status === 0 && /d2 · N=5/.test(esmJs.out),
+      esmJs.out,
+    );
+    rmSync(join(dir, 'vitest.config.js'));
+    const cjs = await repo.exec(process.execPath, [
+      '-e',
+      "if (typeof require('ceilingbench').resolveTask !== 'function') process.exit(3)",
+    ]);
+    check(`${label}: require('ceilingbench') on plain Node`, cjs.status === 0, cjs.out);
+  }
+  repo.warnedOnce();
+}
+
+/**
+ * An npm-workspaces repository: ceilingbench and vitest installed at its root, the benchmark in packages/bench (`init
+ * --root packages/bench` from the root), the user's test in packages/lib, the root's vitest config registering the
+ * package as docs/monorepo.md says (the step `init` names while it is missing).
+ */
+async function adoptWorkspace() {
+  const label = 'npm-workspaces repository';
+  const dir = join(work, 'adopt-workspace');
+  const devDependencies = readJson(join(app, 'package.json')).devDependencies;
+  await withInstalledTree(dir, { name: 'adopt-workspace', private: true, workspaces: ['packages/*'], devDependencies });
+  mkdirSync(join(dir, '.git'));
+  for (const name of ['bench', 'lib']) {
+    mkdirSync(join(dir, 'packages', name), { recursive: true });
+    writeFileSync(join(dir, 'packages', name, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
+  }
+  writeFileSync(join(dir, 'packages/lib/sum.test.js'), SUM_TEST);
+  const repo = adoptionRepo(label, dir);
+  const init = await repo.exec(bin(dir, 'ceilingbench'), ['init', '--root', 'packages/bench']);
+  const flowFile = join(dir, '.github/workflows/ceilingbench.yml');
+  check(
+    `${label}: init --root packages/bench writes the workflow at the root, running in the package, names the root's registration, no npm install -D`,
+    init.status === 0 &&
+      existsSync(flowFile) &&
+      !existsSync(join(dir, 'packages/bench/.github')) &&
+      readFileSync(flowFile, 'utf8').includes('working-directory: packages/bench') &&
+      /ceilingbenchWorkspace\('packages\/bench'\)/.test(init.out) &&
+      !/npm install -D/.test(init.out),
+    init.out,
+  );
+  writeFileSync(
+    join(dir, 'vitest.config.ts'),
+    [
+      "import { ceilingbenchWorkspace } from 'ceilingbench/plugin';",
+      "import { defineConfig } from 'vitest/config';",
+      '',
+      "export default defineConfig({ plugins: [ceilingbenchWorkspace('packages/bench')], test: { projects: ['packages/*'] } });",
+      '',
+    ].join('\n'),
+  );
+  // with the root registered, a second init has nothing left to do (the first already wrote every file)
+  await repo.initTwice(['--root', 'packages/bench']);
+  await repo.list(/\[lib\] sum\.test\.js > sum/);
+  if (floor) {
+    const cli = await repo.exec(bin(dir, 'ceilingbench'), ['run', '--project', 'd2', '--trials', '2']);
+    check(
+      `${label}: ceilingbench run --project d2 from the root writes the package's report`,
+      cli.status === 0 && existsSync(join(dir, 'packages/bench/reports/ceilingbench.json')),
+      cli.out,
+    );
+  }
+  repo.warnedOnce();
+}
+
+/** The first hour's repositories as lanes (each one command at a time): two on the node-floor leg, one otherwise. */
+const adoptionLanes = () =>
+  floor
+    ? [adoptSinglePackage('module').then(() => adoptSinglePackage('commonjs')), adoptWorkspace()]
+    : [
+        adoptSinglePackage('module')
+          .then(() => adoptSinglePackage('commonjs'))
+          .then(adoptWorkspace),
+      ];
+// ---- end of issue 44's block ---------------------------------------------------------------------------------------
+
+/** A lane's duration, printed when it ends (the legs are balanced by these). */
+const timed = (name, lane) => {
+  const t0 = Date.now();
+  return lane.finally(() => process.stdout.write(`  lane ${name}: ${((Date.now() - t0) / 1000).toFixed(0)}s\n`));
+};
 
 try {
   process.stdout.write(`consumer smoke test in ${work}\n`);
@@ -500,27 +727,6 @@ try {
         templates.every((f, i) => readFileSync(join(fresh, f), 'utf8') === before[i]),
       again.out,
     );
-    // 7b. In a workspace package: the workflow at the repository's root, running in the package; ceilingbench and
-    // vitest are installed at the root, so no `npm install -D`.
-    const mono = join(work, 'mono');
-    mkdirSync(join(mono, '.git'), { recursive: true });
-    mkdirSync(join(mono, 'packages/bench'), { recursive: true });
-    writeFileSync(
-      join(mono, 'package.json'),
-      JSON.stringify({ private: true, workspaces: ['packages/*'], devDependencies: pkg.devDependencies }),
-    );
-    writeFileSync(join(mono, 'packages/bench/package.json'), JSON.stringify({ name: 'bench', type: 'module' }));
-    const monoInit = await run(bin(app, 'ceilingbench'), ['init', '--root', 'packages/bench'], { cwd: mono });
-    const monoFlow = join(mono, templates[3]);
-    check(
-      'init in a workspace package writes the workflow at the root, running in the package, without npm install -D',
-      monoInit.status === 0 &&
-        existsSync(monoFlow) &&
-        !existsSync(join(mono, 'packages/bench/.github')) &&
-        readFileSync(monoFlow, 'utf8').includes('working-directory: packages/bench') &&
-        !/npm install -D/.test(monoInit.out),
-      monoInit.out,
-    );
     const ignore = existsSync(join(fresh, '.gitignore')) ? readFileSync(join(fresh, '.gitignore'), 'utf8') : '';
     check(
       '… and a .gitignore for the response cache, the reports and the blobs',
@@ -627,7 +833,11 @@ try {
 
     await workflowLane();
   };
-  const lanes = await Promise.allSettled([appLane(), sideLane()]);
+  const lanes = await Promise.allSettled(
+    floor
+      ? adoptionLanes().map((lane, i) => timed(`adoption ${i + 1}`, lane))
+      : [timed('app', appLane()), timed('side', sideLane()), ...adoptionLanes().map((l) => timed('adoption', l))],
+  );
   const broken = lanes.find((lane) => lane.status === 'rejected');
   if (broken) throw broken.reason;
 } catch (error) {
