@@ -109,7 +109,7 @@ export default class ProgressReporter implements Reporter {
   private skipped = 0;
   /**
    * The modules not collected yet: the tests a shipped spec file declares (known before it is collected, from the
-   * configuration), or undefined for a spec file of the user's, whose tests only collecting it tells.
+   * configuration), or undefined for a file of the user’s, whose tests only collecting it tells.
    */
   private readonly pending = new Map<string, number | undefined>();
   private readonly clock = new EtaClock();
@@ -137,7 +137,7 @@ export default class ProgressReporter implements Reporter {
 
   /**
    * The total before the first cell: each shipped spec file's tests from the configuration (what the evidence
-   * manifest and the plan read), as Vitest would collect them; a spec file of the user's counts once collected, and
+   * manifest and the plan read), as Vitest would collect them; a file of the user’s counts once collected, and
    * the line says so.
    */
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
@@ -155,7 +155,7 @@ export default class ProgressReporter implements Reporter {
     if (own.length > 0) {
       const known = this.total > 0 ? ` (the standard grids' ${this.total} are known now)` : '';
       this.write(
-        `ceilingbench: the tests of ${own.length} spec file(s) of your own are counted as Vitest collects them: the total reads ${this.total}+ until then${known}\n`,
+        `ceilingbench: the tests of ${own.length} test file(s) of your own are counted as Vitest collects them: the total reads ${this.total}+ until then${known}\n`,
       );
     }
   }
@@ -174,7 +174,7 @@ export default class ProgressReporter implements Reporter {
     }
   }
 
-  /** `49`; `49+` while a spec file of the user's is not collected (Vitest collects a file when a worker takes it up). */
+  /** `49`; `49+` while a file of the user’s is not collected (Vitest collects a file when a worker takes it up). */
   private totalText(): string {
     return `${this.total}${[...this.pending.values()].includes(undefined) ? '+' : ''}`;
   }

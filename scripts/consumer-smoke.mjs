@@ -337,6 +337,13 @@ async function adoptWorkspace() {
       cli.status === 0 && existsSync(join(dir, 'packages/bench/reports/ceilingbench.json')),
       cli.out,
     );
+    // the progress line knows its total before the first cell: d2's ten cells and its fit, on every line
+    const totals = [...cli.out.matchAll(/^\[\d+\/(\d+\+?)\] /gm)].map((m) => m[1]);
+    check(
+      `${label}: … its progress line shows the total before the first cell, never changing (${[...new Set(totals)].join(', ')})`,
+      totals.length === 11 && totals.every((t) => t === '11'),
+      cli.out,
+    );
   }
   repo.warnedOnce();
 }

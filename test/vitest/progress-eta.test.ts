@@ -108,7 +108,7 @@ describe('the progress line', () => {
     reporter.onTestRunEnd();
     vi.unstubAllEnvs();
     expect(out[0]).toBe(
-      'ceilingbench: the tests of 2 spec file(s) of your own are counted as Vitest collects them: the total reads 0+ until then\n',
+      'ceilingbench: the tests of 2 test file(s) of your own are counted as Vitest collects them: the total reads 0+ until then\n',
     );
     expect(out[1]).toMatch(/^\[1\/2\+\] skip d2 › N=10 · .* · ETA –\n$/);
     expect(out[2]).toMatch(/^\[2\/3\] ok d2 › N=5 — accuracy .* · ETA 0s\n$/);
