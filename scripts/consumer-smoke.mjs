@@ -331,17 +331,18 @@ async function adoptWorkspace() {
   await repo.initTwice(['--root', 'packages/bench']);
   await repo.list(/\[lib\] sum\.test\.js > sum/);
   if (floor) {
-    const cli = await repo.exec(bin(dir, 'ceilingbench'), ['run', '--project', 'd2', '--trials', '2']);
+    const cli = await repo.exec(bin(dir, 'ceilingbench'), ['run', '--project', 'd1,d2', '--trials', '2']);
     check(
-      `${label}: ceilingbench run --project d2 from the root writes the package's report`,
+      `${label}: ceilingbench run --project d1,d2 from the root writes the package's report`,
       cli.status === 0 && existsSync(join(dir, 'packages/bench/reports/ceilingbench.json')),
       cli.out,
     );
-    // the progress line knows its total before the first cell: d2's ten cells and its fit, on every line
+    // the progress line knows its total before the first cell (two projects, two workers: before, the first lines
+    // read `11+`), d1's and d2's ten cells and fit each, on every line
     const totals = [...cli.out.matchAll(/^\[\d+\/(\d+\+?)\] /gm)].map((m) => m[1]);
     check(
       `${label}: … its progress line shows the total before the first cell, never changing (${[...new Set(totals)].join(', ')})`,
-      totals.length === 11 && totals.every((t) => t === '11'),
+      totals.length === 22 && totals.every((t) => t === '22'),
       cli.out,
     );
   }
