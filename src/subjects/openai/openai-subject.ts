@@ -1,10 +1,8 @@
 import { APIError } from 'openai';
-import { PyRandom } from '../../rng/index.js';
 import type { Prices } from '../../schema/spend.js';
 import type { Usage } from '../../schema/trial.js';
 import type { SpendGate } from '../../spend/ledger.js';
 import { priceFor } from '../../spend/price.js';
-import { addUsage } from '../../spend/usage-sum.js';
 import type { ResponseCache } from '../cache/store.js';
 import { LimiterAbortError, type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter.js';
 import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject.js';
@@ -21,6 +19,7 @@ import {
   buildMessages,
   buildParams,
   type ChatMessage,
+  identityParameters,
   learnedAdaptation,
   type ProviderOptions,
 } from './request-body.js';
@@ -39,6 +38,7 @@ import {
 } from './retry.js';
 import { RunStop } from './run-stop.js';
 import { type StreamMode, shouldStream } from './stream-mode.js';
+import { lazyRetryRng, NoAnswerBill, type TrialAttempt } from './trial-attempt.js';
 import { hasAnswered, markAnswered, unreachableReason } from './unreachable.js';
 
 export { TRIAL_HEADER } from './request.js';
@@ -108,15 +108,6 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
 export const GATED_WAIT_MS = 10_000;
 /** An endpoint that has answered nothing for this long (or never) and refuses with 429s is closed at the gate. */
 export const REFUSING_MS = 10_000;
-
-/** Seeded jitter for a trial's retries; built on the first retry only (a string seed costs ~0.3 ms). */
-function lazyRetryRng(key: string): () => PyRandom {
-  let rng: PyRandom | undefined;
-  return () => {
-    rng ??= new PyRandom(`ceilingbench-retry|${key}`);
-    return rng;
-  };
-}
 
 /**
  * A chat-completions subject for any OpenAI-compatible endpoint: a transport that sends one request at the
@@ -380,47 +371,4 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   }
 
   return { identity, answer };
-}
-
-/**
- * What one trial's attempts left besides its answer: the usage its responses carried though they brought no answer
- * (summed), and what its rejected requests taught the subject (recorded on the trial that learned it).
- */
-class NoAnswerBill {
-  usage: Usage | undefined;
-  readonly adapted: string[] = [];
-
-  add(usage: Usage): void {
-    this.usage = this.usage === undefined ? usage : (addUsage(this.usage, usage) ?? undefined);
-  }
-}
-
-/** What every attempt of one trial sends and accounts to: the same across the retry loop. */
-interface TrialAttempt {
-  messages: ChatMessage[];
-  /** The trial's output-token budget. */
-  budget: number;
-  /** The trial's cache key (sent as its trial header). */
-  key: string;
-  signal: AbortSignal | undefined;
-  /** The trial's spend-ledger account, when the run has a ledger. */
-  account: TrialBudget | undefined;
-  billed: NoAnswerBill;
-  /** Time the trial spent waiting at the gate and for a limiter slot: not part of its latency. */
-  waited: { ms: number };
-}
-
-/** The request parameters a report may show (budget field name, not its per-level value). */
-function identityParameters(
-  options: OpenAiSubjectOptions,
-  endpoint: string,
-): Record<string, string | number | boolean> {
-  const parameters: Record<string, string | number | boolean> = {};
-  for (const [name, value] of Object.entries(buildParams(options, endpoint, 0))) {
-    if (value === null) continue;
-    if (name.startsWith('max_')) parameters.maxTokensParam = name;
-    else parameters[name] = value;
-  }
-  parameters.systemRole = options.systemRole ?? 'system';
-  return parameters;
 }
