@@ -137,7 +137,7 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function toRequest(body: unknown, req: IncomingMessage): LoopbackRequest | undefined {
+export function toRequest(body: unknown, req: IncomingMessage): LoopbackRequest | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const b = body as Record<string, unknown>;
   if (typeof b.model !== 'string' || !Array.isArray(b.messages)) return undefined;
@@ -213,7 +213,7 @@ const wantsStream = (request: LoopbackRequest) => request.body.stream === true;
 const wantsUsage = (request: LoopbackRequest) =>
   (request.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
 
-function completionJson(request: LoopbackRequest, reply: LoopbackReply): string {
+export function completionJson(request: LoopbackRequest, reply: LoopbackReply): string {
   const { promptTokens, completionTokens } = usageOf(request, reply);
   return JSON.stringify({
     id: 'chatcmpl-loopback',

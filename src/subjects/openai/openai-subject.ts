@@ -6,6 +6,7 @@ import { priceFor } from '../../spend/price.js';
 import type { ResponseCache } from '../cache/store.js';
 import { LimiterAbortError, type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter.js';
 import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject.js';
+import { BATCH_ABSENT, type BatchState, batchMiss, emptyBatchState, readBatchState } from './batch-state.js';
 import { createBudgetStep, type TrialBudget } from './budget-step.js';
 import { createCacheStep } from './cache-step.js';
 import { type Completion, ProviderFaultError } from './completion.js';
@@ -98,6 +99,12 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
    * Absent: nothing is asked.
    */
   spend?: { gate: SpendGate; prices: Prices };
+  /**
+   * Batch mode (`ceilingbench run --batch`): the trials were answered through the provider's batch API into the cache
+   * before the run (batch-run.ts); a trial the cache does not hold is never sent live: it is `api` with the batch's
+   * reason (or, when no batch answered it, saying so), or `budget` when a spending limit held it back.
+   */
+  batch?: boolean;
 }
 
 /**
@@ -317,6 +324,15 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     ...(billedNoAnswer ? { billedNoAnswer } : {}),
   });
 
+  let batchState: Promise<BatchState> | undefined;
+  async function batchMissResponse(key: string, start: number): Promise<TrialResponse> {
+    batchState ??= options.cache ? readBatchState(options.cache.dir) : Promise.resolve(emptyBatchState());
+    const miss = batchMiss(await batchState, key);
+    if (miss.kind === 'held')
+      return { kind: 'not-sent', reason: miss.reason, latencyMs: clock.now() - start, attempts: 0 };
+    return errorResponse(miss.kind === 'failed' ? miss.reason : BATCH_ABSENT, start, 0);
+  }
+
   async function answer(request: TrialRequest): Promise<TrialResponse> {
     const start = clock.now();
     const messages = buildMessages(request.prompt, options.systemRole);
@@ -327,6 +343,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       { messages, params },
       async (key) => {
         if (request.signal?.aborted) return errorResponse('aborted by the caller', start, 0);
+        if (options.batch) return batchMissResponse(key, start);
         if (runStop.stopped !== undefined) return errorResponse(runStop.stopped, start, 0, true);
         const account = budgetStep?.trial(messages, request.maxOutputTokens);
         const billed = new NoAnswerBill();

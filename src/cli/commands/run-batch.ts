@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { findConfigFile } from '../../config/load.js';
+import { resolveRunConfig } from '../../config/resolve.js';
+import { BatchUnsupportedError } from '../../errors.js';
+import type { Price, SpendLimits } from '../../schema/spend.js';
+import { batchPrice, costOf, priceFor } from '../../spend/price.js';
+import { CACHE_MODES, type CacheMode, ResponseCache } from '../../subjects/cache/store.js';
+import type { Env } from '../../subjects/openai/endpoint.js';
+import { openAiOptionsFromEnv } from '../../subjects/openai/env-options.js';
+import type { TrialRequest } from '../../subjects/subject.js';
+import type { CliIo } from '../command.js';
+import { importConfigFile } from './plan.js';
+
+/**
+ * The batch pass of `ceilingbench run --batch` (or `batch` in the configuration): before Vitest starts, the trials
+ * the selected grid cells will ask each openai subject are answered through the provider's batch API into the
+ * response cache (src/subjects/openai/batch-run.ts); the Vitest run that follows then finds them there, and its openai
+ * subjects send nothing live (a trial no batch answered is `api`, one a limit held back `budget`). Returns undefined
+ * when the run is not in batch mode, else the number of trials held back by a spending limit (the run is partial).
+ */
+export async function batchBeforeRun(options: {
+  root: string;
+  env: Env;
+  /** `--project` as typed (undefined: every standard project). */
+  projects: string[] | undefined;
+  testNamePattern: string | undefined;
+  shard: string | undefined;
+  io: CliIo;
+}): Promise<{ held: number } | undefined> {
+  const { root, env, io } = options;
+  if (!mightBatch(env, root)) return undefined;
+  const config = await resolveRunConfig({ root, env, importFile: (path) => importConfigFile(path, root) });
+  if (config.batch === false) return undefined;
+  if (options.testNamePattern !== undefined || options.shard !== undefined)
+    throw new BatchUnsupportedError(
+      `--batch: ${options.testNamePattern !== undefined ? '-t' : '--shard'} selects tests while the batch holds whole projects — name the projects with --project instead`,
+    );
+  const mode = (env.CEILINGBENCH_CACHE_MODE || 'read-write') as CacheMode;
+  if (mode !== 'read-write')
+    throw new BatchUnsupportedError(
+      `--batch: the answers go through the response cache, which CEILINGBENCH_CACHE_MODE=${CACHE_MODES.includes(mode) ? mode : `'${mode}'`} does not both read and write — unset it`,
+    );
+  const [{ batchTrials }, { runBatches }, { countChatTokens }] = await Promise.all([
+    import('../../plan/batch-trials.js'),
+    import('../../subjects/openai/batch-run.js'),
+    import('../../spend/tokenizer.js'),
+  ]);
+  const subjects = batchTrials(config, options.projects);
+  const settings = typeof config.batch === 'object' ? config.batch : {};
+  const admit = spendAdmission(config.limits);
+  let held = 0;
+  for (const { spec, model, trials } of subjects) {
+    const listPrice = priceFor(config.prices, { spec, model });
+    const price = listPrice ? batchPrice(listPrice) : null;
+    io.stderr(`ceilingbench: batch mode — ${spec}: ${trials.length} trial(s) of the selected cells\n`);
+    const summary = await runBatches({
+      ...openAiOptionsFromEnv(env),
+      model,
+      env,
+      cache: new ResponseCache(config.cacheDir, 'read-write', (message) => io.stderr(`ceilingbench: ${message}\n`)),
+      trials,
+      ...(settings.size !== undefined ? { size: settings.size } : {}),
+      ...(settings.pollSeconds !== undefined ? { pollSeconds: settings.pollSeconds } : {}),
+      admit: (request, messages) => admit(request, countChatTokens(messages, model), price),
+      progress: (line) => io.stderr(`ceilingbench: ${line}\n`),
+    });
+    held += summary.held;
+    const tokens = summary.usage.promptTokens + summary.usage.completionTokens;
+    const cost = price
+      ? ` = $${costOf({ prompt: summary.usage.promptTokens, cachedPrompt: 0, completion: summary.usage.completionTokens, reasoning: 0 }, price).toFixed(4)} at the batch price`
+      : '';
+    io.stderr(
+      `ceilingbench: batch mode — ${spec}: ${summary.cached} already cached, ${summary.submitted} submitted in ` +
+        `${summary.created} new batch(es), ${summary.resumed} earlier batch(es) picked up; ${summary.answered} answered ` +
+        `(${tokens.toLocaleString('en-US')} tokens${cost}), ${summary.failed} failed (api), ${summary.held} held back by a limit (budget)\n`,
+    );
+  }
+  return { held };
+}
+
+/**
+ * Whether the run may be in batch mode, known without loading the configuration (which costs a module load): the
+ * flag or CEILINGBENCH_BATCH=true, or a configuration file that mentions `batch` (CEILINGBENCH_BATCH=false: off).
+ */
+function mightBatch(env: Env, root: string): boolean {
+  const flag = env.CEILINGBENCH_BATCH?.trim().toLowerCase();
+  if (flag === 'true') return true;
+  if (flag === 'false') return false;
+  const file = findConfigFile(env, root);
+  return file !== null && readFileSync(file, 'utf8').includes('batch');
+}
+
+/**
+ * The run's spending limits applied before a request is batched: each request counts as one call and as its prompt
+ * tokens plus its whole output budget, at the batch price (the most it can cost, so a cap holds whatever the answers
+ * are); the first request that would pass a limit, and every later one, is held back (outcome `budget`).
+ */
+export function spendAdmission(
+  limits: SpendLimits,
+): (request: TrialRequest, promptTokens: number, price: Price | null) => string | undefined {
+  const spent = { calls: 0, tokens: 0, cost: 0 };
+  let stopped: string | undefined;
+  return (request, promptTokens, price) => {
+    if (stopped) return stopped;
+    const tokens = promptTokens + request.maxOutputTokens;
+    const cost = price
+      ? costOf({ prompt: promptTokens, cachedPrompt: 0, completion: request.maxOutputTokens, reasoning: 0 }, price)
+      : 0;
+    if (limits.maxCalls !== undefined && spent.calls + 1 > limits.maxCalls)
+      stopped = `budget: not batched — maxCalls ${limits.maxCalls} reached`;
+    else if (limits.maxTokens !== undefined && spent.tokens + tokens > limits.maxTokens)
+      stopped = `budget: not batched — maxTokens ${limits.maxTokens} would be passed (prompt + whole output budget)`;
+    else if (limits.maxCost !== undefined && (price === null || spent.cost + cost > limits.maxCost))
+      stopped =
+        price === null
+          ? 'budget: not batched — maxCost is set and this subject has no price'
+          : `budget: not batched — maxCost $${limits.maxCost} would be passed at the batch price (whole output budget)`;
+    if (stopped) return stopped;
+    spent.calls++;
+    spent.tokens += tokens;
+    spent.cost += cost;
+    return undefined;
+  };
+}
