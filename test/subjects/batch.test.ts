@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { batchRefusal } from '../../src/cli/commands/run-batch.js';
+import type { CeilingbenchError } from '../../src/errors.js';
 import { ResponseCache } from '../../src/subjects/cache/store.js';
 import { chunkLines, readResultLines } from '../../src/subjects/openai/batch-files.js';
 import { type BatchRunOptions, runBatches } from '../../src/subjects/openai/batch-run.js';
 import { batchStatePath, readBatchState } from '../../src/subjects/openai/batch-state.js';
 import type { TrialRequest, TrialResponse } from '../../src/subjects/subject.js';
 import { type BatchServer, type BatchServerOptions, startBatchServer } from '../support/batch-server.js';
+import { startLoopbackServer } from '../support/loopback-server.js';
 import { loopbackSubject, SENTINEL_API_KEY, stepsRequest, tempDir } from '../support/openai-harness.js';
 import { simStepsAnswerer } from '../support/sim-over-http.js';
 
@@ -168,6 +171,31 @@ describe('batch pass', () => {
     const responses = await answersOf(batchSubject(server, dir));
     expect(responses.slice(8).map((r) => r.kind)).toEqual(['not-sent', 'not-sent', 'not-sent', 'not-sent']);
     expect(responses.slice(0, 8).every((r) => r.kind === 'answer')).toBe(true);
+  });
+});
+
+describe('an endpoint without the batch API', () => {
+  it('refuses the upload: the run stops (exit 3) with the provider message and no key, nothing submitted', async () => {
+    const live = await startLoopbackServer({ answer });
+    closers.push(live.close);
+    const dir = await cacheDir();
+    const error = await runBatches({
+      model: 'loop-model',
+      baseURL: live.baseURL,
+      apiKey: SENTINEL_API_KEY,
+      cache: new ResponseCache(dir, 'read-write', () => undefined),
+      trials,
+    }).catch((e: unknown) => e);
+    const stop = batchRefusal(error, 'openai:loop-model', { OPENAI_API_KEY: SENTINEL_API_KEY }) as CeilingbenchError;
+    expect(stop.code).toBe('CB_PROVIDER_FATAL');
+    expect(stop.exitCode).toBe(3);
+    expect(stop.message).toMatch(
+      /^batch mode: openai:loop-model: the endpoint's file\/batch API answered 400 \(400 not a chat completion request\)/,
+    );
+    expect(stop.message).not.toContain(SENTINEL_API_KEY);
+    expect(live.log.every((r) => r.outcome === 'bad-request')).toBe(true);
+    const other = new Error('not an API error');
+    expect(batchRefusal(other, 'openai:x', {})).toBe(other);
   });
 });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { findConfigFile } from '../../config/load.js';
 import { resolveRunConfig } from '../../config/resolve.js';
-import { BatchUnsupportedError } from '../../errors.js';
+import { BatchUnsupportedError, ProviderFatalError } from '../../errors.js';
 import type { Price, SpendLimits } from '../../schema/spend.js';
 import { batchPrice, costOf, priceFor } from '../../spend/price.js';
 import { CACHE_MODES, type CacheMode, ResponseCache } from '../../subjects/cache/store.js';
@@ -63,6 +63,8 @@ export async function batchBeforeRun(options: {
       ...(settings.pollSeconds !== undefined ? { pollSeconds: settings.pollSeconds } : {}),
       admit: (request, messages) => admit(request, countChatTokens(messages, model), price),
       progress: (line) => io.stderr(`ceilingbench: ${line}\n`),
+    }).catch((error: unknown) => {
+      throw batchRefusal(error, spec, env);
     });
     held += summary.held;
     const tokens = summary.usage.promptTokens + summary.usage.completionTokens;
@@ -76,6 +78,27 @@ export async function batchBeforeRun(options: {
     );
   }
   return { held };
+}
+
+/**
+ * An error of the file or batch endpoints as the run's stop (exit 3): the endpoint answered with a status (it serves
+ * no batch API, refused the key, rejected the file) or could not be reached; the message is the provider's, with the
+ * key and header values removed. Anything else is passed on as it is.
+ */
+export function batchRefusal(error: unknown, spec: string, env: Env): unknown {
+  const status = (error as { status?: unknown }).status;
+  const connection = (error as Error)?.name === 'APIConnectionError';
+  if (typeof status !== 'number' && !connection) return error;
+  const secrets = [env.OPENAI_API_KEY, ...Object.values(openAiOptionsFromEnv(env).headers ?? {})].filter(
+    (v): v is string => typeof v === 'string' && v.length >= 4,
+  );
+  let message = (error as Error).message;
+  for (const secret of secrets) message = message.split(secret).join('[redacted]');
+  const what = connection ? 'could not be reached' : `answered ${status}`;
+  return new ProviderFatalError(
+    `batch mode: ${spec}: the endpoint's file/batch API ${what} (${message}) — nothing more was submitted; check that ` +
+      'OPENAI_BASE_URL serves /files and /batches (docs/providers.md, "Batch mode"), or run without --batch',
+  );
 }
 
 /**
