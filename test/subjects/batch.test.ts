@@ -161,6 +161,41 @@ describe('batch pass', () => {
     expect(server.submitted.length).toBe(12);
   });
 
+  it('a cancelled batch and one the provider rejects as a whole leave every request `api` with the reason', async () => {
+    const server = await batchServer({ completeAfterMs: 3_600_000 });
+    const dir = await cacheDir();
+    // cancelled at the provider (in its console, say) while the pass waits
+    const cancelled = await pass(server, dir, {
+      sleep: async () => {
+        await fetch(`${server.baseURL}/batches/batch_1/cancel`, { method: 'POST' });
+      },
+    });
+    expect(cancelled).toMatchObject({ submitted: 12, answered: 0, failed: 12 });
+    const responses = await answersOf(batchSubject(server, dir));
+    for (const r of responses) expect(r.kind === 'error' && r.error).toMatch(/^batch batch_1: batch_cancelled: /);
+
+    const strict = await batchServer({ maxRequestsPerFile: 5 });
+    const dir2 = await cacheDir();
+    const rejected = await pass(strict, dir2);
+    expect(rejected).toMatchObject({ submitted: 12, answered: 0, failed: 12 });
+    const why = await answersOf(batchSubject(strict, dir2));
+    for (const r of why)
+      expect(r.kind === 'error' && r.error).toMatch(
+        /^batch batch_1: batch failed \(invalid_file: the file has 12 requests, over the limit of 5\): no result/,
+      );
+    expect(strict.chatCompletions()).toBe(0);
+  });
+
+  it('two subjects in one cache keep their own held trials', async () => {
+    const server = await batchServer();
+    const dir = await cacheDir();
+    const hold = () => 'budget: not batched — maxCalls 0 reached';
+    const first = await pass(server, dir, { model: 'model-a', admit: hold });
+    const second = await pass(server, dir, { model: 'model-b', admit: hold });
+    expect([first.held, second.held]).toEqual([12, 12]);
+    expect(Object.keys((await readBatchState(dir)).held)).toHaveLength(24);
+  });
+
   it('a request a limit does not admit is not submitted, and is `budget` (not sent) in the run', async () => {
     const server = await batchServer();
     const dir = await cacheDir();

@@ -242,14 +242,15 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
     if (failedNow.has(key)) continue;
     missing.push(item);
   }
-  state.held = {};
+  // this subject's trials only: another subject's held trials are its own (one state file per cache)
+  for (const key of planned.keys()) delete state.held[key];
   const admitted: Planned[] = [];
   for (const item of missing) {
     const held = options.admit?.(item.request, item.line.messages);
     if (held === undefined) admitted.push(item);
     else state.held[item.line.key] = held;
   }
-  summary.held = Object.keys(state.held).length;
+  summary.held = [...planned.keys()].filter((key) => state.held[key] !== undefined).length;
   await save();
 
   // 3. submit, poll, collect
