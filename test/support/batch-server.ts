@@ -1,7 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PyRandom } from '../../src/rng/index.js';
-import { listenOnFreshPort } from './loopback-port.js';
+import { serveOnLoopback } from './loopback-port.js';
 import { completionJson, type LoopbackReply, type LoopbackRequest, toRequest } from './loopback-server.js';
 
 /**
@@ -99,7 +98,6 @@ export async function startBatchServer(options: BatchServerOptions): Promise<Bat
   const submitted: string[] = [];
   const created: { id: string; requests: number }[] = [];
   const log: string[] = [];
-  const sockets = new Set<Socket>();
   let chat = 0;
   let serial = 0;
   let fileSerial = 0;
@@ -308,29 +306,17 @@ export async function startBatchServer(options: BatchServerOptions): Promise<Bat
     return notFound(res, `route ${req.method} ${path}`);
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: String(error) } }));
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  const port = await listenOnFreshPort(server);
-  const close = () =>
-    new Promise<void>((resolve) => {
-      clearTimeout(lifetime);
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    });
+  const served = await serveOnLoopback(handle);
+  const close = () => {
+    clearTimeout(lifetime);
+    return served.close();
+  };
   // bounded: a test that forgets to close it does not keep the process alive, nor the port open for long
   const lifetime = setTimeout(() => void close(), options.lifetimeMs ?? 600_000);
   lifetime.unref();
 
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseURL: `http://127.0.0.1:${served.port}/v1`,
     submitted,
     batches: created,
     chatCompletions: () => chat,
