@@ -196,6 +196,27 @@ describe('batch pass', () => {
     expect(Object.keys((await readBatchState(dir)).held)).toHaveLength(24);
   });
 
+  it('a passing fault while polling is asked again at the next poll; a refusal stops the pass', async () => {
+    const server = await batchServer({ completeAfterMs: 40 });
+    const dir = await cacheDir();
+    let faults = 2;
+    const flaky: typeof fetch = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (/\/batches\/batch_1$/.test(url) && faults-- > 0)
+        return new Response(JSON.stringify({ error: { message: 'overloaded' } }), { status: 503 });
+      return fetch(input, init);
+    };
+    const lines: string[] = [];
+    const summary = await pass(server, dir, { fetch: flaky, progress: (line) => lines.push(line) });
+    expect(summary).toMatchObject({ submitted: 12, answered: 12 });
+    expect(lines.filter((l) => /polling batch_1 failed \(503 overloaded\)/.test(l))).toHaveLength(2);
+    const refusing: typeof fetch = async (input, init) =>
+      /\/batches\/batch_2$/.test(String(input instanceof Request ? input.url : input))
+        ? new Response(JSON.stringify({ error: { message: 'bad key' } }), { status: 401 })
+        : fetch(input, init);
+    await expect(pass(server, await cacheDir(), { fetch: refusing })).rejects.toThrow(/401/);
+  });
+
   it('a request a limit does not admit is not submitted, and is `budget` (not sent) in the run', async () => {
     const server = await batchServer();
     const dir = await cacheDir();

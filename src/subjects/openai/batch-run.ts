@@ -86,6 +86,13 @@ interface Planned {
   line: BatchLine;
 }
 
+/** A fault asking again can clear: no connection, a timeout, a 429, a 5xx. */
+function isPassing(error: unknown): boolean {
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number') return status === 429 || status >= 500;
+  return ['APIConnectionError', 'APIConnectionTimeoutError'].includes((error as Error)?.name ?? '');
+}
+
 const isTerminal = (status: string) => (TERMINAL_STATUSES as readonly string[]).includes(status);
 
 export async function runBatches(options: BatchRunOptions): Promise<BatchRunSummary> {
@@ -187,7 +194,15 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
     let open = records.filter((r) => !r.collected);
     while (open.length > 0) {
       for (const record of open) {
-        const batch = await client.batches.retrieve(record.batchId as string);
+        let batch: OpenAI.Batches.Batch;
+        try {
+          batch = await client.batches.retrieve(record.batchId as string);
+        } catch (error) {
+          // a poll over hours meets the provider's passing faults: the next round asks again
+          if (!isPassing(error)) throw error;
+          say(`batch: polling ${record.batchId} failed (${(error as Error).message}); asking again at the next poll`);
+          continue;
+        }
         record.status = batch.status;
         if (batch.request_counts) record.counts = batch.request_counts;
         if (isTerminal(batch.status)) await collect(record, batch);
@@ -203,14 +218,21 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
   const ensureBatch = async (record: BatchRecord): Promise<void> => {
     if (record.batchId !== undefined) return;
     // newest first: back to an hour before the upload, at most
-    for await (const batch of client.batches.list({ limit: 100 })) {
-      if (batch.created_at * 1000 < record.submittedAt - 3_600_000) break;
-      if (batch.input_file_id === record.fileId) {
-        record.batchId = batch.id;
-        record.status = batch.status;
-        await save();
-        return;
+    try {
+      for await (const batch of client.batches.list({ limit: 100 })) {
+        if (batch.created_at * 1000 < record.submittedAt - 3_600_000) break;
+        if (batch.input_file_id === record.fileId) {
+          record.batchId = batch.id;
+          record.status = batch.status;
+          await save();
+          return;
+        }
       }
+    } catch (error) {
+      // an endpoint that lists no batches: its requests may be submitted twice if an earlier process did create one
+      say(
+        `batch: cannot list the endpoint's batches (${(error as Error).message}); creating the batch of ${record.fileId}`,
+      );
     }
     const batch = await client.batches.create({
       input_file_id: record.fileId,
