@@ -137,6 +137,18 @@ describe('ceilingbench run --batch', { timeout: 600_000 }, () => {
     expect(kinds(readReport(again.outDir))).not.toHaveProperty('api');
   });
 
+  it('a spending limit holds the batch back before submission: the rest are `budget`, exit 4', async () => {
+    const { server } = await serve();
+    const run = bench(server, freshCache(), ['--batch', '--max-calls', '15']);
+    const { code } = await run.child.done;
+    expect(code, run.output()).toBe(4);
+    expect(server.submitted).toHaveLength(15);
+    expect(server.chatCompletions()).toBe(0);
+    const tally = kinds(readReport(run.outDir));
+    expect(tally.budget).toBe(TOTAL - 15);
+    expect(run.output()).toMatch(/25 held back by a limit \(budget\)/);
+  });
+
   it('a failed request is an `api` trial with the provider reason, never a model failure', async () => {
     // expiry and cancellation are the same path (an error line per request): test/subjects/batch.test.ts
     const failing = [...prompts.keys()].filter((_, i) => i % 10 === 3);
