@@ -88,6 +88,10 @@ describe('batch pass', () => {
       expect(response).not.toHaveProperty('cacheMismatch');
       expect((response as { batch?: string }).batch).toMatch(/^batch_/);
     }
+    // what the batch pass says it used is what the same answers report live
+    const sum = (field: 'promptTokens' | 'completionTokens') =>
+      liveAnswers.reduce((n, r) => n + (r.kind === 'answer' ? (r.usage?.[field] ?? 0) : 0), 0);
+    expect([summary.billed.prompt, summary.billed.completion]).toEqual([sum('promptTokens'), sum('completionTokens')]);
     // a later live run on the batch-filled cache asks nothing (it sees no difference)
     const later = await answersOf(loopbackSubject(server.baseURL, { cacheDir: dir }));
     expect(later.every((r) => r.kind === 'answer' && r.cacheHit)).toBe(true);

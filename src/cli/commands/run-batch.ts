@@ -67,10 +67,8 @@ export async function batchBeforeRun(options: {
       throw batchRefusal(error, spec, env);
     });
     held += summary.held;
-    const tokens = summary.usage.promptTokens + summary.usage.completionTokens;
-    const cost = price
-      ? ` = $${costOf({ prompt: summary.usage.promptTokens, cachedPrompt: 0, completion: summary.usage.completionTokens, reasoning: 0 }, price).toFixed(4)} at the batch price`
-      : '';
+    const tokens = summary.billed.prompt + summary.billed.completion;
+    const cost = price ? ` = $${costOf(summary.billed, price).toFixed(4)} at the batch price` : '';
     io.stderr(
       `ceilingbench: batch mode — ${spec}: ${summary.cached} already cached, ${summary.submitted} submitted in ` +
         `${summary.created} new batch(es), ${summary.resumed} earlier batch(es) picked up; ${summary.answered} answered ` +

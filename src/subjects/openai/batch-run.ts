@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import { toFile } from 'openai';
+import { type BilledTokens, billedTokens } from '../../spend/price.js';
 import { answerDetails, CACHE_FORMAT, type CacheEntry } from '../cache/entry.js';
 import { trialIdentity } from '../cache/key.js';
 import type { ResponseCache } from '../cache/store.js';
@@ -77,8 +78,8 @@ export interface BatchRunSummary {
   failed: number;
   /** Requests not submitted (a spending limit): outcome `budget`. */
   held: number;
-  /** Usage the answers reported, summed. */
-  usage: { promptTokens: number; completionTokens: number };
+  /** The tokens the answers reported, summed as they are billed (spend/price.ts billedTokens). */
+  billed: BilledTokens;
 }
 
 interface Planned {
@@ -124,7 +125,7 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
     answered: 0,
     failed: 0,
     held: 0,
-    usage: { promptTokens: 0, completionTokens: 0 },
+    billed: { prompt: 0, cachedPrompt: 0, completion: 0, reasoning: 0 },
   };
 
   // the trials as the live subject sends them: its messages, its configured parameters, its key
@@ -176,8 +177,11 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
         await cache.put(entry);
         delete state.failed[key];
         summary.answered++;
-        summary.usage.promptTokens += c.usage?.promptTokens ?? 0;
-        summary.usage.completionTokens += c.usage?.completionTokens ?? 0;
+        if (c.usage) {
+          const billed = billedTokens(c.usage);
+          for (const field of ['prompt', 'cachedPrompt', 'completion', 'reasoning'] as const)
+            summary.billed[field] += billed[field];
+        }
         continue;
       }
       const reason = result
