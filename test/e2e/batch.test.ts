@@ -72,8 +72,12 @@ const freshCache = () => mkdtempSync(join(tmpdir(), 'cb-batch-cache-'));
 
 /** The report without what legitimately differs by route: timings, cache hits, requests, and the batch ids. */
 function comparable(report: Report): unknown {
-  const copy = withoutRunDependentFields(report) as { cells: { trials: Record<string, unknown>[] }[] };
+  const copy = withoutRunDependentFields(report) as {
+    cells: { trials: Record<string, unknown>[] }[];
+    provenance: { subjects: Record<string, unknown>[] };
+  };
   for (const cell of copy.cells) for (const trial of cell.trials) delete trial.batch;
+  for (const subject of copy.provenance.subjects) delete subject.batched;
   return copy;
 }
 
@@ -116,6 +120,8 @@ describe('ceilingbench run --batch', { timeout: 600_000 }, () => {
     expect(report.gates.length).toBeGreaterThan(0);
     expect(report.gates).toEqual(liveReport.gates);
     expect(report.cells.flatMap((c) => c.trials).every((t) => t.batch === 'batch_1' && t.cacheHit)).toBe(true);
+    expect(report.provenance?.subjects.map((s) => s.batched)).toEqual([TOTAL]);
+    expect(liveReport.provenance?.subjects.map((s) => s.batched)).toEqual([undefined]);
   });
 
   it('killed after it submitted, the next run completes it: no request is submitted twice', async () => {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { batchRefusal } from '../../src/cli/commands/run-batch.js';
 import type { CeilingbenchError } from '../../src/errors.js';
+import { buildProvenance, type ProvenanceSubject, provenanceSubjectText } from '../../src/schema/provenance.js';
 import { ResponseCache } from '../../src/subjects/cache/store.js';
 import { chunkLines, readResultLines } from '../../src/subjects/openai/batch-files.js';
 import { type BatchRunOptions, runBatches } from '../../src/subjects/openai/batch-run.js';
@@ -288,6 +289,30 @@ describe('batch files', () => {
       { key: 'k1', ok: false, reason: 'status 429: slow down' },
       { key: 'k3', ok: true, completion: expect.objectContaining({ text: 'hi', finishReason: 'stop' }) },
     ]);
+  });
+
+  it('provenance counts the answered trials a batch answered, per subject, and says so', () => {
+    const identity = { spec: 'openai:m', kind: 'openai' as const, model: 'm', parameters: {} };
+    const trial = (kind: string, batch?: string) => ({ outcome: { kind }, ...(batch ? { batch } : {}) });
+    const provenance = buildProvenance({
+      subjects: [identity],
+      seed: 0,
+      packageVersion: null,
+      cells: [
+        { profile: 'p', trials: [trial('correct', 'b1'), trial('reasoning', 'b1'), trial('api'), trial('correct')] },
+      ],
+    });
+    expect(provenance.subjects[0]?.batched).toBe(2);
+    expect(provenanceSubjectText(provenance.subjects[0] as ProvenanceSubject)).toMatch(
+      /2 trial\(s\) answered through the provider's batch API/,
+    );
+    const live = buildProvenance({
+      subjects: [identity],
+      seed: 0,
+      packageVersion: null,
+      cells: [{ profile: 'p', trials: [trial('correct')] }],
+    });
+    expect(live.subjects[0]).not.toHaveProperty('batched');
   });
 
   it('the state file holds no key', async () => {
