@@ -143,6 +143,11 @@ describe('batch pass', () => {
     expect(resumed).toMatchObject({ resumed: 1, submitted: 0, created: 0, answered: 12 });
     expect(server.submitted.length).toBe(12);
     expect(server.batches.length).toBe(1);
+    // collected: kept as history, its requests dropped (their answers are in the cache)
+    const after = await readBatchState(dir);
+    expect(after.batches.map((b) => [b.batchId, b.status, b.collected, b.requests.length])).toEqual([
+      ['batch_1', 'completed', true, 0],
+    ]);
   });
 
   it('a process killed between the upload and the batch is picked up: the batch the provider made is found, not made again', async () => {

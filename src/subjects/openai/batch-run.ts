@@ -190,6 +190,8 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
       state.failed[key] = { reason, batchId: batch.id };
     }
     record.collected = true;
+    // read once: its answers are in the cache, its failures in `failed`; the record stays as the batch's history
+    record.requests = [];
     await save();
   };
 
@@ -252,11 +254,12 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
 
   // 1. what earlier processes submitted; failures of batches collected before are retried below, not these
   const pending = state.batches.filter((r) => mine(r) && !r.collected);
+  const pendingKeys = pending.flatMap((r) => r.requests.map((q) => q.key));
   summary.resumed = pending.length;
   for (const record of pending) await ensureBatch(record);
   if (pending.length > 0) say(`batch: picking up ${pending.length} batch(es) submitted earlier`);
   await settle(pending);
-  const failedNow = new Set(pending.flatMap((r) => r.requests.map((q) => q.key)).filter((k) => state.failed[k]));
+  const failedNow = new Set(pendingKeys.filter((k) => state.failed[k]));
 
   // 2. what is missing: neither cached nor failed by a batch collected in this process
   const missing: Planned[] = [];

@@ -34,7 +34,7 @@ const batchRecordSchema = z.object({
   model: z.string(),
   /** The provider's last status ('uploaded' before the batch exists). */
   status: z.string(),
-  /** The results were read and written into the cache (a collected batch is never read again). */
+  /** The results were read and written into the cache (a collected batch is never read again; its `requests` are dropped). */
   collected: z.boolean(),
   /** ms since the epoch. */
   submittedAt: z.number(),
