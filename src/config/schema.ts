@@ -184,7 +184,8 @@ export const configSchema = z
     /**
      * Batch mode (`ceilingbench run --batch`, CEILINGBENCH_BATCH=true): the openai subjects' trials go through the
      * provider's batch API at its batch price, and the run grades them from the response cache (docs/providers.md,
-     * "Batch mode"). `size`: requests per batch (at most the provider's 50 000); `pollSeconds`: between polls.
+     * "Batch mode"). `size`: requests per batch (at most the provider's 50 000); `pollSeconds`: between polls;
+     * `waitMinutes`: how long a run waits for its batches (default: until they end; 0: submit and go on).
      */
     batch: z
       .union([
@@ -193,6 +194,7 @@ export const configSchema = z
           .object({
             size: z.number().int().positive().max(50_000).optional(),
             pollSeconds: z.number().nonnegative().optional(),
+            waitMinutes: z.number().nonnegative().optional(),
           })
           .strict(),
       ])

@@ -227,6 +227,25 @@ describe('batch pass', () => {
     await expect(pass(server, await cacheDir(), { fetch: refusing })).rejects.toThrow(/401/);
   });
 
+  it('with a wait of 0 a pass submits and returns; the next collects, and nothing is submitted twice meanwhile', async () => {
+    const options: BatchServerOptions = { answer, completeAfterMs: 3_600_000 };
+    const server = await startBatchServer(options);
+    closers.push(server.close);
+    const dir = await cacheDir();
+    const first = await pass(server, dir, { waitMinutes: 0 });
+    expect(first).toMatchObject({ submitted: 12, answered: 0, running: 12 });
+    const waiting = await answersOf(batchSubject(server, dir));
+    for (const r of waiting)
+      expect(r.kind === 'error' && r.error).toMatch(/^batch batch_1 is still in_progress at the provider: run/);
+    const again = await pass(server, dir, { waitMinutes: 0 });
+    expect(again).toMatchObject({ resumed: 1, submitted: 0, running: 12 });
+    options.completeAfterMs = 0;
+    const last = await pass(server, dir, { waitMinutes: 0 });
+    expect(last).toMatchObject({ submitted: 0, answered: 12, running: 0 });
+    expect(server.submitted).toHaveLength(12);
+    expect(server.chatCompletions()).toBe(0);
+  });
+
   it('a request a limit does not admit is not submitted, and is `budget` (not sent) in the run', async () => {
     const server = await batchServer();
     const dir = await cacheDir();

@@ -16,7 +16,8 @@ import { importConfigFile } from './plan.js';
  * the selected grid cells will ask each openai subject are answered through the provider's batch API into the
  * response cache (src/subjects/openai/batch-run.ts); the Vitest run that follows then finds them there, and its openai
  * subjects send nothing live (a trial no batch answered is `api`, one a limit held back `budget`). Returns undefined
- * when the run is not in batch mode, else the number of trials held back by a spending limit (the run is partial).
+ * when the run is not in batch mode, else the number of trials left out — held back by a spending limit, or still in
+ * batches when the wait ended (the run is partial: exit 4, and a rerun completes it).
  */
 export async function batchBeforeRun(options: {
   root: string;
@@ -26,7 +27,7 @@ export async function batchBeforeRun(options: {
   testNamePattern: string | undefined;
   shard: string | undefined;
   io: CliIo;
-}): Promise<{ held: number } | undefined> {
+}): Promise<{ partial: number } | undefined> {
   const { root, env, io } = options;
   if (!mightBatch(env, root)) return undefined;
   const config = await resolveRunConfig({ root, env, importFile: (path) => importConfigFile(path, root) });
@@ -48,7 +49,7 @@ export async function batchBeforeRun(options: {
   const subjects = batchTrials(config, options.projects);
   const settings = typeof config.batch === 'object' ? config.batch : {};
   const admit = spendAdmission(config.limits);
-  let held = 0;
+  let partial = 0;
   for (const { spec, model, trials } of subjects) {
     const listPrice = priceFor(config.prices, { spec, model });
     const price = listPrice ? batchPrice(listPrice) : null;
@@ -61,21 +62,26 @@ export async function batchBeforeRun(options: {
       trials,
       ...(settings.size !== undefined ? { size: settings.size } : {}),
       ...(settings.pollSeconds !== undefined ? { pollSeconds: settings.pollSeconds } : {}),
+      ...(settings.waitMinutes !== undefined ? { waitMinutes: settings.waitMinutes } : {}),
       admit: (request, messages) => admit(request, countChatTokens(messages, model), price),
       progress: (line) => io.stderr(`ceilingbench: ${line}\n`),
     }).catch((error: unknown) => {
       throw batchRefusal(error, spec, env);
     });
-    held += summary.held;
+    partial += summary.held + summary.running;
     const tokens = summary.billed.prompt + summary.billed.completion;
     const cost = price ? ` = $${costOf(summary.billed, price).toFixed(4)} at the batch price` : '';
     io.stderr(
       `ceilingbench: batch mode — ${spec}: ${summary.cached} already cached, ${summary.submitted} submitted in ` +
         `${summary.created} new batch(es), ${summary.resumed} earlier batch(es) picked up; ${summary.answered} answered ` +
-        `(${tokens.toLocaleString('en-US')} tokens${cost}), ${summary.failed} failed (api), ${summary.held} held back by a limit (budget)\n`,
+        `(${tokens.toLocaleString('en-US')} tokens${cost}), ${summary.failed} failed (api), ${summary.held} held back by a limit (budget)` +
+        (summary.running > 0
+          ? `; ${summary.running} still in batches at the provider after the wait: run this command again to collect them`
+          : '') +
+        '\n',
     );
   }
-  return { held };
+  return { partial };
 }
 
 /**

@@ -348,7 +348,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
       }
       let code = typeof process.exitCode === 'number' ? process.exitCode : 0;
       // trials were kept from being sent, or the run was interrupted: the report is partial; a rerun resumes
-      const partial = (ledger?.report().notSent ?? 0) > 0 || signals.interrupted() || (batched?.held ?? 0) > 0;
+      const partial = (ledger?.report().notSent ?? 0) > 0 || signals.interrupted() || (batched?.partial ?? 0) > 0;
       if (partial && (code === EXIT.ok || code === EXIT.gateFailed)) code = EXIT.budgetStopped;
       io.stdout(code === 0 ? 'ceilingbench: run passed\n' : `ceilingbench: run finished with exit code ${code}\n`);
       return code;

@@ -50,6 +50,13 @@ export interface BatchRunOptions extends ProviderOptions {
   size?: number;
   /** Seconds between polls (default 60). */
   pollSeconds?: number;
+  /**
+   * How long to wait for the batches (default: until every one has ended). Past it the pass returns; the batches
+   * still running stay recorded, their trials are missing data in this run, and the next run collects them.
+   * 0: submit, look once, and return (a CI job that submits, and a later one that collects).
+   */
+  waitMinutes?: number;
+  now?: () => number;
   /** The provider's per-file limits (default OpenAI's). */
   limits?: { requests: number; bytes: number };
   /** Whether a request may be submitted: undefined = yes, else why not (a spending limit: outcome `budget`). */
@@ -78,6 +85,8 @@ export interface BatchRunSummary {
   failed: number;
   /** Requests not submitted (a spending limit): outcome `budget`. */
   held: number;
+  /** Requests of the run still in batches at the provider when the wait (`waitMinutes`) ended. */
+  running: number;
   /** The tokens the answers reported, summed as they are billed (spend/price.ts billedTokens). */
   billed: BilledTokens;
 }
@@ -110,6 +119,9 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
   const say = options.progress ?? (() => undefined);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const pollMs = Math.max(0, (options.pollSeconds ?? 60) * 1000);
+  const now = options.now ?? Date.now;
+  // past it, the batches still running are left to the next run (they stay in batches.json)
+  const deadline = options.waitMinutes === undefined ? Number.POSITIVE_INFINITY : now() + options.waitMinutes * 60_000;
   const limits = options.limits ?? OPENAI_BATCH_LIMITS;
   const size = Math.min(options.size ?? limits.requests, limits.requests);
   const step = createCacheStep({ endpoint: endpoint.identity, model: options.model });
@@ -125,6 +137,7 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
     answered: 0,
     failed: 0,
     held: 0,
+    running: 0,
     billed: { prompt: 0, cachedPrompt: 0, completion: 0, reasoning: 0 },
   };
 
@@ -198,7 +211,7 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
   /** Polls the batches until each has ended, collecting each as it ends; a progress line per round. */
   const settle = async (records: BatchRecord[]): Promise<void> => {
     let open = records.filter((r) => !r.collected);
-    while (open.length > 0) {
+    for (let first = true; open.length > 0 && (first || now() < deadline); first = false) {
       for (const record of open) {
         let batch: OpenAI.Batches.Batch;
         try {
@@ -216,7 +229,7 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
       await save();
       say(progressLine(records));
       open = open.filter((r) => !r.collected);
-      if (open.length > 0) await sleep(pollMs);
+      if (open.length > 0 && now() < deadline) await sleep(Math.min(pollMs, Math.max(0, deadline - now())));
     }
   };
 
@@ -260,6 +273,10 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
   if (pending.length > 0) say(`batch: picking up ${pending.length} batch(es) submitted earlier`);
   await settle(pending);
   const failedNow = new Set(pendingKeys.filter((k) => state.failed[k]));
+  // still at the provider past the wait: never submitted again
+  const stillRunning = new Set(
+    state.batches.filter((r) => mine(r) && !r.collected).flatMap((r) => r.requests.map((q) => q.key)),
+  );
 
   // 2. what is missing: neither cached nor failed by a batch collected in this process
   const missing: Planned[] = [];
@@ -268,7 +285,7 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
       summary.cached++;
       continue;
     }
-    if (failedNow.has(key)) continue;
+    if (failedNow.has(key) || stillRunning.has(key)) continue;
     missing.push(item);
   }
   // this subject's trials only: another subject's held trials are its own (one state file per cache)
@@ -319,6 +336,8 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
   }
   await settle(records);
   for (const key of planned.keys()) if (state.failed[key]) summary.failed++;
+  const running = state.batches.filter((r) => mine(r) && !r.collected);
+  summary.running = running.flatMap((r) => r.requests).filter((q) => planned.has(q.key)).length;
   return summary;
 }
 

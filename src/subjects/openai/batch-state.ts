@@ -100,6 +100,12 @@ export const BATCH_ABSENT =
 export type BatchMiss = { kind: 'failed'; reason: string } | { kind: 'held'; reason: string } | { kind: 'absent' };
 
 export function batchMiss(state: BatchState, key: string): BatchMiss {
+  const running = state.batches.find((r) => !r.collected && r.requests.some((q) => q.key === key));
+  if (running)
+    return {
+      kind: 'failed',
+      reason: `batch ${running.batchId ?? running.fileId} is still ${running.status} at the provider: run \`ceilingbench run --batch\` again to collect it`,
+    };
   const failed = state.failed[key];
   if (failed) return { kind: 'failed', reason: `batch ${failed.batchId}: ${failed.reason}` };
   const held = state.held[key];
