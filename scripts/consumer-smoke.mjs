@@ -580,6 +580,34 @@ try {
     check('ceilingbench run --project d2 --trials 5 exits 0', cli.status === 0, cli.out);
     check('… writes nothing under node_modules', inModules.length === 0, inModules.join('\n'));
     check('… writes its reports under the app', existsSync(reportPath) && statSync(reportPath).mtimeMs > since);
+    if (all) {
+      // 5b. A batched d2 sweep (`run --batch`) against a loopback batch endpoint: every trial answered by a batch.
+      const { startBatchLoopback } = await import('./batch-loopback.mjs');
+      const loop = await startBatchLoopback();
+      const out = join(work, 'batch-reports');
+      const batched = await npx(['ceilingbench', 'run', '--project', 'd2', '--trials', '2', '--batch', '--out', out], {
+        env: {
+          CEILINGBENCH_SUBJECT: 'openai:loop-model',
+          OPENAI_BASE_URL: loop.baseURL,
+          OPENAI_API_KEY: 'sk-loopback',
+          CEILINGBENCH_CACHE_DIR: join(work, 'batch-cache'),
+        },
+      });
+      await loop.close();
+      const trials = existsSync(join(out, 'ceilingbench.json'))
+        ? JSON.parse(readFileSync(join(out, 'ceilingbench.json'), 'utf8')).cells.flatMap((c) => c.trials)
+        : [];
+      check(
+        'ceilingbench run --batch: a d2 sweep answered by one batch, no chat completion, no api trial',
+        batched.status !== null &&
+          batched.status <= 1 &&
+          trials.length === 20 &&
+          trials.every((t) => t.batch === 'batch_1' && t.outcome.kind !== 'api') &&
+          loop.batches() === 1 &&
+          loop.chatCompletions() === 0,
+        batched.out,
+      );
+    }
 
     // 6. With no vitest config at all, the command falls back to the plugin's projects.
     rmSync(join(app, 'vitest.config.ts'));

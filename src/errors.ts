@@ -36,6 +36,12 @@ export const ERROR_CODES = {
    * them): nothing is removed or overwritten (reporters/projections/report-set.ts).
    */
   CB_REPORT_FOLDER: { exit: EXIT.usage },
+  /**
+   * `--batch` asked of a run it cannot batch: a design whose next request depends on earlier answers (the SCC
+   * ladder and assays, the adaptive and sequential designs), a subject or project whose trials cannot be listed
+   * before the run, a test-name filter or shard, or a response cache that cannot be written.
+   */
+  CB_BATCH_UNSUPPORTED: { exit: EXIT.usage },
   /** Aborted while waiting for the rate limiter; the caller that aborted handles it, so at the top it is a bug. */
   CB_LIMITER_ABORTED: { exit: EXIT.internal },
 } as const satisfies Record<string, { exit: ExitCode }>;
@@ -91,6 +97,9 @@ export class ConfigError extends coded('CB_CONFIG', 'ConfigError') {}
 
 /** Input that cannot be read as per-depth counts; the message names the line or entry and the fix. */
 export class CountInputError extends coded('CB_COUNT_INPUT', 'CountInputError') {}
+
+/** `--batch` for a run that cannot be batched (see CB_BATCH_UNSUPPORTED); the message says what can be. */
+export class BatchUnsupportedError extends coded('CB_BATCH_UNSUPPORTED', 'BatchUnsupportedError') {}
 
 /** A subject failure that must stop the assay instead of becoming an error trial (e.g. a replay mismatch). */
 export class SccFatalError extends coded('CB_SCC_FATAL', 'SccFatalError') {}

@@ -14,6 +14,8 @@ export interface RunEnvFlags {
   maxCost?: string | number;
   maxTokens?: string | number;
   maxCalls?: string | number;
+  /** `--batch`: the openai trials through the provider's batch API (run), priced at the batch rate (plan). */
+  batch?: boolean;
 }
 
 /**
@@ -58,5 +60,6 @@ export function runFlagsEnv(flags: RunEnvFlags): Record<string, string | undefin
     CEILINGBENCH_MAX_COST: usdFlag('max-cost', flags.maxCost),
     CEILINGBENCH_MAX_TOKENS: integerFlag('max-tokens', flags.maxTokens, 1),
     CEILINGBENCH_MAX_CALLS: integerFlag('max-calls', flags.maxCalls, 1),
+    CEILINGBENCH_BATCH: flags.batch ? 'true' : undefined,
   };
 }

@@ -27,6 +27,7 @@ export const ENV_NAMES = [
   'CEILINGBENCH_SEQUENTIAL_BATCH',
   'CEILINGBENCH_SEQUENTIAL_MAX',
   'CEILINGBENCH_REASONING_TAGS',
+  'CEILINGBENCH_BATCH',
   // the response cache (src/subjects/create.ts, src/config/resolve.ts)
   'CEILINGBENCH_CACHE_DIR',
   'CEILINGBENCH_CACHE_MODE',

@@ -293,6 +293,12 @@ function uniqueDelimiters(delimiters: readonly ReasoningDelimiter[]): ReasoningD
   });
 }
 
+/** CEILINGBENCH_BATCH over the file's `batch`: off, or on with the file's settings when it has them. */
+function batchFromEnv(fromEnv: boolean | undefined, fromFile: unknown): unknown {
+  if (fromEnv === undefined) return undefined;
+  return fromEnv && typeof fromFile === 'object' && fromFile !== null ? fromFile : fromEnv;
+}
+
 /**
  * The effective configuration: defaults < ceilingbench.config.ts (or CEILINGBENCH_CONFIG) < environment.
  * Environment: CEILINGBENCH_SUBJECT or CEILINGBENCH_SUBJECTS (a comma list or a JSON array; see parseSubjectList),
@@ -336,6 +342,8 @@ export async function loadConfig(
       missing: env.CEILINGBENCH_MISSING || undefined,
       reading: env.CEILINGBENCH_READING || undefined,
       examples: envExamples(env),
+      // on: the file's settings when it gives them (`{ size, pollSeconds }`), else true
+      batch: batchFromEnv(envBoolean(env, 'CEILINGBENCH_BATCH'), fileParsed.data.batch),
     }).filter(([, v]) => v !== undefined),
   );
   const limitsFromEnv = Object.fromEntries(

@@ -181,6 +181,24 @@ export const configSchema = z
     prices: pricesSchema.default({}),
     /** Hard limits on what one run may spend (CLI --max-cost/--max-tokens/--max-calls override them). */
     limits: spendLimitsSchema.default({}),
+    /**
+     * Batch mode (`ceilingbench run --batch`, CEILINGBENCH_BATCH=true): the openai subjects' trials go through the
+     * provider's batch API at its batch price, and the run grades them from the response cache (docs/providers.md,
+     * "Batch mode"). `size`: requests per batch (at most the provider's 50 000); `pollSeconds`: between polls;
+     * `waitMinutes`: how long a run waits for its batches (default: until they end; 0: submit and go on).
+     */
+    batch: z
+      .union([
+        z.boolean(),
+        z
+          .object({
+            size: z.number().int().positive().max(50_000).optional(),
+            pollSeconds: z.number().nonnegative().optional(),
+            waitMinutes: z.number().nonnegative().optional(),
+          })
+          .strict(),
+      ])
+      .default(false),
     /** Reasoning delimiters beside the built-in ones (CEILINGBENCH_REASONING_TAGS adds more). */
     reasoningDelimiters: z.array(reasoningDelimiterSchema).default([]),
   })

@@ -32,6 +32,14 @@ export function subjectNotes(subject: PlanSubject, projects: readonly PlanProjec
       `no price for ${subject.spec} in the config's prices: tokens only (e.g. prices: { '${key}': { input: 0.15, output: 0.6 } })`,
     );
   }
+  if (subject.batch) {
+    const list = subject.batch.listPrice;
+    const rate = (p: { input: number; output: number }) => `$${p.input}/$${p.output}`;
+    const rates = price && list ? `: ${rate(price)} per million input/output tokens against ${rate(list)} live` : '';
+    notes.push(
+      `${several ? `${subject.spec}: ` : ''}priced at the batch rate${rates} — answered through the provider's batch API within 24 h (run --batch)`,
+    );
+  }
   if (subject.kind === 'function') {
     notes.push(
       `${subject.spec} is your own function: these are the tokens of the prompts it is given (not what it sends), every trial counted as not cached`,

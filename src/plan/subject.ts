@@ -1,7 +1,7 @@
 import type { RunConfig } from '../config/resolve.js';
 import { UsageError } from '../errors.js';
 import type { Price } from '../schema/spend.js';
-import { priceFor } from '../spend/price.js';
+import { batchPrice, priceFor } from '../spend/price.js';
 import { countChatTokens, countTokens, type EncodingChoice, encodingFor } from '../spend/tokenizer.js';
 import { CACHE_MODES, type CacheMode, ResponseCache } from '../subjects/cache/store.js';
 import { createCacheStep } from '../subjects/openai/cache-step.js';
@@ -25,6 +25,8 @@ export interface PlanSubject {
   ladderModel: string;
   tokenizer: EncodingChoice;
   price: Price | null;
+  /** Batch mode (`--batch`, config `batch`) for an openai subject: `price` is the batch price; this, the list price. */
+  batch: { listPrice: Price | null } | null;
   cache: { dir: string | null; mode: string };
   /**
    * The sampling temperature the subject is asked at, where the plan knows it: an openai subject's configured one
@@ -53,18 +55,24 @@ function memo<T>(key: (value: T) => string, count: (value: T) => number): (value
 
 const promptKey = (prompt: Prompt): string => `${prompt.system}\u0000${prompt.user}`;
 
+const batched = (price: Price | null, batch: boolean): Price | null => (price && batch ? batchPrice(price) : price);
+
 /** The plan's view of one of the run's subjects (default its first, `config.subject`). */
 export function planSubject(config: RunConfig, env: Env, subjectSpec: string = config.subject): PlanSubject {
   const spec = subjectSpec.trim();
   const parsed = parseSubjectSpec(spec);
   const model = parsed.kind === 'openai' || parsed.kind === 'replay' ? (parsed.model ?? null) : null;
+  const listPrice = priceFor(config.prices, { spec, model });
+  const batch = config.batch !== false && parsed.kind === 'openai';
   const base = {
     spec,
     kind: parsed.kind,
     model,
     ladderModel: model ?? spec,
     tokenizer: encodingFor(model),
-    price: priceFor(config.prices, { spec, model }),
+    // batch mode prices an openai subject's requests at the batch rate (the table's `batch`, else half)
+    price: batched(listPrice, batch),
+    batch: batch ? { listPrice } : null,
     textTokens: memo<string>(
       (text) => text,
       (text) => countTokens(text, model),

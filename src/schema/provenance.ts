@@ -35,6 +35,8 @@ export const provenanceSubjectSchema = z.object({
    */
   servedModels: z.array(servedModelCountSchema),
   servedUnreported: count,
+  /** Answered trials a provider's batch answered (`run --batch`: `batch` on the trial); absent when none. */
+  batched: count.optional(),
   /** The endpoint's host (`api.openai.com`, `127.0.0.1:8000`); null: no endpoint (sim, oracle, replay, function). */
   endpointHost: z.string().nullable(),
   /**
@@ -92,7 +94,7 @@ export interface ProvenanceInput {
   cells?: ReadonlyArray<{
     subject?: string;
     profile: string;
-    trials: ReadonlyArray<{ servedModel?: string; outcome: { kind: string } }>;
+    trials: ReadonlyArray<{ servedModel?: string; batch?: string; outcome: { kind: string } }>;
   }>;
   fits?: ReadonlyArray<{ profile: string; missing: MissingRule }>;
   settings?: ProvenanceSettings;
@@ -126,10 +128,12 @@ function subjectOf(
 ): ProvenanceSubject {
   const served = new Map<string, number>();
   let unreported = 0;
+  let batched = 0;
   for (const cell of cells) {
     if (!(cell.subject === subject.spec || (only && cell.subject === undefined))) continue;
     for (const trial of cell.trials) {
       if (UNANSWERED.has(trial.outcome.kind)) continue;
+      if (trial.batch !== undefined) batched += 1;
       if (trial.servedModel === undefined) unreported += 1;
       else served.set(trial.servedModel, (served.get(trial.servedModel) ?? 0) + 1);
     }
@@ -144,6 +148,7 @@ function subjectOf(
       .map(([model, trials]) => ({ model, trials }))
       .sort((a, b) => b.trials - a.trials || a.model.localeCompare(b.model)),
     servedUnreported: unreported,
+    ...(batched > 0 ? { batched } : {}),
     endpointHost: hostOf(subject.endpoint),
     ...(code ? { code } : {}),
   };
@@ -186,6 +191,7 @@ export function provenanceSubjectText(s: ProvenanceSubject): string {
   const parts = [`${s.label} (${s.kind}${s.offline ? ', offline: no live model' : ''})`];
   if (s.requestedModel !== null || s.servedModels.length > 0)
     parts.push(`model requested ${s.requestedModel ?? '–'}, served ${servedText(s)}`);
+  if (s.batched) parts.push(`${s.batched} trial(s) answered through the provider's batch API`);
   if (s.endpointHost) parts.push(`endpoint ${s.endpointHost}`);
   if (s.code)
     parts.push(

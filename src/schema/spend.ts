@@ -8,7 +8,7 @@ import { count } from './common.js';
  * - `reasoning`: reasoning tokens (default: `output`). Providers count reasoning inside the completion tokens, so
  *   the completion's other tokens are billed at `output` and its reasoning tokens at `reasoning`.
  */
-export const priceSchema = z
+const tokenPriceSchema = z
   .object({
     input: z.number().nonnegative(),
     cachedInput: z.number().nonnegative().optional(),
@@ -16,6 +16,13 @@ export const priceSchema = z
     reasoning: z.number().nonnegative().optional(),
   })
   .strict();
+
+/**
+ * `batch`: the price of requests sent through the provider's batch API (`run --batch`, `plan --batch`); default half
+ * of every token price above, the 50% discount of OpenAI, Azure OpenAI, Groq, Mistral, Together and Gemini
+ * (docs/providers.md); give it where a provider's discount differs.
+ */
+export const priceSchema = tokenPriceSchema.extend({ batch: tokenPriceSchema.optional() }).strict();
 export type Price = z.infer<typeof priceSchema>;
 
 /**

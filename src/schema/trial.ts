@@ -62,6 +62,8 @@ export const trialRecordSchema = z.object({
   servedModel: z.string().optional(),
   /** The upstream provider that served (OpenRouter's top-level `provider`), when a router said. */
   servedProvider: z.string().optional(),
+  /** The provider's batch that answered this trial (`ceilingbench run --batch`); absent for a live answer. */
+  batch: z.string().optional(),
   /** Wall-clock latency of the answering call; a timing field, excluded from determinism checks. */
   latencyMs: z.number().nonnegative(),
   cacheHit: z.boolean(),

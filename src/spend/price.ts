@@ -11,6 +11,21 @@ export function priceFor(prices: Prices, subject: { spec: string; model?: string
   return prices[subject.spec] ?? (subject.model ? prices[subject.model] : undefined) ?? null;
 }
 
+/** The batch API's discount where the price table gives no `batch` price: half of every token price. */
+export const DEFAULT_BATCH_DISCOUNT = 0.5;
+
+/** The price of a batched request: the table's `batch` entry, else half of each token price (DEFAULT_BATCH_DISCOUNT). */
+export function batchPrice(price: Price): Price {
+  if (price.batch) return { ...price.batch };
+  const half = (usd: number | undefined) => (usd === undefined ? undefined : usd * (1 - DEFAULT_BATCH_DISCOUNT));
+  return {
+    input: half(price.input) as number,
+    output: half(price.output) as number,
+    ...(price.cachedInput !== undefined ? { cachedInput: half(price.cachedInput) } : {}),
+    ...(price.reasoning !== undefined ? { reasoning: half(price.reasoning) } : {}),
+  };
+}
+
 /**
  * The token counts a bill is made of. Reasoning tokens are part of `completion` (our convention, see
  * src/subjects/openai/completion.ts `readUsage`); a record whose reasoning is above its completion (written before

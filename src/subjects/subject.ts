@@ -62,6 +62,8 @@ export type TrialResponse =
       cacheKey?: string;
       /** The cache held an entry under this key that belonged to another request (why): it was a miss. */
       cacheMismatch?: string;
+      /** The provider's batch that answered (`ceilingbench run --batch`), read from the cache entry. */
+      batch?: string;
     }
   | {
       /** Transport/provider failure after bounded retries: missing data (outcome `api`). */

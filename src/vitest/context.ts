@@ -117,7 +117,9 @@ export function runContext(own?: DefinedSubject, of?: ProjectSubject): Promise<R
       root: config.root,
       configFile: config.configFile,
       importModule: workerModuleImporter(config.root),
-      ...(spend ? { openai: { spend }, spend } : {}),
+      ...(spend ? { spend } : {}),
+      // batch mode: the run's openai trials were answered by batches into the cache; none is sent live
+      openai: { ...(spend ? { spend } : {}), ...(config.batch !== false ? { batch: true } : {}) },
     });
     return { config, subject };
   })();

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { runCli } from '../../src/cli/program.js';
 import { formatZodError } from '../../src/config/errors.js';
 import {
+  BatchUnsupportedError,
   CeilingbenchError,
   ConfigError,
   CountInputError,
@@ -76,6 +77,7 @@ describe('the error table', () => {
     ['ConfigError', formatZodError('f', z.object({ a: z.number() }).safeParse({}).error as z.ZodError), 'CB_CONFIG'],
     ['CountInputError', new CountInputError('x'), 'CB_COUNT_INPUT'],
     ['SccFatalError', new SccFatalError('x'), 'CB_SCC_FATAL'],
+    ['BatchUnsupportedError', new BatchUnsupportedError('x'), 'CB_BATCH_UNSUPPORTED'],
     ['LimiterAbortError', new LimiterAbortError(), 'CB_LIMITER_ABORTED'],
     ['SubjectSpecError', thrown(() => parseSubjectSpec('nope:')), 'CB_SUBJECT_SPEC'],
     ['UnknownTaskError', thrown(() => resolveTask('d99')), 'CB_UNKNOWN_TASK'],

@@ -1,5 +1,5 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 
 /**
  * Ports this process has listened on, kept on globalThis: the unit project shares workers between files
@@ -35,4 +35,33 @@ export async function listenOnFreshPort(server: Server): Promise<number> {
     }
     await close(server);
   }
+}
+
+/**
+ * An HTTP server on a fresh port of 127.0.0.1 (listenOnFreshPort) whose handler's errors are answered 500, and whose
+ * `close` ends every open connection too (a keep-alive socket would hold the server open).
+ */
+export async function serveOnLoopback(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+): Promise<{ port: number; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: String(error) } }));
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const port = await listenOnFreshPort(server);
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

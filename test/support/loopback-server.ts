@@ -1,7 +1,6 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { PyRandom } from '../../src/rng/index.js';
-import { listenOnFreshPort } from './loopback-port.js';
+import { serveOnLoopback } from './loopback-port.js';
 
 /**
  * An OpenAI-compatible chat-completions server on 127.0.0.1 for tests, with fault injection.
@@ -137,7 +136,7 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function toRequest(body: unknown, req: IncomingMessage): LoopbackRequest | undefined {
+export function toRequest(body: unknown, req: IncomingMessage): LoopbackRequest | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const b = body as Record<string, unknown>;
   if (typeof b.model !== 'string' || !Array.isArray(b.messages)) return undefined;
@@ -213,7 +212,7 @@ const wantsStream = (request: LoopbackRequest) => request.body.stream === true;
 const wantsUsage = (request: LoopbackRequest) =>
   (request.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
 
-function completionJson(request: LoopbackRequest, reply: LoopbackReply): string {
+export function completionJson(request: LoopbackRequest, reply: LoopbackReply): string {
   const { promptTokens, completionTokens } = usageOf(request, reply);
   return JSON.stringify({
     id: 'chatcmpl-loopback',
@@ -246,7 +245,6 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
   const log: LoggedRequest[] = [];
   const attemptsByCall = new Map<string, number>();
   const answeredCalls = new Set<string>();
-  const sockets = new Set<Socket>();
   const latencyRng = options.latency ? new PyRandom(options.latency.seed) : undefined;
   let serial = 0;
   let answering = 0;
@@ -426,27 +424,13 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
     res.end(completionJson(request, reply));
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: String(error) } }));
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  const port = await listenOnFreshPort(server);
+  const { port, close } = await serveOnLoopback(handle);
 
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     log,
     requestsFor: (trialKey) => log.filter((r) => r.trialKey === trialKey).length,
     repeats: () => log.filter((r) => r.repeat).length,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -87,6 +87,7 @@ async function askAndGrade(
     ...(response.servedModel !== undefined ? { servedModel: response.servedModel } : {}),
     ...(response.servedProvider !== undefined ? { servedProvider: response.servedProvider } : {}),
     ...(response.rawFinishReason !== undefined ? { rawFinishReason: response.rawFinishReason } : {}),
+    ...(response.batch !== undefined ? { batch: response.batch } : {}),
   };
   if (response.finishReason === 'content_filter') {
     // the provider's moderation removed the output: the provider's doing, missing data, not the model's answer

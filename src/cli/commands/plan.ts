@@ -187,6 +187,7 @@ export const registerPlan: RegisterCommand = (cli, io) => {
     .option('--max-cost <usd>', "The run's cost limit to compare the estimate with (USD, at the config prices)")
     .option('--max-tokens <n>', "The run's token limit to compare the estimate with (prompt + completion)")
     .option('--max-calls <n>', "The run's request limit to compare the estimate with")
+    .option('--batch', "Price the openai subjects' requests at the batch rate (the price table's `batch`, else half)")
     .option('--json', 'Print the plan as JSON (ceilingbench-plan/1)')
     .option(
       '--gate-margin <d>',

@@ -234,6 +234,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
     .option('--max-cost <usd>', 'Send no new trial once this much is spent (USD, at the config prices)')
     .option('--max-tokens <n>', 'Send no new trial once this many tokens (prompt + completion) are spent')
     .option('--max-calls <n>', 'Send no new trial once this many requests (retries included) are sent')
+    .option('--batch', "Send the grid's openai trials through the provider's batch API (half price, resumable)")
     .action(async (flags: RunFlags) => {
       const root = resolve(flags.root ?? process.cwd());
       if (!existsSync(root)) throw new UsageError(`--root: no directory at ${root}`);
@@ -252,6 +253,8 @@ export const registerRun: RegisterCommand = (cli, io) => {
         return printPlan({ ...flags, project }, io);
       }
       for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
+      const batchPass = { root, env: process.env, projects, testNamePattern, shard: flags.shard, io };
+      const batched = await (await import('./run-batch.js')).batchBeforeRun(batchPass); // batch mode: into the cache first
 
       const [{ ceilingbench }, { isBenchmarkProject }, { createVitest, version: vitestVersion }, progress, reporter] =
         await Promise.all([
@@ -345,7 +348,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
       }
       let code = typeof process.exitCode === 'number' ? process.exitCode : 0;
       // trials were kept from being sent, or the run was interrupted: the report is partial; a rerun resumes
-      const partial = (ledger?.report().notSent ?? 0) > 0 || signals.interrupted();
+      const partial = (ledger?.report().notSent ?? 0) > 0 || signals.interrupted() || (batched?.partial ?? 0) > 0;
       if (partial && (code === EXIT.ok || code === EXIT.gateFailed)) code = EXIT.budgetStopped;
       io.stdout(code === 0 ? 'ceilingbench: run passed\n' : `ceilingbench: run finished with exit code ${code}\n`);
       return code;

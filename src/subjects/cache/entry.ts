@@ -45,6 +45,8 @@ export const cachedResponseSchema = z.object({
   /** Requests the original answer took. */
   attempts: z.number().int().nonnegative(),
   budget: budgetRecordSchema.optional(),
+  /** The provider's batch that answered (`ceilingbench run --batch`); absent for a live answer. */
+  batch: z.string().optional(),
 });
 
 export const cacheEntrySchema = z.object({

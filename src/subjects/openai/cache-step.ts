@@ -75,6 +75,7 @@ export function createCacheStep(options: CacheStepOptions): CacheStep {
           cacheHit: true,
           attempts: 0,
           cacheKey: key,
+          ...(cached.response.batch !== undefined ? { batch: cached.response.batch } : {}),
         };
       }
       const response = await miss(key);

@@ -1,13 +1,12 @@
 import { APIError } from 'openai';
-import { PyRandom } from '../../rng/index.js';
 import type { Prices } from '../../schema/spend.js';
 import type { Usage } from '../../schema/trial.js';
 import type { SpendGate } from '../../spend/ledger.js';
 import { priceFor } from '../../spend/price.js';
-import { addUsage } from '../../spend/usage-sum.js';
 import type { ResponseCache } from '../cache/store.js';
 import { LimiterAbortError, type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter.js';
 import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject.js';
+import { BATCH_ABSENT, type BatchState, batchMiss, emptyBatchState, readBatchState } from './batch-state.js';
 import { createBudgetStep, type TrialBudget } from './budget-step.js';
 import { createCacheStep } from './cache-step.js';
 import { type Completion, ProviderFaultError } from './completion.js';
@@ -21,6 +20,7 @@ import {
   buildMessages,
   buildParams,
   type ChatMessage,
+  identityParameters,
   learnedAdaptation,
   type ProviderOptions,
 } from './request-body.js';
@@ -39,6 +39,7 @@ import {
 } from './retry.js';
 import { RunStop } from './run-stop.js';
 import { type StreamMode, shouldStream } from './stream-mode.js';
+import { lazyRetryRng, NoAnswerBill, type TrialAttempt } from './trial-attempt.js';
 import { hasAnswered, markAnswered, unreachableReason } from './unreachable.js';
 
 export { TRIAL_HEADER } from './request.js';
@@ -98,6 +99,12 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
    * Absent: nothing is asked.
    */
   spend?: { gate: SpendGate; prices: Prices };
+  /**
+   * Batch mode (`ceilingbench run --batch`): the trials were answered through the provider's batch API into the cache
+   * before the run (batch-run.ts); a trial the cache does not hold is never sent live: it is `api` with the batch's
+   * reason (or, when no batch answered it, saying so), or `budget` when a spending limit held it back.
+   */
+  batch?: boolean;
 }
 
 /**
@@ -108,15 +115,6 @@ export interface OpenAiSubjectOptions extends ProviderOptions {
 export const GATED_WAIT_MS = 10_000;
 /** An endpoint that has answered nothing for this long (or never) and refuses with 429s is closed at the gate. */
 export const REFUSING_MS = 10_000;
-
-/** Seeded jitter for a trial's retries; built on the first retry only (a string seed costs ~0.3 ms). */
-function lazyRetryRng(key: string): () => PyRandom {
-  let rng: PyRandom | undefined;
-  return () => {
-    rng ??= new PyRandom(`ceilingbench-retry|${key}`);
-    return rng;
-  };
-}
 
 /**
  * A chat-completions subject for any OpenAI-compatible endpoint: a transport that sends one request at the
@@ -326,6 +324,15 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     ...(billedNoAnswer ? { billedNoAnswer } : {}),
   });
 
+  let batchState: Promise<BatchState> | undefined;
+  async function batchMissResponse(key: string, start: number): Promise<TrialResponse> {
+    batchState ??= options.cache ? readBatchState(options.cache.dir) : Promise.resolve(emptyBatchState());
+    const miss = batchMiss(await batchState, key);
+    if (miss.kind === 'held')
+      return { kind: 'not-sent', reason: miss.reason, latencyMs: clock.now() - start, attempts: 0 };
+    return errorResponse(miss.kind === 'failed' ? miss.reason : BATCH_ABSENT, start, 0);
+  }
+
   async function answer(request: TrialRequest): Promise<TrialResponse> {
     const start = clock.now();
     const messages = buildMessages(request.prompt, options.systemRole);
@@ -336,6 +343,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       { messages, params },
       async (key) => {
         if (request.signal?.aborted) return errorResponse('aborted by the caller', start, 0);
+        if (options.batch) return batchMissResponse(key, start);
         if (runStop.stopped !== undefined) return errorResponse(runStop.stopped, start, 0, true);
         const account = budgetStep?.trial(messages, request.maxOutputTokens);
         const billed = new NoAnswerBill();
@@ -380,47 +388,4 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   }
 
   return { identity, answer };
-}
-
-/**
- * What one trial's attempts left besides its answer: the usage its responses carried though they brought no answer
- * (summed), and what its rejected requests taught the subject (recorded on the trial that learned it).
- */
-class NoAnswerBill {
-  usage: Usage | undefined;
-  readonly adapted: string[] = [];
-
-  add(usage: Usage): void {
-    this.usage = this.usage === undefined ? usage : (addUsage(this.usage, usage) ?? undefined);
-  }
-}
-
-/** What every attempt of one trial sends and accounts to: the same across the retry loop. */
-interface TrialAttempt {
-  messages: ChatMessage[];
-  /** The trial's output-token budget. */
-  budget: number;
-  /** The trial's cache key (sent as its trial header). */
-  key: string;
-  signal: AbortSignal | undefined;
-  /** The trial's spend-ledger account, when the run has a ledger. */
-  account: TrialBudget | undefined;
-  billed: NoAnswerBill;
-  /** Time the trial spent waiting at the gate and for a limiter slot: not part of its latency. */
-  waited: { ms: number };
-}
-
-/** The request parameters a report may show (budget field name, not its per-level value). */
-function identityParameters(
-  options: OpenAiSubjectOptions,
-  endpoint: string,
-): Record<string, string | number | boolean> {
-  const parameters: Record<string, string | number | boolean> = {};
-  for (const [name, value] of Object.entries(buildParams(options, endpoint, 0))) {
-    if (value === null) continue;
-    if (name.startsWith('max_')) parameters.maxTokensParam = name;
-    else parameters[name] = value;
-  }
-  parameters.systemRole = options.systemRole ?? 'system';
-  return parameters;
 }

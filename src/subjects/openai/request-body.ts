@@ -156,3 +156,18 @@ export const learnedAdaptation = (endpointIdentity: string, model: string): Adap
 export function rememberAdaptation(endpointIdentity: string, model: string, adaptation: Adaptation): void {
   learned.set(`${endpointIdentity}|${model}`, adaptation);
 }
+
+/** The request parameters a report may show (budget field name, not its per-level value). */
+export function identityParameters(
+  options: ProviderOptions,
+  endpoint: string,
+): Record<string, string | number | boolean> {
+  const parameters: Record<string, string | number | boolean> = {};
+  for (const [name, value] of Object.entries(buildParams(options, endpoint, 0))) {
+    if (value === null) continue;
+    if (name.startsWith('max_')) parameters.maxTokensParam = name;
+    else parameters[name] = value;
+  }
+  parameters.systemRole = options.systemRole ?? 'system';
+  return parameters;
+}

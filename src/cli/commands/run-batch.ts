@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { findConfigFile } from '../../config/load.js';
+import { resolveRunConfig } from '../../config/resolve.js';
+import { BatchUnsupportedError, ProviderFatalError } from '../../errors.js';
+import type { Price, SpendLimits } from '../../schema/spend.js';
+import { batchPrice, costOf, priceFor } from '../../spend/price.js';
+import { CACHE_MODES, type CacheMode, ResponseCache } from '../../subjects/cache/store.js';
+import type { Env } from '../../subjects/openai/endpoint.js';
+import { openAiOptionsFromEnv } from '../../subjects/openai/env-options.js';
+import type { TrialRequest } from '../../subjects/subject.js';
+import type { CliIo } from '../command.js';
+import { importConfigFile } from './plan.js';
+
+/**
+ * The batch pass of `ceilingbench run --batch` (or `batch` in the configuration): before Vitest starts, the trials
+ * the selected grid cells will ask each openai subject are answered through the provider's batch API into the
+ * response cache (src/subjects/openai/batch-run.ts); the Vitest run that follows then finds them there, and its openai
+ * subjects send nothing live (a trial no batch answered is `api`, one a limit held back `budget`). Returns undefined
+ * when the run is not in batch mode, else the number of trials left out — held back by a spending limit, or still in
+ * batches when the wait ended (the run is partial: exit 4, and a rerun completes it).
+ */
+export async function batchBeforeRun(options: {
+  root: string;
+  env: Env;
+  /** `--project` as typed (undefined: every standard project). */
+  projects: string[] | undefined;
+  testNamePattern: string | undefined;
+  shard: string | undefined;
+  io: CliIo;
+}): Promise<{ partial: number } | undefined> {
+  const { root, env, io } = options;
+  if (!mightBatch(env, root)) return undefined;
+  const config = await resolveRunConfig({ root, env, importFile: (path) => importConfigFile(path, root) });
+  if (config.batch === false) return undefined;
+  if (options.testNamePattern !== undefined || options.shard !== undefined)
+    throw new BatchUnsupportedError(
+      `--batch: ${options.testNamePattern !== undefined ? '-t' : '--shard'} selects tests while the batch holds whole projects — name the projects with --project instead`,
+    );
+  const mode = (env.CEILINGBENCH_CACHE_MODE || 'read-write') as CacheMode;
+  if (mode !== 'read-write')
+    throw new BatchUnsupportedError(
+      `--batch: the answers go through the response cache, which CEILINGBENCH_CACHE_MODE=${CACHE_MODES.includes(mode) ? mode : `'${mode}'`} does not both read and write — unset it`,
+    );
+  const [{ batchTrials }, { runBatches }, { countChatTokens }] = await Promise.all([
+    import('../../plan/batch-trials.js'),
+    import('../../subjects/openai/batch-run.js'),
+    import('../../spend/tokenizer.js'),
+  ]);
+  const subjects = batchTrials(config, options.projects);
+  const settings = typeof config.batch === 'object' ? config.batch : {};
+  const admit = spendAdmission(config.limits);
+  let partial = 0;
+  for (const { spec, model, trials } of subjects) {
+    const listPrice = priceFor(config.prices, { spec, model });
+    const price = listPrice ? batchPrice(listPrice) : null;
+    io.stderr(`ceilingbench: batch mode — ${spec}: ${trials.length} trial(s) of the selected cells\n`);
+    const summary = await runBatches({
+      ...openAiOptionsFromEnv(env),
+      model,
+      env,
+      cache: new ResponseCache(config.cacheDir, 'read-write', (message) => io.stderr(`ceilingbench: ${message}\n`)),
+      trials,
+      ...(settings.size !== undefined ? { size: settings.size } : {}),
+      ...(settings.pollSeconds !== undefined ? { pollSeconds: settings.pollSeconds } : {}),
+      ...(settings.waitMinutes !== undefined ? { waitMinutes: settings.waitMinutes } : {}),
+      admit: (request, messages) => admit(request, countChatTokens(messages, model), price),
+      progress: (line) => io.stderr(`ceilingbench: ${line}\n`),
+    }).catch((error: unknown) => {
+      throw batchRefusal(error, spec, env);
+    });
+    partial += summary.held + summary.running;
+    const tokens = summary.billed.prompt + summary.billed.completion;
+    const cost = price ? ` = $${costOf(summary.billed, price).toFixed(4)} at the batch price` : '';
+    io.stderr(
+      `ceilingbench: batch mode — ${spec}: ${summary.cached} already cached, ${summary.submitted} submitted in ` +
+        `${summary.created} new batch(es), ${summary.resumed} earlier batch(es) picked up; ${summary.answered} answered ` +
+        `(${tokens.toLocaleString('en-US')} tokens${cost}), ${summary.failed} failed (api), ${summary.held} held back by a limit (budget)` +
+        (summary.running > 0
+          ? `; ${summary.running} still in batches at the provider after the wait: run this command again to collect them`
+          : '') +
+        '\n',
+    );
+  }
+  return { partial };
+}
+
+/**
+ * An error of the file or batch endpoints as the run's stop (exit 3): the endpoint answered with a status (it serves
+ * no batch API, refused the key, rejected the file) or could not be reached; the message is the provider's, with the
+ * key and header values removed. Anything else is passed on as it is.
+ */
+export function batchRefusal(error: unknown, spec: string, env: Env): unknown {
+  const status = (error as { status?: unknown }).status;
+  const connection = (error as Error)?.name === 'APIConnectionError';
+  if (typeof status !== 'number' && !connection) return error;
+  const secrets = [env.OPENAI_API_KEY, ...Object.values(openAiOptionsFromEnv(env).headers ?? {})].filter(
+    (v): v is string => typeof v === 'string' && v.length >= 4,
+  );
+  let message = (error as Error).message;
+  for (const secret of secrets) message = message.split(secret).join('[redacted]');
+  const what = connection ? 'could not be reached' : `answered ${status}`;
+  return new ProviderFatalError(
+    `batch mode: ${spec}: the endpoint's file/batch API ${what} (${message}) — nothing more was submitted; check that ` +
+      'OPENAI_BASE_URL serves /files and /batches (docs/providers.md, "Batch mode"), or run without --batch',
+  );
+}
+
+/**
+ * Whether the run may be in batch mode, known without loading the configuration (which costs a module load): the
+ * flag or CEILINGBENCH_BATCH=true, or a configuration file that mentions `batch` (CEILINGBENCH_BATCH=false: off).
+ */
+function mightBatch(env: Env, root: string): boolean {
+  const flag = env.CEILINGBENCH_BATCH?.trim().toLowerCase();
+  if (flag === 'true') return true;
+  if (flag === 'false') return false;
+  const file = findConfigFile(env, root);
+  return file !== null && readFileSync(file, 'utf8').includes('batch');
+}
+
+/**
+ * The run's spending limits applied before a request is batched: each request counts as one call and as its prompt
+ * tokens plus its whole output budget, at the batch price (the most it can cost, so a cap holds whatever the answers
+ * are); the first request that would pass a limit, and every later one, is held back (outcome `budget`).
+ */
+export function spendAdmission(
+  limits: SpendLimits,
+): (request: TrialRequest, promptTokens: number, price: Price | null) => string | undefined {
+  const spent = { calls: 0, tokens: 0, cost: 0 };
+  let stopped: string | undefined;
+  return (request, promptTokens, price) => {
+    if (stopped) return stopped;
+    const tokens = promptTokens + request.maxOutputTokens;
+    const cost = price
+      ? costOf({ prompt: promptTokens, cachedPrompt: 0, completion: request.maxOutputTokens, reasoning: 0 }, price)
+      : 0;
+    if (limits.maxCalls !== undefined && spent.calls + 1 > limits.maxCalls)
+      stopped = `budget: not batched — maxCalls ${limits.maxCalls} reached`;
+    else if (limits.maxTokens !== undefined && spent.tokens + tokens > limits.maxTokens)
+      stopped = `budget: not batched — maxTokens ${limits.maxTokens} would be passed (prompt + whole output budget)`;
+    else if (limits.maxCost !== undefined && (price === null || spent.cost + cost > limits.maxCost))
+      stopped =
+        price === null
+          ? 'budget: not batched — maxCost is set and this subject has no price'
+          : `budget: not batched — maxCost $${limits.maxCost} would be passed at the batch price (whole output budget)`;
+    if (stopped) return stopped;
+    spent.calls++;
+    spent.tokens += tokens;
+    spent.cost += cost;
+    return undefined;
+  };
+}
