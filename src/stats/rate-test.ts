@@ -63,6 +63,27 @@ export function rateTestFailProbability(n: number, test: RateTest, r: number): n
   return 1 - binomialCdf(k - 1, n, r);
 }
 
+/**
+ * About the fewest events at which the one-look test reaches `power` at r₁ (doubling, then bisection: the exact power
+ * is not monotone in n by a little, as every discrete test's); null beyond 100,000.
+ */
+export function rateTestTrials(test: RateTest, power: number): number | null {
+  const r1 = test.threshold + test.margin;
+  const enough = (n: number) => rateTestFailProbability(n, test, r1) >= power;
+  let hi = 8;
+  while (!enough(hi)) {
+    hi *= 2;
+    if (hi > 100_000) return null;
+  }
+  let lo = hi / 2;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (enough(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
 /** Simulated one-look runs at true rate r on n events: the share that fail (for tests and the calibration study). */
 export function simulateRateTest(rng: PyRandom, n: number, test: RateTest, r: number, runs: number): number {
   let fails = 0;
