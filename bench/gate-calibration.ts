@@ -33,7 +33,6 @@ import { parseArgs } from 'node:util';
 import { runAdaptiveDesign } from '../src/assays/adaptive/index.js';
 import { pairedRetentionDraws } from '../src/leaderboard/differences.js';
 import { notWorseDecision } from '../src/leaderboard/not-worse.js';
-import type { PairTable } from '../src/leaderboard/pairing.js';
 import { PyRandom } from '../src/rng/index.js';
 import { sampleBinomial } from '../src/stats/binomial.js';
 import type { DepthCount } from '../src/stats/depth-counts.js';
@@ -41,6 +40,7 @@ import { type RateTest, rateTestFails } from '../src/stats/rate-test.js';
 import { fitRetention, profileLikelihoodCI } from '../src/stats/retention.js';
 import { retentionDifferenceDraws } from '../src/stats/retention-difference.js';
 import { type RetentionTest, retentionTestCall, simulateSequential } from '../src/stats/sequential.js';
+import { simulatedPairTables } from '../test/support/paired-tables.js';
 
 const { values } = parseArgs({
   options: {
@@ -220,22 +220,6 @@ async function tfbc(rows: Row[]) {
   }
 }
 
-/** Paired tables of two subjects answering the same GRID_N instances per depth, independently given the instance. */
-function pairedTables(rng: PyRandom, candidate: number, baseline: number): PairTable[] {
-  return DEPTHS.map((level) => {
-    const t: PairTable = { level, both: 0, aOnly: 0, bOnly: 0, neither: 0, dropped: 0 };
-    for (let i = 0; i < GRID_N; i++) {
-      const a = rng.random() < candidate ** level;
-      const b = rng.random() < baseline ** level;
-      if (a && b) t.both++;
-      else if (a) t.aOnly++;
-      else if (b) t.bOnly++;
-      else t.neither++;
-    }
-    return t;
-  });
-}
-
 /** notWorseThan: the gate's decision on paired and on parametric bootstrap draws, candidates around −margin. */
 async function notWorse(rows: Row[]) {
   header(
@@ -248,7 +232,7 @@ async function notWorse(rows: Row[]) {
       let stated = 0;
       const decide: Decide = async (rng, p) => {
         const draws = paired
-          ? pairedRetentionDraws(pairedTables(rng, p, T), rng, NW_RESAMPLES).draws
+          ? pairedRetentionDraws(simulatedPairTables(rng, DEPTHS, GRID_N, p, T), rng, NW_RESAMPLES).draws
           : retentionDifferenceDraws(gridCounts(rng, T), gridCounts(rng, p), { rng, resamples: NW_RESAMPLES }).draws;
         const decision = notWorseDecision(draws, NW_MARGIN, TEST.alpha);
         stated += decision.power;
