@@ -108,7 +108,7 @@ export function retentionGateErrors(
 }
 
 /** 12_345_678 → `12.3M`; under 10,000 as is. */
-function tokenCount(x: number): string {
+export function tokenCount(x: number): string {
   if (x >= 1e6) return `${(x / 1e6).toFixed(1)}M`;
   if (x >= 1e4) return `${(x / 1e3).toFixed(0)}k`;
   return String(Math.round(x));

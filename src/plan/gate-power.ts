@@ -1,16 +1,25 @@
 import type { SweepDesign } from '../config/design.js';
-import { CROSS_SUBJECT_GATE_KEYS, type GateValue, type ProjectGates } from '../config/schema.js';
+import { CROSS_SUBJECT_GATE_KEYS, type GateValue, type NotWorseThanGate, type ProjectGates } from '../config/schema.js';
 import { gatesFor, normalizeThreshold } from '../gates/index.js';
+import { normalizeNotWorseThan } from '../gates/normalize.js';
+import { notWorseShortfall } from '../leaderboard/not-worse.js';
 import { DEFAULT_GATE_ALPHA, DEFAULT_GATE_MARGIN } from '../schema/gate.js';
 import type { PlanCell, PlanProject, PlanRange } from '../schema/plan.js';
-import { rateTestTrials } from '../stats/rate-test.js';
-import { COLLAPSE_STEP, rateTrials, retentionTrialsPerCell, twoRateTrials } from '../stats/sample-size.js';
+import { boundTestPower, rateTestTrials } from '../stats/rate-test.js';
+import {
+  COLLAPSE_STEP,
+  rateTrials,
+  retentionInformation,
+  retentionTrialsPerCell,
+  twoRateTrials,
+} from '../stats/sample-size.js';
 import {
   formatGateErrors,
   retentionGateErrors,
   SEQUENTIAL_BATCH,
   SEQUENTIAL_MAX_FACTOR,
   type TokensPerCall,
+  tokenCount,
 } from './gate-errors.js';
 
 /**
@@ -151,11 +160,40 @@ export function gatePowerLines(
       if (raw === undefined || CROSS_SUBJECT_GATE_KEYS.includes(gate)) continue;
       const threshold = normalizeThreshold(raw as GateValue);
       // a gate with evidence 'test' is planned at its own margin; the others at --gate-margin
-      const own = threshold.margin ?? margin;
-      lines.push(line(project, gate, threshold.value, own, threshold.alpha ?? DEFAULT_GATE_ALPHA, design));
+      const gateMargin = threshold.margin ?? margin;
+      lines.push(line(project, gate, threshold.value, gateMargin, threshold.alpha ?? DEFAULT_GATE_ALPHA, design));
     }
+    if (own.notWorseThan !== undefined) lines.push(notWorseLine(project, own));
   }
   return lines;
+}
+
+/**
+ * notWorseThan's errors on the planned grid (docs/gates.md#notworsethan-as-a-test): the false alarm at Δ = −margin is
+ * about alpha (the bootstrap bound's coverage); the power one shortfall further is Φ(shortfall/se − z₁₋α) with se
+ * the unpaired standard error of Δp̂ for a baseline at p = the project's minRetention threshold (else 0.9, said) and
+ * a candidate at p − margin − shortfall: √(1/(n·I(p)) + 1/(n·I(p − …))), I the geometric model's Fisher
+ * information per trial at the grid's depths.
+ */
+function notWorseLine(project: PlanProject, gates: ProjectGates): string {
+  const setting = normalizeNotWorseThan(gates.notWorseThan as NotWorseThanGate, gates.margin);
+  const head = `${project.name}.notWorseThan ${setting.subject} (margin ${setting.margin}, alpha ${setting.alpha})`;
+  const grid = gridOf(project);
+  if (!project.estimated || grid.trials === null || grid.levels.length === 0)
+    return `${head}: no figure (your spec files set the depths and trials)`;
+  const retention = gates.minRetention === undefined ? undefined : normalizeThreshold(gates.minRetention).value;
+  const p = retention !== undefined && retention > 0 && retention < 1 ? retention : 0.9;
+  const where = retention === p ? 'the minRetention threshold' : 'assumed: no minRetention threshold';
+  const shortfall = notWorseShortfall(setting.margin);
+  const worse = p - setting.margin - shortfall;
+  if (!(worse > 0)) return `${head}: no figure (p_d ${p} minus twice the margin leaves no candidate)`;
+  const variance = (q: number) => 1 / (grid.trials as number) / retentionInformation(q, grid.levels);
+  const se = Math.sqrt(variance(p) + variance(worse));
+  const power = boundTestPower(se, shortfall, setting.alpha);
+  const calls = grid.trials * grid.levels.length;
+  const tokens =
+    grid.tokensPerCall === null ? '' : `, ${tokenCount(calls * grid.tokensPerCall.expected)} tokens expected`;
+  return `${head}: false alarm about ${setting.alpha} at Δp_d = −${setting.margin} (the one-sided bootstrap bound); power about ${power.toFixed(3)} at Δp_d = −${Number((setting.margin + shortfall).toPrecision(6))} with ${grid.trials} per cell at ${range(grid.levels)}, the baseline at p_d ${p} (${where}); each subject asks its own grid: ${calls} calls${tokens} here`;
 }
 
 /** The plan's section on its gates, '' without any. */

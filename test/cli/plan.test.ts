@@ -223,6 +223,8 @@ describe('ceilingbench plan', () => {
       d2: {
         minRetention: { value: 0.9, evidence: 'test', alpha: 0.05, margin: 0.02 },
         maxTfbcRate: { value: 0.1, evidence: 'test', margin: 0.05 },
+        notWorseThan: 'oracle',
+        margin: 0.02,
       },
     });
     const args = ['plan', '--root', root, '--project', 'd2', '--subject', 'sim:default'];
@@ -242,6 +244,10 @@ describe('ceilingbench plan', () => {
     );
     expect(stdout).toMatch(
       /d2\.maxTfbcRate 0\.1: .*\n {4}test \(alpha 0\.05\): false alarm at most 0\.05 at the threshold whatever the count; power 0\.8 at 0\.15 from about \d+ correct answers/,
+    );
+    // notWorseThan: its false alarm at −margin, its power one margin further on this grid, its calls and tokens
+    expect(stdout).toContain(
+      `  d2.notWorseThan oracle (margin 0.02, alpha 0.05): false alarm about 0.05 at Δp_d = −0.02 (the one-sided bootstrap bound); power about 0.423 at Δp_d = −0.04 with 40 per cell at N=5…50, the baseline at p_d 0.9 (the minRetention threshold); each subject asks its own grid: 400 calls, ${k(gridTokens)} tokens expected here`,
     );
   });
 
