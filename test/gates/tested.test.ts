@@ -81,6 +81,32 @@ describe('minRetention with evidence "test": a gate with stated errors', () => {
   });
 });
 
+describe('the retention gates with evidence "test" on simulated grids of a model at the threshold', () => {
+  const runs = 600;
+  const bound = 0.05 + 2 * Math.sqrt((0.05 * 0.95) / runs);
+  /** The share of `runs` seeded grids (40 per depth, the model at p) that the gate fails. */
+  const failRate = (p: number, gates: Parameters<typeof evaluateGates>[2], seed: number) => {
+    const rng = new PyRandom(seed);
+    let fails = 0;
+    for (let run = 0; run < runs; run++) {
+      const counts = DEPTHS.map((depth) => ({ depth, correct: sampleBinomial(rng, 40, p ** depth), n: 40 }));
+      const [gate] = evaluateGates('d2', retentionFit({ counts, pd: p }), gates);
+      if (!gate.passed) fails++;
+    }
+    return fails / runs;
+  };
+
+  it('minRetention fails at most alpha of them (within Monte-Carlo error)', () => {
+    const gates = { minRetention: { value: 0.9, mode: 'hard', evidence: 'test' } } as const;
+    expect(failRate(0.9, gates, 4521)).toBeLessThanOrEqual(bound);
+  });
+
+  it('minHorizon (H_0.5 at least 8, p_d 0.917) fails at most alpha of them (within Monte-Carlo error)', () => {
+    const gates = { minHorizon: { value: 8, mode: 'hard', evidence: 'test' } } as const;
+    expect(failRate(0.5 ** (1 / 8), gates, 4522)).toBeLessThanOrEqual(bound);
+  });
+});
+
 describe('maxTfbcRate with evidence "test"', () => {
   /** A fit with `tfbc` of `correct` correct answers carrying a divergent trace. */
   const tfbcFit = (tfbc: number, correct: number) =>
