@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { DEFAULT_GATE_MARGIN } from '../schema/gate.js';
 
 /**
  * The range each threshold gate's value lives in. A value outside it is a unit mistake (`minRetention: 90` for
@@ -39,5 +40,53 @@ export function checkGateRanges(gates: Record<string, unknown>, ctx: z.Refinemen
       path: typeof raw === 'number' ? [gate] : [gate, 'value'],
       params: { fix },
     });
+  }
+}
+
+/**
+ * The gates whose statistic has no test with stated errors here (docs/gates.md#error-controlled-gates): λ* is the
+ * level of the steepest accuracy step (an argmax over levels, with no likelihood to test a threshold on), and the
+ * counting capacity is what an adaptive ladder's answers made it. `evidence: 'test'` on them is refused rather than
+ * silently read as the point estimate; their lines say "(no error control)".
+ */
+const UNTESTABLE = {
+  collapseNoEarlierThan:
+    'λ* is the level of the steepest accuracy step (an argmax), which has no likelihood-ratio test',
+  minCountingCapacity: "the counting capacity is the ladder's outcome, which has no likelihood-ratio test",
+} as const;
+
+/** Adds one issue per `evidence: 'test'` a gate cannot take, or whose margin leaves no alternative in range. */
+export function checkGateTests(gates: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  for (const [gate, raw] of Object.entries(gates)) {
+    if (typeof raw !== 'object' || raw === null) continue;
+    const {
+      evidence,
+      value,
+      margin = DEFAULT_GATE_MARGIN,
+    } = raw as { evidence?: unknown; value?: unknown; margin?: number };
+    if (evidence !== 'test' || typeof value !== 'number') continue;
+    const why = UNTESTABLE[gate as keyof typeof UNTESTABLE];
+    if (why !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `evidence 'test' is not available for ${gate}`,
+        path: [gate, 'evidence'],
+        params: { fix: `${why}: use evidence 'point' (its line says "no error control")` },
+      });
+    } else if (gate === 'maxTfbcRate' && !(value + margin < 1)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `margin ${margin} above ${value} leaves no rate below 1 to test against`,
+        path: [gate, 'margin'],
+        params: { fix: 'give a margin with value + margin < 1' },
+      });
+    } else if (gate === 'minRetention' && !(value - margin > 0 && value < 1)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `the test needs 0 < value − margin < value < 1 (value ${value}, margin ${margin})`,
+        path: [gate, 'margin'],
+        params: { fix: 'give a threshold below 1 and a margin smaller than it' },
+      });
+    }
   }
 }

@@ -7,7 +7,7 @@ import { type DefinedSubject, isDefinedSubject } from '../subjects/function/defi
 import { MISSING_RULES } from '../tasks/outcome.js';
 import type { ReasoningDelimiter } from '../tasks/reasoning-channels.js';
 import { READING_PROFILES } from '../tasks/task.js';
-import { checkGateRanges } from './gate-ranges.js';
+import { checkGateRanges, checkGateTests } from './gate-ranges.js';
 
 export { GATE_EVIDENCE, type GateEvidence } from '../schema/gate.js';
 
@@ -20,13 +20,13 @@ export const gateValueSchema = z.union([
       mode: z.enum(GATE_MODES).default('hard'),
       /**
        * For retention: compare the point estimate (default) or the CI lower bound (neither states an error rate),
-       * or 'test' (minRetention, minHorizon): the likelihood-ratio test with false-alarm rate `alpha` and power
-       * stated at `margin`.
+       * or 'test' (minRetention, minHorizon, maxTfbcRate): the likelihood-ratio test with false-alarm rate `alpha`
+       * and power stated at `margin` (collapseNoEarlierThan and minCountingCapacity have none: refused).
        */
       evidence: z.enum(GATE_EVIDENCE).default('point'),
       /** evidence 'test': the false-alarm rate (failing a model that meets the threshold; default 0.05). */
       alpha: z.number().gt(0).lt(1).optional(),
-      /** evidence 'test': the smallest shortfall in p_d it must catch (default 0.02). */
+      /** evidence 'test': the smallest shortfall it must catch, in the gate's unit (p_d, or the TFBC rate; default 0.02). */
       margin: z.number().gt(0).lt(1).optional(),
     })
     .strict(),
@@ -78,6 +78,7 @@ export const projectGatesSchema = z
   })
   .strict()
   .superRefine(checkGateRanges)
+  .superRefine(checkGateTests)
   .refine((g) => g.margin === undefined || g.notWorseThan !== undefined, {
     message: 'margin applies to notWorseThan: give notWorseThan too',
     path: ['margin'],

@@ -1,5 +1,6 @@
 import type { CollapseFit, RetentionFit } from '../schema/fit.js';
 import { type SccStop, sccStopText } from '../schema/scc-stop.js';
+import { type RateTest, rateLogLikelihoodRatio, rateTestFailProbability } from '../stats/rate-test.js';
 import { boundaries, type DesignPower, fixedTestFailProbability, retentionTestCall } from '../stats/sequential.js';
 
 export type { DesignPower };
@@ -147,7 +148,37 @@ export function checkTfbcRateAtMost(fit: RetentionFit, maxRate: number): CheckRe
     pass,
     estimate: fit.tfbcRate,
     ci95: null,
-    message: `${label} = ${f3(fit.tfbcRate)} (${fit.tfbc}/${fit.correct} correct answers with a divergent trace) is ${pass ? 'at most' : 'above'} ${maxRate}`,
+    message: `${label} = ${f3(fit.tfbcRate)} (${fit.tfbc}/${fit.correct} correct answers with a divergent trace) is ${pass ? 'at most' : 'above'} ${maxRate}${NO_ERROR_CONTROL}`,
+  };
+}
+
+/**
+ * maxTfbcRate as a test with stated errors (src/stats/rate-test.ts, docs/gates.md#error-controlled-gates): each
+ * correct answer has a divergent trace with probability r; fails iff the likelihood ratio of r = threshold + margin
+ * against r = threshold reaches 1/alpha on the fit's counts, so a model at or under the threshold fails at most
+ * alpha of the time (with any number of looks); the power is the exact chance these correct answers had of failing a
+ * model one margin over.
+ */
+export function checkTfbcRateTest(fit: RetentionFit, maxRate: number, alpha: number, margin: number): TestedCheck {
+  const label = `${fit.task} TFBC rate`;
+  if (fit.status === 'insufficient') return { ...insufficient(label), alpha, margin, power: null };
+  const test: RateTest = { threshold: maxRate, margin, alpha };
+  const llr = rateLogLikelihoodRatio(fit.tfbc, fit.correct, test);
+  const critical = Math.log(1 / alpha);
+  const pass = llr < critical;
+  const power = rateTestFailProbability(fit.correct, test, maxRate + margin);
+  const rate = fit.tfbcRate === null ? 'undefined (no correct answers)' : f3(fit.tfbcRate);
+  const decision = pass
+    ? `no evidence of an excess (Λ ${f3(llr)} < ${f3(critical)})`
+    : `an excess (Λ ${f3(llr)} ≥ ${f3(critical)})`;
+  return {
+    pass,
+    estimate: fit.tfbcRate,
+    ci95: null,
+    alpha,
+    margin,
+    power,
+    message: `${label} = ${rate} (${fit.tfbc}/${fit.correct} correct answers with a divergent trace): likelihood-ratio test of ${maxRate} against ${f3(maxRate + margin)} finds ${decision} — alpha ${alpha}, power ${f3(power)} at margin ${margin}${power < 0.8 ? ' (under 0.8: an excess of the margin may pass; more correct answers raise it)' : ''}`,
   };
 }
 
@@ -162,7 +193,7 @@ export function checkCollapseNoEarlierThan(fit: CollapseFit, level: number): Che
       pass: holds,
       estimate: null,
       ci95: null,
-      message: `${label} undefined (flat accuracy curve, ${holds ? 'no collapse in range' : 'failing at every level'}): ${holds ? 'passes' : 'fails'} "no earlier than L${level}"`,
+      message: `${label} undefined (flat accuracy curve, ${holds ? 'no collapse in range' : 'failing at every level'}): ${holds ? 'passes' : 'fails'} "no earlier than L${level}"${NO_ERROR_CONTROL}`,
     };
   }
   const pass = t.levelIndex >= level;
@@ -170,7 +201,7 @@ export function checkCollapseNoEarlierThan(fit: CollapseFit, level: number): Che
     pass,
     estimate: t.levelIndex,
     ci95: t.ci95,
-    message: `${label} = L${t.levelIndex}${ci(t.ci95)} is ${pass ? 'not earlier than' : 'earlier than'} L${level}`,
+    message: `${label} = L${t.levelIndex}${ci(t.ci95)} is ${pass ? 'not earlier than' : 'earlier than'} L${level}${NO_ERROR_CONTROL}`,
   };
 }
 
@@ -201,6 +232,6 @@ export function checkCountingCapacityAtLeast(result: CountingCapacity, n: number
     ci95: null,
     message: result.skipped
       ? `counting capacity: skipped (the preflight produced no parseable integer), below ${n}`
-      : `counting capacity = ${result.cc} (ladder bounds ${result.ccLower}–${result.ccUpper ?? '∞'}${result.bounded ? '' : ', unbounded above'}) is ${pass ? 'at least' : 'below'} ${n}`,
+      : `counting capacity = ${result.cc} (ladder bounds ${result.ccLower}–${result.ccUpper ?? '∞'}${result.bounded ? '' : ', unbounded above'}) is ${pass ? 'at least' : 'below'} ${n}${NO_ERROR_CONTROL}`,
   };
 }

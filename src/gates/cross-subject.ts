@@ -92,6 +92,8 @@ export function crossSubjectGates(
           ),
           subject: candidate,
           upper: r.upper,
+          // a test with stated errors: alpha, the non-inferiority margin, and the power one shortfall further
+          ...(r.power !== undefined ? { evidence: 'test' as const, alpha, margin, power: r.power } : {}),
         });
       }
     }

@@ -51,7 +51,11 @@ export const THRESHOLD_GATES: Readonly<Record<ThresholdGateName, Gate>> = {
       ? checks.checkHorizonTest(fit, t.value, t.alpha ?? DEFAULT_GATE_ALPHA, t.margin ?? DEFAULT_GATE_MARGIN)
       : checks.checkHorizonAtLeast(fit, t.value),
   ),
-  maxTfbcRate: gate('retention', (fit, t) => checks.checkTfbcRateAtMost(fit, t.value)),
+  maxTfbcRate: gate('retention', (fit, t) =>
+    t.evidence === 'test'
+      ? checks.checkTfbcRateTest(fit, t.value, t.alpha ?? DEFAULT_GATE_ALPHA, t.margin ?? DEFAULT_GATE_MARGIN)
+      : checks.checkTfbcRateAtMost(fit, t.value),
+  ),
   collapseNoEarlierThan: gate('collapse', (fit, t) => checks.checkCollapseNoEarlierThan(fit, t.value)),
   minCountingCapacity: gate('scc', (result, t) => checks.checkCountingCapacityAtLeast(result, t.value)),
 };
@@ -88,7 +92,7 @@ export function evaluateGates(
         message: gateLine(project, name, result.pass, threshold.mode, result.message + (undecided && `; ${undecided}`)),
         // what was compared, when not the point estimate (absent: the point estimate, the bytes reports always had)
         ...(name === 'minRetention' && threshold.evidence !== 'point' ? { evidence: threshold.evidence } : {}),
-        ...(name === 'minHorizon' && threshold.evidence === 'test' ? { evidence: threshold.evidence } : {}),
+        ...(name !== 'minRetention' && threshold.evidence === 'test' ? { evidence: threshold.evidence } : {}),
         // a test with stated errors: its alpha, margin and the power the trials achieved at the margin
         ...(result.alpha !== undefined ? { alpha: result.alpha, margin: result.margin } : {}),
         ...(typeof result.power === 'number' ? { power: result.power } : {}),

@@ -1,6 +1,8 @@
 import type { RetentionFit } from '../schema/fit.js';
+import { DEFAULT_GATE_MARGIN } from '../schema/gate.js';
 import type { NotWorseResult } from '../schema/leaderboard.js';
 import { quantileLinear } from '../stats/index.js';
+import { boundTestPower } from '../stats/rate-test.js';
 import { type RetentionSide, retentionDraws } from './differences.js';
 import { type LabelledSubject, type LeaderboardSubject, labelSubjects, levelsOf, sweepKey } from './input.js';
 import { pairCounts } from './pairing.js';
@@ -42,6 +44,10 @@ function retentionSide(subject: LabelledSubject, fit: RetentionFit): RetentionSi
  * - 'pass' otherwise (the burden of proof is on "worse": a wide interval that reaches above −margin passes, and
  *   `upper` says how far the data reach).
  * The bootstrap stream is the leaderboard's for the same pair and seed, so the gate and the board agree.
+ *
+ * As a test (docs/gates.md#notworsethan-as-a-test): a candidate exactly `margin` worse fails it about α of the time
+ * (the bound's one-sided coverage; less for a better candidate), and `power` states how often it fails one a further
+ * `shortfall` worse — Φ(shortfall/se − z₁₋α), se the standard deviation of the bootstrap draws.
  */
 export function notWorseThan(
   candidate: LeaderboardSubject,
@@ -107,11 +113,12 @@ export function notWorseThan(
   }
   const sign = candidateFirst ? 1 : -1;
   const difference = sign * draws.difference;
-  const upper = quantileLinear(
+  const { upper, fail, shortfall, power } = notWorseDecision(
     draws.draws.map((d) => sign * d),
-    1 - alpha,
+    margin,
+    alpha,
   );
-  const fail = upper < -margin;
+  const stated = `alpha ${alpha}, power ${power.toFixed(3)} at Δp_d = −${Number((margin + shortfall).toPrecision(6))}${power < 0.8 ? ' (under 0.8: a candidate that much worse may pass; more trials raise it)' : ''}`;
   const level = Number((100 * (1 - alpha)).toPrecision(6));
   const how = pairing.paired ? draws.method : `${draws.method}, unpaired: ${pairing.reason}`;
   return result({
@@ -121,8 +128,33 @@ export function notWorseThan(
     pairing,
     difference,
     upper,
+    power,
+    shortfall,
     message: fail
-      ? `${cand.label} is worse than ${base.label} on ${cf.task}: Δp_d = ${signed(difference)}, one-sided ${level}% upper bound ${signed(upper)} < −${margin} (${how})`
-      : `${cand.label} is not shown worse than ${base.label} by more than ${margin} on ${cf.task}: Δp_d = ${signed(difference)}, one-sided ${level}% upper bound ${signed(upper)} ≥ −${margin} (${how})`,
+      ? `${cand.label} is worse than ${base.label} on ${cf.task}: Δp_d = ${signed(difference)}, one-sided ${level}% upper bound ${signed(upper)} < −${margin} (${how}) — ${stated}`
+      : `${cand.label} is not shown worse than ${base.label} by more than ${margin} on ${cf.task}: Δp_d = ${signed(difference)}, one-sided ${level}% upper bound ${signed(upper)} ≥ −${margin} (${how}) — ${stated}`,
   });
+}
+
+/** Where a notWorseThan gate states its power: one more margin worse (the default margin when the margin is 0). */
+export const notWorseShortfall = (margin: number): number => (margin > 0 ? margin : DEFAULT_GATE_MARGIN);
+
+/**
+ * The decision on the bootstrap draws of Δ = candidate − baseline: U the (1 − α) percentile (numpy's linear rule),
+ * fail iff U < −margin, and the power one shortfall further (Φ(shortfall/se − z₁₋α), se the draws' deviation).
+ */
+export function notWorseDecision(
+  draws: readonly number[],
+  margin: number,
+  alpha: number,
+): { upper: number; fail: boolean; shortfall: number; power: number } {
+  const upper = quantileLinear(draws, 1 - alpha);
+  const shortfall = notWorseShortfall(margin);
+  return { upper, fail: upper < -margin, shortfall, power: boundTestPower(standardDeviation(draws), shortfall, alpha) };
+}
+
+function standardDeviation(values: readonly number[]): number {
+  if (values.length < 2) return 0;
+  const mean = values.reduce((s, v) => s + v, 0) / values.length;
+  return Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1));
 }

@@ -29,9 +29,33 @@ export interface DesignErrors {
   callsAtThreshold: number;
   callsAtMargin: number;
   maxCalls: number;
+  /** The same in tokens (prompt + output): expected per call × calls; at most, the most per call × the most calls. */
+  tokens: { atThreshold: number; atMargin: number; max: number } | null;
   falseAlarm: number;
   power: number;
 }
+
+/**
+ * Tokens (prompt + output) of one call, averaged over the depths with equal weight — every design here asks the same
+ * number at each depth, so calls × this is its tokens: `expected` by the family's length model, `high` with every
+ * answer running to its output budget (the plan's own per-cell estimates, src/plan/amount.ts).
+ */
+export interface TokensPerCall {
+  expected: number;
+  high: number;
+}
+
+const withTokens = (row: Omit<DesignErrors, 'tokens'>, perCall: TokensPerCall | null): DesignErrors => ({
+  ...row,
+  tokens:
+    perCall === null
+      ? null
+      : {
+          atThreshold: row.callsAtThreshold * perCall.expected,
+          atMargin: row.callsAtMargin * perCall.expected,
+          max: row.maxCalls * perCall.high,
+        },
+});
 
 /** The point gate on a grid of `perCell` trials at `depths`: P(MLE < threshold) at true p, approximately. */
 function pointFailProbability(depths: readonly number[], perCell: number, threshold: number, p: number): number {
@@ -45,6 +69,7 @@ export function retentionGateErrors(
   perCell: number,
   test: RetentionTest,
   sequential: Omit<SequentialDesign, 'depths'>,
+  tokensPerCall: TokensPerCall | null = null,
   seed = 45,
 ): DesignErrors[] {
   const gridCalls = perCell * depths.length;
@@ -53,7 +78,7 @@ export function retentionGateErrors(
   const design: SequentialDesign = { depths, ...sequential };
   const atThreshold = sequentialCharacteristics(new PyRandom(seed), test.threshold, design, test, SIMULATED_RUNS);
   const atMargin = sequentialCharacteristics(new PyRandom(seed + 1), p1, design, test, SIMULATED_RUNS);
-  return [
+  const rows: Array<Omit<DesignErrors, 'tokens'>> = [
     {
       design: 'grid + point (no error control)',
       callsAtThreshold: gridCalls,
@@ -79,12 +104,24 @@ export function retentionGateErrors(
       power: atMargin.failRate,
     },
   ];
+  return rows.map((row) => withTokens(row, tokensPerCall));
+}
+
+/** 12_345_678 → `12.3M`; under 10,000 as is. */
+export function tokenCount(x: number): string {
+  if (x >= 1e6) return `${(x / 1e6).toFixed(1)}M`;
+  if (x >= 1e4) return `${(x / 1e3).toFixed(0)}k`;
+  return String(Math.round(x));
 }
 
 /** One indented line per design, as `plan` prints them under the gate's sample-size line. */
 export function formatGateErrors(rows: readonly DesignErrors[]): string[] {
   return rows.map(
     (r) =>
-      `  ${r.design}: false alarm ${r.falseAlarm.toFixed(3)} at the threshold, power ${r.power.toFixed(3)} a margin short; calls ${Math.round(r.callsAtThreshold)} / ${Math.round(r.callsAtMargin)} expected (at the threshold / a margin short), ${r.maxCalls} at most`,
+      `  ${r.design}: false alarm ${r.falseAlarm.toFixed(3)} at the threshold, power ${r.power.toFixed(3)} a margin short; calls ${Math.round(r.callsAtThreshold)} / ${Math.round(r.callsAtMargin)} expected (at the threshold / a margin short), ${r.maxCalls} at most${
+        r.tokens === null
+          ? '; tokens: no estimate (every planned trial is cached)'
+          : `; tokens ${tokenCount(r.tokens.atThreshold)} / ${tokenCount(r.tokens.atMargin)} expected, ${tokenCount(r.tokens.max)} at most`
+      }`,
   );
 }

@@ -214,6 +214,13 @@ export const notWorseResultSchema = z.object({
   difference: z.number().nullable(),
   /** The one-sided (1 − α) upper confidence bound of the difference: the verdict is 'fail' iff it is < −margin. */
   upper: z.number().nullable(),
+  /**
+   * The power of the decision: about how often it fails a candidate one `shortfall` worse than −margin (the normal
+   * approximation of the bound, with the bootstrap draws' standard deviation). Absent when nothing was tested.
+   */
+  power: z.number().optional(),
+  /** Where the power is stated: Δ = −margin − shortfall (the margin, or 0.02 when the margin is 0). */
+  shortfall: z.number().optional(),
   message: z.string(),
 });
 export type NotWorseResult = z.infer<typeof notWorseResultSchema>;

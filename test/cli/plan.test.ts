@@ -218,6 +218,39 @@ describe('ceilingbench plan', () => {
     expect(bad.stderr).toMatch(/--gate-margin: '2' is not a number in \(0, 1\)/);
   });
 
+  it('states per design the tokens beside the calls, and plans a tested gate at its own margin and alpha', async () => {
+    const gates = JSON.stringify({
+      d2: {
+        minRetention: { value: 0.9, evidence: 'test', alpha: 0.05, margin: 0.02 },
+        maxTfbcRate: { value: 0.1, evidence: 'test', margin: 0.05 },
+        notWorseThan: 'oracle',
+        margin: 0.02,
+      },
+    });
+    const args = ['plan', '--root', root, '--project', 'd2', '--subject', 'sim:default'];
+    const { code, stdout } = await cli([...args, '--gate-margin', '0.05'], { CEILINGBENCH_GATES: gates });
+    expect(code).toBe(0);
+    const json = planSchema.parse(JSON.parse((await cli([...args, '--json'], { CEILINGBENCH_GATES: gates })).stdout));
+    const d2 = json.totals.amount;
+    // the grid's tokens are the plan's own total (every trial asked once: 400 calls at 40 per cell)
+    const gridTokens = (d2.promptTokens.expected ?? 0) + (d2.outputTokens.expected ?? 0);
+    const k = (x: number) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)}M` : `${(x / 1e3).toFixed(0)}k`);
+    expect(stdout).toContain('d2.minRetention 0.9: about 43 trials per cell'); // its own margin 0.02, not 0.05
+    expect(stdout).toContain(
+      `grid + test (alpha 0.05): false alarm 0.011 at the threshold, power 0.449 a margin short; calls 400 / 400 expected (at the threshold / a margin short), 400 at most; tokens ${k(gridTokens)} / ${k(gridTokens)} expected, ${k(d2.promptTokens.high + d2.outputTokens.high)} at most`,
+    );
+    expect(stdout).toMatch(
+      /sequential \(alpha 0\.05, 2 per depth a look, at most 160\): .*1600 at most; tokens \d+k \/ \d+k expected, [\d.]+M at most/,
+    );
+    expect(stdout).toMatch(
+      /d2\.maxTfbcRate 0\.1: .*\n {4}test \(alpha 0\.05\): false alarm at most 0\.05 at the threshold whatever the count; power 0\.8 at 0\.15 from about \d+ correct answers/,
+    );
+    // notWorseThan: its false alarm at −margin, its power one margin further on this grid, its calls and tokens
+    expect(stdout).toContain(
+      `  d2.notWorseThan oracle (margin 0.02, alpha 0.05): false alarm about 0.05 at Δp_d = −0.02 (the one-sided bootstrap bound); power about 0.423 at Δp_d = −0.04 with 40 per cell at N=5…50, the baseline at p_d 0.9 (the minRetention threshold); each subject asks its own grid: 400 calls, ${k(gridTokens)} tokens expected here`,
+    );
+  });
+
   it('a bad flag is a usage error (exit 2) naming the fix', async () => {
     const { code, stderr } = await cli(['plan', '--root', root, '--design', 'clever']);
     expect(code).toBe(2);

@@ -20,6 +20,22 @@ describe('retentionGateErrors: what plan states per design', () => {
     expect(sequential.power).toBeGreaterThan(test.power);
   });
 
+  it('states tokens as calls × tokens per call (expected), and the most calls × the most tokens per call', () => {
+    const perCall = { expected: 300, high: 1200 };
+    const priced = retentionGateErrors(DEPTHS, 40, TEST, { batch: 2, maxPerCell: 160 }, perCall);
+    for (const [i, row] of priced.entries()) {
+      expect(row.callsAtThreshold).toBe(rows[i].callsAtThreshold);
+      expect(row.tokens).toEqual({
+        atThreshold: row.callsAtThreshold * 300,
+        atMargin: row.callsAtMargin * 300,
+        max: row.maxCalls * 1200,
+      });
+    }
+    expect(formatGateErrors(priced)[0]).toMatch(/; tokens 120k \/ 120k expected, 480k at most$/);
+    expect(rows[0].tokens).toBeNull();
+    expect(formatGateErrors(rows)[0]).toMatch(/; tokens: no estimate/);
+  });
+
   it('is deterministic (seeded) and prints one line per design', () => {
     expect(retentionGateErrors(DEPTHS, 40, TEST, { batch: 2, maxPerCell: 160 })).toEqual(rows);
     const lines = formatGateErrors(rows);

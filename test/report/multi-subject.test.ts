@@ -86,7 +86,10 @@ describe('notWorseThan gate', () => {
     const [gate] = r.gates;
     expect(r.gates).toHaveLength(1);
     expect(gate).toMatchObject({ passed: true, subject: COPY, baseline: THREE[0], threshold: -0.01 });
-    expect(gate.message).toMatch(/paired-bootstrap\)$/);
+    expect(gate.message).toMatch(/\(paired-bootstrap\) — alpha 0\.05, power 0\.\d{3} at Δp_d = −0\.02 /);
+    // a test with stated errors: alpha, the margin, and the power one margin further
+    expect(gate).toMatchObject({ evidence: 'test', alpha: 0.05, margin: 0.01 });
+    expect(gate.power).toBeGreaterThan(0.05);
     expect(r.summary.hardGatesFailed).toBe(0);
   });
 
