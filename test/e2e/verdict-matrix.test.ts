@@ -311,6 +311,11 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
     expect(r.output).toMatch(/d2 · fit N=5…50/);
     // Vitest marks a retried test `(retry xN)`: none of the measuring tests is
     expect(r.output).not.toMatch(/\(retry x\d+\)/);
+    // the refusal is the report's too, not only the console's: ceilingbench.json's scope, summary.md's Scope line
+    expect(r.report()?.scope?.retryRefused).toBe(2);
+    expect(readFileSync(join(repo, 'reports/summary.md'), 'utf8')).toMatch(
+      /^Scope: ran d2 · .*retry 2 refused by the measuring tests \(cells, fits, adaptive designs, SCC assays\): each measured once, its failure stands/m,
+    );
   });
 
   it('every config file form is read (.cjs, .cts), two at once is a configuration error naming both', () => {
