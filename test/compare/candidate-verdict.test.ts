@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
 import { comparisonSchema } from '../../src/compare/schema.js';
 import { gateLine } from '../../src/gates/index.js';
 import type { GateResult } from '../../src/schema/gate.js';
 import type { RequirementOutcome } from '../../src/schema/manifest.js';
 import type { Report } from '../../src/schema/report.js';
+import { cliCaptured } from '../support/cli-captured.js';
 
 // compare decides through the run's one verdict (src/gates decideVerdict): the candidate's own gates — threshold,
 // notWorseThan, and each record its manifest needed and did not get — join the comparison's. On the fixture report
@@ -54,12 +54,7 @@ const write = (name: string, report: Report) => {
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   return file;
 };
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
-  return { code, out: out.join(''), err: err.join('') };
-}
+const cli = cliCaptured;
 
 let full: string;
 let unchecked: string;
