@@ -183,6 +183,10 @@ function settingsOf(config: RunConfig, vitest: Vitest): ProvenanceSettings {
   };
 }
 
+/** The retry the measuring tests refused, as the report's scope records it (none asked: nothing). */
+const refusedRetry = (vitest: Vitest): { retryRefused?: number } =>
+  retriesOf(vitest) > 0 ? { retryRefused: retriesOf(vitest) } : {};
+
 /** The run's retry count (`--retry`, `retry` in the configuration: a number or `{ count }`). */
 function retriesOf(vitest: Vitest): number {
   const retry = (vitest.config as { retry?: number | { count?: number } }).retry;
@@ -372,7 +376,7 @@ export default class CeilingbenchReporter implements Reporter {
         durationMs: finishedAt.getTime() - this.startedAt.getTime(),
         prices: config.prices,
         spendLimit: limitRecordAt(config.spendLedger?.url),
-        scope: { declared, filters: filtersOf(vitest), ...(shards ? { shards } : {}) },
+        scope: { declared, filters: filtersOf(vitest), ...refusedRetry(vitest), ...(shards ? { shards } : {}) },
         settings: settingsOf(config, vitest),
         ...(requirements
           ? {

@@ -418,6 +418,9 @@ try {
     trees.map((t) => t.out).join('\n'),
   );
 
+  // issue 41: the verdict routes' repository, its tree hard-linked before anything runs (verdictRoutesRepo, below)
+  const routes = floor ? undefined : await verdictRoutesRepo();
+
   const nested = existsSync(join(app, 'node_modules/ceilingbench/node_modules/vitest'));
   check('vitest is not nested under ceilingbench (a peer dependency)', !nested);
   const installed = existsSync(join(app, 'node_modules/vitest/package.json'))
@@ -874,7 +877,12 @@ try {
   const lanes = await Promise.allSettled(
     floor
       ? adoptionLanes().map((lane, i) => timed(`adoption ${i + 1}`, lane))
-      : [timed('app', appLane()), timed('side', sideLane()), ...adoptionLanes().map((l) => timed('adoption', l))],
+      : [
+          timed('app', appLane()),
+          timed('side', sideLane()),
+          timed('verdict routes', verdictRoutes(routes)), // issue 41: a lane of its own
+          ...adoptionLanes().map((l) => timed('adoption', l)),
+        ],
   );
   const broken = lanes.find((lane) => lane.status === 'rejected');
   if (broken) throw broken.reason;
@@ -888,3 +896,200 @@ const failed = results.filter((r) => !r.ok);
 process.stdout.write(`\nconsumer smoke test: ${((Date.now() - started) / 1000).toFixed(0)}s\n`);
 process.stdout.write(`${results.length - failed.length} passed, ${failed.length} failed\n`);
 process.exitCode = failed.length === 0 ? 0 : 1;
+
+// ─── Issue 41: the verdict's routes in a fresh repository (one block; its two call sites are marked "issue 41") ───
+// A user's repository whose `benchmarks/` holds a d2 sweep (registers) and a d3 sweep (social), gated as one project
+// with the standard d2 beside it, each route a user or a careless CI takes: the exit code is the configuration's
+// and the evidence's, never the route's. Every run goes to the same repository (one install, hard-linked); the
+// routes whose outcome Vitest decides (filters, skips, reporters, retry, nothing collected, config loading, blob
+// merges) run on both legs, `report` and `compare` (our code alone) on the first.
+
+/** The routes' repository: the app's package.json and installed tree (hard links, made before any run). */
+async function verdictRoutesRepo() {
+  const dir = join(work, 'routes');
+  mkdirSync(join(dir, 'benchmarks'), { recursive: true });
+  cpSync(join(app, 'package.json'), join(dir, 'package.json'));
+  const tree = await run('cp', ['-al', join(app, 'node_modules'), join(dir, 'node_modules')], { cwd: work });
+  check('the installed tree is hard-linked into the verdict routes’ repository', tree.status === 0, tree.out);
+  writeFileSync(
+    join(dir, 'vitest.config.ts'),
+    "import { ceilingbench } from 'ceilingbench/plugin';\nimport { defineConfig } from 'vitest/config';\n\n" +
+      "export default defineConfig({ plugins: [ceilingbench({ specs: 'benchmarks', projects: ['d2'] })] });\n",
+  );
+  writeFileSync(join(dir, 'ceilingbench.config.ts'), ROUTES_CONFIG());
+  writeFileSync(join(dir, 'benchmarks/registers.spec.ts'), ROUTES_SWEEP('d2'));
+  writeFileSync(join(dir, 'benchmarks/social.spec.ts'), ROUTES_SWEEP('d3'));
+  return dir;
+}
+
+/** A user's sweep of `task` in benchmarks/ (function declarations: called before this part of the module runs). */
+function ROUTES_SWEEP(task, skip = false) {
+  const sweep = `describeSweep('${task}', { levels: [5, 10, 15] })`;
+  return skip
+    ? `import { describeSweep } from 'ceilingbench/vitest';\nimport { describe } from 'vitest';\n\ndescribe.skip('${task}', () => ${sweep});\n`
+    : `import { describeSweep } from 'ceilingbench/vitest';\n\n${sweep};\n`;
+}
+/** ceilingbench.config.ts without a gate: each run gives its own (CEILINGBENCH_GATES), until the .cjs route. */
+function ROUTES_CONFIG() {
+  return "import { defineConfig } from 'ceilingbench';\n\nexport default defineConfig({ gates: {} });\n";
+}
+
+/** The routes, one command at a time in the routes' repository; prints the seconds they took (the smoke leg's cost). */
+async function verdictRoutes(dir) {
+  const t0 = Date.now();
+  const vitest = bin(dir, 'vitest');
+  const reportPath = join(dir, 'reports/ceilingbench.json');
+  const report = () => (existsSync(reportPath) ? readJson(reportPath) : undefined);
+  const fresh = (since) => existsSync(reportPath) && statSync(reportPath).mtimeMs >= since;
+  const keep = (name) => {
+    const path = join(work, `routes-${name}.json`);
+    if (existsSync(reportPath)) cpSync(reportPath, path);
+    return path;
+  };
+  const env = (gates, extra = {}) => ({
+    CEILINGBENCH_SUBJECT: 'sim:retention?p=0.95',
+    CEILINGBENCH_TRIALS: '3',
+    CEILINGBENCH_GATES: JSON.stringify(gates),
+    ...extra,
+  });
+  const USER = { benchmarks: { minRetention: 0.5 } };
+  const D2_FAIL = { d2: { minRetention: 0.999 } };
+  const noGates = { CEILINGBENCH_SUBJECT: 'sim:retention?p=0.95', CEILINGBENCH_TRIALS: '3' };
+  const vrun = (args, e) => run(vitest, args, { cwd: dir, env: e });
+
+  // the passing control: the whole gated project, both sweeps, as the workflow runs it — a blob, then its merge
+  // (a blob run leaves the report set and the gates to the merge); the blob is the merge route's too, below
+  const blob = await vrun(
+    ['run', '--project', 'benchmarks', '--reporter=blob', '--outputFile=.vitest-reports/blob-1.json'],
+    env(USER),
+  );
+  const full = await vrun(['run', '--merge-reports=.vitest-reports'], env(USER));
+  check(
+    'routes: the gated user project run whole (d2 and d3 sweeps, minRetention 0.5; a blob and its merge) passes',
+    blob.status === 0 &&
+      full.status === 0 &&
+      report()?.manifest?.requirements?.length === 2 &&
+      report()?.manifest?.requirements?.every((r) => r.got === 'passed'),
+    `${blob.out}\n${full.out}`,
+  );
+  const fullReport = keep('full');
+  // a filter, a file filter, describe.skip: each drops the d3 sweep the gate needs
+  const named = await vrun(['run', '--project', 'benchmarks', '-t', '^d2'], env(USER));
+  check(
+    "routes: -t '^d2' drops the d3 sweep: not evaluated, exit non-zero",
+    named.status !== 0 &&
+      /gate benchmarks\.minRetention FAILED \(hard\): not evaluated — .*d3 retention fit.*skipped \(the test name filter -t \^d2\)/.test(
+        named.out,
+      ),
+    named.out,
+  );
+  const filtered = keep('filtered');
+  const file = await vrun(['run', '--project', 'benchmarks', 'registers'], env(USER));
+  check(
+    'routes: a file filter (vitest run --project benchmarks registers) leaves social.spec uncollected: exit non-zero',
+    file.status !== 0 && /spec file benchmarks\/social\.spec\.ts was not collected/.test(file.out),
+    file.out,
+  );
+  writeFileSync(join(dir, 'benchmarks/social.spec.ts'), ROUTES_SWEEP('d3', true));
+  const skipped = await vrun(['run', '--project', 'benchmarks'], env(USER));
+  writeFileSync(join(dir, 'benchmarks/social.spec.ts'), ROUTES_SWEEP('d3'));
+  check(
+    'routes: describe.skip around the d3 sweep: not evaluated, exit non-zero',
+    skipped.status !== 0 && /d3 retention fit .*was skipped \(describe\.skip/.test(skipped.out),
+    skipped.out,
+  );
+  // reporters on the command line add to ceilingbench's, never replace it; a retry is refused and said (one run)
+  const since = Date.now();
+  const junitOut = join(dir, 'junit-out.xml');
+  const reporters = await vrun(
+    ['run', '--project', 'd2', '--reporter=dot', '--reporter=junit', `--outputFile.junit=${junitOut}`, '--retry=2'],
+    env(D2_FAIL),
+  );
+  const summary = existsSync(join(dir, 'reports/summary.md'))
+    ? readFileSync(join(dir, 'reports/summary.md'), 'utf8')
+    : '';
+  check(
+    'routes: --reporter=dot --reporter=junit with a failing gate exits non-zero and writes the report set and the junit file',
+    reporters.status !== 0 &&
+      /gate d2\.minRetention FAILED \(hard\)/.test(reporters.out) &&
+      fresh(since) &&
+      report()?.gates?.some((g) => g.gate === 'minRetention' && g.passed === false) &&
+      existsSync(junitOut),
+    reporters.out,
+  );
+  check(
+    'routes: --retry=2 is refused by the measuring tests, said on the console, in ceilingbench.json and summary.md',
+    /retry 2 refused for the measuring tests/.test(reporters.out) &&
+      report()?.scope?.retryRefused === 2 &&
+      /^Scope: .*retry 2 refused by the measuring tests/m.test(summary),
+    `${reporters.out}\n${summary.slice(0, 1500)}`,
+  );
+  const failedReport = keep('failed');
+  // a merge of the blob measured on one subject under another: refused
+  const otherSubject = await vrun(
+    ['run', '--merge-reports=.vitest-reports'],
+    env(USER, { CEILINGBENCH_SUBJECT: 'sim:retention?p=0.8' }),
+  );
+  check(
+    'routes: a merge of a blob measured on another subject is refused: exit non-zero, naming both',
+    otherSubject.status !== 0 &&
+      /measured by subject 'sim:retention\?p=0\.95', not the configured 'sim:retention\?p=0\.8'/.test(otherSubject.out),
+    otherSubject.out,
+  );
+  // nothing collected while hard gates exist: `vitest run --changed --passWithNoTests` after a change to the
+  // configuration file only — a ceilingbench.config.cjs, so the same run shows that form is read (its gate is named)
+  rmSync(join(dir, 'ceilingbench.config.ts'));
+  const cjsConfig = (value) => `module.exports = { gates: { benchmarks: { minRetention: ${value} } } };\n`;
+  writeFileSync(join(dir, 'ceilingbench.config.cjs'), cjsConfig(0.5));
+  const git = (...args) => run('git', ['-c', 'user.name=ci', '-c', 'user.email=ci@example.com', ...args], { cwd: dir });
+  await git('init', '-q');
+  writeFileSync(join(dir, '.gitignore'), 'node_modules/\nreports/\n.vitest-reports/\n');
+  await git('add', '-A');
+  const commit = await git('commit', '-qm', 'routes');
+  writeFileSync(join(dir, 'ceilingbench.config.cjs'), cjsConfig(0.6));
+  const changed = await vrun(['run', '--changed', '--passWithNoTests'], noGates);
+  check(
+    'routes: ceilingbench.config.cjs is read, and `vitest run --changed --passWithNoTests` after a change to it alone exits non-zero, naming its gate',
+    commit.status === 0 &&
+      changed.status !== 0 &&
+      /gate benchmarks\.minRetention FAILED \(hard\): not evaluated — project 'benchmarks' did not run \(this run's filters: --changed\)/.test(
+        changed.out,
+      ),
+    `${commit.out}\n${changed.out}`,
+  );
+  // two configuration files at once: an error naming both
+  writeFileSync(join(dir, 'ceilingbench.config.mjs'), 'export default {};\n');
+  const two = await vrun(['run', '--project', 'd2'], noGates);
+  check(
+    'routes: two config files (.cjs and .mjs) are a configuration error naming both',
+    two.status !== 0 && /ceilingbench\.config\.(cjs|mjs) and ceilingbench\.config\.(cjs|mjs) are both in/.test(two.out),
+    two.out,
+  );
+  if (all) {
+    // report of several files: a hard gate failed in the merged set fails it
+    const merged = await run(bin(dir, 'ceilingbench'), [
+      'report',
+      failedReport,
+      fullReport,
+      '--out',
+      join(work, 'routes-merged'),
+    ]);
+    check(
+      'routes: ceilingbench report a.json b.json exits non-zero when a hard gate of the merged set failed',
+      merged.status === 1 && /gate d2\.minRetention FAILED/.test(merged.out),
+      merged.out,
+    );
+    // compare decides as the run did: two identical full runs pass; a run that left the gate unchecked fails even
+    // against itself (every record compares equal)
+    const same = await run(bin(dir, 'ceilingbench'), ['compare', fullReport, fullReport]);
+    const unchecked = await run(bin(dir, 'ceilingbench'), ['compare', filtered, filtered]);
+    check(
+      'routes: compare of two identical full runs exits 0; of a run whose gate went unchecked exits 1',
+      same.status === 0 &&
+        unchecked.status === 1 &&
+        /the candidate's own gates: 1 hard gate\(s\) failed or not evaluated/.test(unchecked.out),
+      `${same.out}\n${unchecked.out}`,
+    );
+  }
+  process.stdout.write(`  verdict routes (issue 41): ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
+}

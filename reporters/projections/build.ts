@@ -42,7 +42,7 @@ export interface RunInfo {
    * declared project that did not run fail as not evaluated, and the report says what was left out. Without it the
    * declared projects are those that ran, and the report has no `scope`.
    */
-  scope?: { declared: readonly string[]; filters: string | null; shards?: RunScope['shards'] };
+  scope?: { declared: readonly string[]; filters: string | null; shards?: RunScope['shards']; retryRefused?: number };
   gitSha: string | null;
   startedAt: string;
   finishedAt: string;
@@ -151,6 +151,7 @@ function scopeOf(scope: NonNullable<RunInfo['scope']>, ran: readonly string[]): 
     ran: [...ran].sort(),
     notRun: declared.filter((p) => !ran.includes(p)),
     filters: scope.filters,
+    ...(scope.retryRefused ? { retryRefused: scope.retryRefused } : {}),
     ...(scope.shards ? { shards: scope.shards } : {}),
   };
 }

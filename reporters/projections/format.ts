@@ -30,3 +30,10 @@ export const cellSetAside = (cell: { n: number; missing: number; setAside?: numb
 /** How many distinct samples a cell's interval stands on, when replicates could not differ: `1 distinct, temperature 0`. */
 export const samplesNote = (cell: { samples?: { distinct: number; reason: string } }): string =>
   cell.samples ? `${cell.samples.distinct} distinct, ${cell.samples.reason}` : '';
+
+/**
+ * The report's note of a retry the measuring tests refused (scope.retryRefused): Vitest's retry would re-measure a
+ * failed cell, fit or ladder until it passed, the failed attempts recorded nowhere; here each is measured once.
+ */
+export const retryRefusedText = (count: number): string =>
+  `retry ${count} refused by the measuring tests (cells, fits, adaptive designs, SCC assays): each measured once, its failure stands`;

@@ -10,7 +10,7 @@ import {
 import type { Report, Spend } from '../../src/schema/report.js';
 import { sccStopText } from '../../src/schema/scc-stop.js';
 import type { ReadingProfile } from '../../src/tasks/task.js';
-import { cellSetAside, fixed, interval, percent, samplesNote, thousands, usd } from './format.js';
+import { cellSetAside, fixed, interval, percent, retryRefusedText, samplesNote, thousands, usd } from './format.js';
 import { boardTitle, cellLabel, cellStandingText, headline, RANKED_BY, rankText } from './leaderboard.js';
 import { bounded, markdownCode, markdownSafe as md } from './safe-text.js';
 import { assayNote, limitLine, unpricedSubjects } from './spend.js';
@@ -78,11 +78,15 @@ export function renderMarkdown(report: Report): string {
   const readings = [...new Set(report.cells.flatMap((c) => (c.reading === undefined ? [] : [c.reading])))];
   if (readings.length > 0) lines.push(`Answer reading: ${readings.map((r) => READING_TITLES[r]).join(', ')}`, '');
   const scope = report.scope;
-  if (scope && (scope.notRun.length > 0 || scope.filters || (scope.shards?.missing.length ?? 0) > 0)) {
+  if (
+    scope &&
+    (scope.notRun.length > 0 || scope.filters || (scope.shards?.missing.length ?? 0) > 0 || scope.retryRefused)
+  ) {
     const parts = [
       `ran ${scope.ran.map(md).join(', ') || 'nothing'}`,
       ...(scope.notRun.length > 0 ? [`not run: ${scope.notRun.map(md).join(', ')}`] : []),
       ...(scope.filters ? [`filters: ${md(scope.filters)}`] : []),
+      ...(scope.retryRefused ? [retryRefusedText(scope.retryRefused)] : []),
       ...(scope.shards && scope.shards.missing.length > 0
         ? [
             `**shards missing from the merge: ${scope.shards.missing.map((i) => `${i}/${scope.shards?.count}`).join(', ')}**`,

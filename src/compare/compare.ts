@@ -25,7 +25,7 @@ import {
   sideName,
 } from './records.js';
 import type { Comparison, MetricComparison, NotCompared, Tolerances } from './schema.js';
-import { comparisonPasses } from './verdict.js';
+import { comparisonVerdict, type StoredVerdict } from './verdict.js';
 
 export const DEFAULT_TOLERANCES: Tolerances = {
   retention: 0.01,
@@ -191,7 +191,8 @@ function compareCollapse(b: Collapse, ctx: FitContext): Outcome {
 /**
  * Compares a candidate run with a baseline, record by record: every fit, cell, SCC ladder and collapse fit of the
  * baseline in scope is compared or listed in `notCompared` with why (absent, other levels, insufficient, stopped,
- * no answered trial, no estimate); the gate passes only when that list and the regressions are both empty. A
+ * no answered trial, no estimate); the gate passes only when that list and the regressions are both empty, and
+ * no hard gate of the candidate's own (a ceilingbench.json's, in scope) failed or went unchecked. A
  * regression is declared only when it is statistically supported (CI of the change excludes 0, Holm-adjusted
  * Fisher p < α, or disjoint ladder bounds) AND larger than the tolerance. `only` narrows the scope to some
  * projects; a name neither run has, or an empty scope, throws a UsageError.
@@ -205,6 +206,8 @@ export function compareRuns(
     resamples?: number;
     maxMissingFraction?: number;
     only?: readonly string[];
+    /** The candidate's own gates and manifest, when it is a ceilingbench.json (loadRun): they join the verdict. */
+    candidateVerdict?: StoredVerdict;
   } = {},
 ): Comparison {
   const tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerances };
@@ -226,6 +229,7 @@ export function compareRuns(
   const { metrics, notCompared: skipped } = merge([fits, cells, scc, collapse]);
   const regressions = metrics.filter((m) => m.regression);
   const sides = { baseline: provenanceOfBaseline(base), candidate: provenanceOfBaseline(cand) };
+  const verdict = comparisonVerdict(metrics, skipped, options.candidateVerdict, scope.inScope);
   return {
     baseline: base.name,
     candidate: cand.name,
@@ -240,6 +244,7 @@ export function compareRuns(
     regressions,
     notCompared: skipped,
     newInCandidate: newInCandidate(base, cand, scope.inScope),
-    passed: comparisonPasses(metrics, skipped),
+    candidateGates: verdict.candidate,
+    passed: verdict.passed,
   };
 }

@@ -5,3 +5,4 @@ export * from './compare.js';
 export * from './load.js';
 export * from './provenance.js';
 export * from './schema.js';
+export { type ComparisonVerdict, comparisonVerdict, type StoredVerdict } from './verdict.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { interval } from '../schema/common.js';
+import { gateResultSchema } from '../schema/gate.js';
 import { provenanceSchema } from '../schema/provenance.js';
 
 /** How large a change must be, beyond statistical support, to count as a regression. */
@@ -111,7 +112,12 @@ export const comparisonSchema = z.object({
   /** Not compared, so not shown free of regression: the gate fails on them as on a regression. */
   notCompared: z.array(notComparedSchema),
   newInCandidate: z.array(newRecordSchema),
-  /** No regression and nothing left uncompared: the only passing verdict. */
+  /**
+   * The candidate run's own gates in scope (a ceilingbench.json's; none for a saved baseline), decided again from
+   * what it stored by the run's verdict (src/gates decideVerdict): a hard one failed or not evaluated fails compare.
+   */
+  candidateGates: z.array(gateResultSchema),
+  /** No regression, nothing left uncompared and no hard gate of the candidate failed: the only passing verdict. */
   passed: z.boolean(),
 });
 export type Comparison = z.infer<typeof comparisonSchema>;

@@ -19,6 +19,11 @@ export interface VerdictInput {
   /** The run seed (the notWorseThan bootstrap's root). */
   seed: number;
   resamples?: number;
+  /**
+   * Needs a stored report judged when its run ended (`compare` of a ceilingbench.json: the tests whose declarations
+   * and spec files the judgement read are gone): each outcome stands, and one not evaluated fails as one judged here.
+   */
+  settled?: readonly RequirementOutcome[];
 }
 
 export interface Verdict {
@@ -171,9 +176,10 @@ function judgeRow(row: Row, evidence: Evidence): RequirementOutcome {
  */
 export function decideVerdict(input: VerdictInput): Verdict {
   const cross = crossSubjectGates(input.configured, input.entries, input.seed, input.resamples);
-  const outcomes = input.requirements.flatMap((req) =>
-    rowsOf(req, input.evidence).map((row) => judgeRow(row, input.evidence)),
-  );
+  const outcomes = [
+    ...(input.settled ?? []),
+    ...input.requirements.flatMap((req) => rowsOf(req, input.evidence).map((row) => judgeRow(row, input.evidence))),
+  ];
   // one failed gate line per gate, project and cause: a project that did not run is one line, not one per record
   const unmet = new Map<string, { outcome: RequirementOutcome; needs: string[] }>();
   for (const o of outcomes) {

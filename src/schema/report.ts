@@ -166,6 +166,12 @@ export const runScopeSchema = z.object({
   notRun: z.array(z.string()),
   /** How the run was narrowed: `--project d1`, `-t canonical`, file filters, `--shard 1/3`; null: not narrowed. */
   filters: z.string().nullable(),
+  /**
+   * The run's retry count (`--retry`, `retry` in the configuration) that its measuring tests (cells, fits, adaptive
+   * designs, SCC ladders and assays) refused: each was measured once and its failure stands (docs/ci.md). Absent:
+   * no retry was asked for.
+   */
+  retryRefused: z.number().int().positive().optional(),
   /** A merge of shard blobs: the shard count and the shards it holds and lacks. */
   shards: z
     .object({

@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
 import { comparisonSchema } from '../../src/compare/schema.js';
 import type { Baseline } from '../../src/schema/baseline.js';
 import { ladder, run, sweep } from '../compare/runs.js';
+import { cliCaptured } from '../support/cli-captured.js';
 
 // `ceilingbench compare` through the program, on baseline files: exit 1 when a baseline record was not compared,
 // 0 when all were and none regressed, 2 on a usage error (--only naming a project neither run has).
@@ -17,12 +17,7 @@ const path = (b: Baseline) => {
   return file;
 };
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
-  return { code, out: out.join(''), err: err.join('') };
-}
+const cli = cliCaptured;
 
 let base: string;
 let partial: string;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,13 @@ const D2_SPEC = `${CHILD_SPECS}/d2/retention`;
 const reportOf = (run: VitestRun) => join(run.outDir, 'ceilingbench.json');
 
 const said = (run: VitestRun) => `${run.stdout}\n${run.stderr}`;
+
+/** A copy of the repository's last ceilingbench.json, kept apart from the next run's (for compare). */
+function keep(repo: string, name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `cb-verdict-${name}-`));
+  cpSync(join(repo, 'reports/ceilingbench.json'), join(dir, 'ceilingbench.json'));
+  return join(dir, 'ceilingbench.json');
+}
 
 /** d1 and d2 in two blob shards under the given gates; the folder of their blobs. */
 function shardRun(gates: string): string {
@@ -201,6 +208,11 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
       ['benchmarks', 'd2', 'benchmarks/registers.spec.mjs', 'passed'],
       ['benchmarks', 'd3', 'benchmarks/social.spec.mjs', 'passed'],
     ]);
+    // compare: two identical full runs still pass (the candidate's own gates passed; every record compared)
+    const full = keep(repo, 'full');
+    const same = runCeilingbench(['compare', full, full]);
+    expect(same.status, same.stdout).toBe(0);
+    expect(same.stdout).toMatch(/the candidate's own gates: \d+, no hard gate failed or went unchecked/);
     const fail = run(['run', '--project', 'benchmarks'], userGate(0.999));
     expect(fail.status).toBe(1);
     expect(fail.output).toMatch(/gate benchmarks\.minRetention FAILED \(hard\): d3 p_d = /);
@@ -212,6 +224,15 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
     expect(r.output).toMatch(
       /gate benchmarks\.minRetention FAILED \(hard\): not evaluated — no finished record in project 'benchmarks' for d3 retention fit .*was skipped \(the test name filter -t \^d2\)/,
     );
+    // compare decides through the same verdict: the filtered run against itself compares every record it holds
+    // and none regressed, yet its manifest lacks the d3 fit: not evaluated, exit 1 (exit 0 before: no regression)
+    const filtered = keep(repo, 'filtered');
+    const c = runCeilingbench(['compare', filtered, filtered]);
+    expect(c.status, c.stdout).toBe(1);
+    expect(c.stdout).toMatch(
+      /the candidate's own gates: 1 hard gate\(s\) failed or not evaluated[^\n]*\n- \[sim:retention\?p=0\.95\] gate benchmarks\.minRetention FAILED \(hard\): not evaluated — .*d3 retention fit/,
+    );
+    expect(c.stdout).toMatch(/\nFAIL: 1 hard gate\(s\) of the candidate failed\n$/);
   });
 
   it('a file filter (`vitest run --project benchmarks registers`) leaves social.spec uncollected: exit 1', () => {
@@ -290,6 +311,11 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
     expect(r.output).toMatch(/d2 · fit N=5…50/);
     // Vitest marks a retried test `(retry xN)`: none of the measuring tests is
     expect(r.output).not.toMatch(/\(retry x\d+\)/);
+    // the refusal is the report's too, not only the console's: ceilingbench.json's scope, summary.md's Scope line
+    expect(r.report()?.scope?.retryRefused).toBe(2);
+    expect(readFileSync(join(repo, 'reports/summary.md'), 'utf8')).toMatch(
+      /^Scope: ran d2 · .*retry 2 refused by the measuring tests \(cells, fits, adaptive designs, SCC assays\): each measured once, its failure stands/m,
+    );
   });
 
   it('every config file form is read (.cjs, .cts), two at once is a configuration error naming both', () => {

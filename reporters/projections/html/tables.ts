@@ -2,7 +2,7 @@ import { describeNeed } from '../../../src/gates/index.js';
 import { provenanceSettingsText, provenanceSubjectText } from '../../../src/schema/provenance.js';
 import type { Report, Spend, SpendTotals } from '../../../src/schema/report.js';
 import { sccStopText } from '../../../src/schema/scc-stop.js';
-import { cellSetAside, fixed, interval, percent, samplesNote, thousands, usd } from '../format.js';
+import { cellSetAside, fixed, interval, percent, retryRefusedText, samplesNote, thousands, usd } from '../format.js';
 import { assayNote, limitLine, unpricedSubjects } from '../spend.js';
 import { taskLabel } from '../task-label.js';
 import { escapeHtml as e, htmlTable } from './escape.js';
@@ -22,11 +22,13 @@ function provenanceRows(report: Report): Array<[string, string]> {
 function scopeRow(report: Report): Array<[string, string]> {
   const scope = report.scope;
   const missingShards = scope?.shards?.missing ?? [];
-  if (!scope || (scope.notRun.length === 0 && !scope.filters && missingShards.length === 0)) return [];
+  if (!scope || (scope.notRun.length === 0 && !scope.filters && missingShards.length === 0 && !scope.retryRefused))
+    return [];
   const parts = [
     `ran ${e(scope.ran.join(', ')) || 'nothing'}`,
     ...(scope.notRun.length > 0 ? [`not run: ${e(scope.notRun.join(', '))}`] : []),
     ...(scope.filters ? [`filters: <code>${e(scope.filters)}</code>`] : []),
+    ...(scope.retryRefused ? [e(retryRefusedText(scope.retryRefused))] : []),
     ...(missingShards.length > 0
       ? [
           `<b class="fail">shards missing from the merge: ${missingShards.map((i) => `${i}/${scope.shards?.count}`).join(', ')}</b>`,

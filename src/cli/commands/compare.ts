@@ -5,13 +5,14 @@ import { terminalSafe } from '../../../reporters/projections/safe-text.js';
 import {
   type Comparison,
   compareRuns,
-  loadRunRecord,
+  loadRun,
   type MetricComparison,
   NOT_COMPARED_KINDS,
   type NotCompared,
   type NotComparedKind,
 } from '../../compare/index.js';
 import { formatLevels } from '../../compare/levels.js';
+import { hardFailures } from '../../gates/index.js';
 import { type Provenance, provenanceSettingsText, provenanceSubjectText } from '../../schema/provenance.js';
 import type { RegisterCommand } from '../command.js';
 import { UsageError } from '../errors.js';
@@ -121,6 +122,22 @@ function provenanceLines(c: Comparison): string[] {
   ];
 }
 
+/** The candidate's own hard gates that failed or went unchecked (its run's verdict, decided again). */
+const ownFailures = (c: Comparison) => hardFailures(c.candidateGates);
+
+/** The candidate's own gates (a ceilingbench.json's): failed hard ones each on a line, the rest counted. */
+function candidateGateLines(c: Comparison): string[] {
+  if (c.candidateGates.length === 0) return [];
+  const failed = ownFailures(c);
+  if (failed.length === 0)
+    return ['', `the candidate's own gates: ${c.candidateGates.length}, no hard gate failed or went unchecked`];
+  return [
+    '',
+    `the candidate's own gates: ${failed.length} hard gate(s) failed or not evaluated (compare fails on them):`,
+    ...failed.map((g) => `- ${g.subject ? `[${terminalSafe(g.subject)}] ` : ''}${terminalSafe(g.message)}`),
+  ];
+}
+
 function table(c: Comparison, unfinished: readonly string[] = []): string {
   const lines = [
     ...provenanceLines(c).map(terminalSafe),
@@ -138,7 +155,7 @@ function table(c: Comparison, unfinished: readonly string[] = []): string {
   }
   lines.push('', c.regressions.length === 0 ? 'no regression' : `${c.regressions.length} regression(s):`);
   for (const r of c.regressions) lines.push(`- ${named(r)}: ${r.reason}`);
-  lines.push(...notComparedLines(c), ...newLines(c), '');
+  lines.push(...notComparedLines(c), ...newLines(c), ...candidateGateLines(c), '');
   const warnings = [...(c.provenance.warning ? [c.provenance.warning] : []), ...unfinished];
   const warning = warnings.map((w) => ` — WARNING: ${terminalSafe(w)}`).join('');
   lines.push(
@@ -147,6 +164,7 @@ function table(c: Comparison, unfinished: readonly string[] = []): string {
       : `FAIL: ${[
           ...(c.regressions.length > 0 ? [`${c.regressions.length} regression(s)`] : []),
           ...(c.notCompared.length > 0 ? [`${c.notCompared.length} not compared`] : []),
+          ...(ownFailures(c).length > 0 ? [`${ownFailures(c).length} hard gate(s) of the candidate failed`] : []),
         ].join(', ')}`) + warning,
   );
   return `${lines.join('\n')}\n`;
@@ -171,7 +189,8 @@ function onlyProjects(value: unknown): string[] | undefined {
 
 /**
  * `ceilingbench compare <baseline> <candidate>`: statistical regression gate over every baseline record in scope;
- * exit 1 on a regression or on a record it did not compare, 0 only when all were compared and none regressed.
+ * exit 1 on a regression, on a record it did not compare, or on a hard gate of the candidate's own run that failed
+ * or was not evaluated (src/compare/verdict.ts); 0 only when all were compared, none regressed and none failed.
  */
 export const registerCompare: RegisterCommand = (cli, io) => {
   cli
@@ -189,7 +208,7 @@ export const registerCompare: RegisterCommand = (cli, io) => {
     .action((basePath: string, candPath: string, flags: Record<string, unknown>) => {
       const load = (path: string) => {
         try {
-          return loadRunRecord(path, (line) => io.stderr(`ceilingbench: warning: ${line}\n`));
+          return loadRun(path, (line) => io.stderr(`ceilingbench: warning: ${line}\n`));
         } catch (error) {
           throw new UsageError((error as Error).message);
         }
@@ -203,7 +222,12 @@ export const registerCompare: RegisterCommand = (cli, io) => {
         }).filter(([, v]) => v !== undefined),
       );
       const only = onlyProjects(flags.only);
-      const comparison = compareRuns(load(basePath), load(candPath), { tolerances, only });
+      const candidate = load(candPath);
+      const comparison = compareRuns(load(basePath).record, candidate.record, {
+        tolerances,
+        only,
+        ...(candidate.verdict ? { candidateVerdict: candidate.verdict } : {}),
+      });
       // a report whose run did not finish (killed, or still running) is flagged: its numbers are an earlier run's
       const unfinished = [basePath, candPath].flatMap((path) => {
         const note = unfinishedRunNote(dirname(resolve(path)));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { headerTable } from '../../../reporters/projections/html/tables.js';
+import { renderMarkdown } from '../../../reporters/projections/markdown.js';
 import { fixtureReport } from './support.js';
 
 describe('index.html scope line', () => {
@@ -22,5 +23,14 @@ describe('index.html scope line', () => {
     // a full run has no scope line
     const full = { ...report, scope: { declared: ['d2'], ran: ['d2'], notRun: [], filters: null } };
     expect(headerTable(full)).not.toContain('Scope');
+  });
+
+  it('says a retry the measuring tests refused, as summary.md does, even in a full run', () => {
+    const report = fixtureReport();
+    const retried = { ...report, scope: { declared: ['d2'], ran: ['d2'], notRun: [], filters: null, retryRefused: 3 } };
+    const said =
+      'retry 3 refused by the measuring tests (cells, fits, adaptive designs, SCC assays): each measured once, its failure stands';
+    expect(headerTable(retried)).toContain(`<tr><th>Scope</th><td>ran d2 · ${said}</td></tr>`);
+    expect(renderMarkdown(retried)).toContain(`Scope: ran d2 · ${said}\n`);
   });
 });
