@@ -4,7 +4,7 @@ import { RUN_CONFIG_KEY, type RunConfig } from '../src/config/resolve.js';
 import { ERROR_CODES, type ErrorCode, errorCodeOf } from '../src/errors.js';
 import { hardFailures, undecidedPasses, unknownGateKeys } from '../src/gates/index.js';
 import { servedModelNotes } from '../src/schema/provenance.js';
-import type { Report } from '../src/schema/report.js';
+import { type Report, runBlockOf } from '../src/schema/report.js';
 import { limitRecordAt } from '../src/spend/ledger-server.js';
 import { redact, secretsFromEnv } from '../src/subjects/redact.js';
 import { declaredProjectName } from '../src/tasks/project-names.js';
@@ -194,7 +194,8 @@ export default class CeilingbenchReporter implements Reporter {
       // the records each hard gate needs, from the configuration and the declared spec files (not from what ran)
       const requirements = manifestOf(config);
       const finishedAt = new Date();
-      const report = buildReport(entries, {
+      const state = runInterrupted() ? 'interrupted' : 'finished';
+      const built = buildReport(entries, {
         version: toolVersion(),
         gates: config.gates,
         gitSha: gitSha(root),
@@ -217,13 +218,15 @@ export default class CeilingbenchReporter implements Reporter {
             }
           : {}),
       });
+      // the run that wrote it, and what an interruption cut: the same id and state as the set's manifest
+      const report: Report = { ...built, run: runBlockOf(this.run, state, built.cells) };
       const outDir = config.outDir;
       // the set is written as a whole: no file of the previous run's set stays beside this run's
       clearReportSet(outDir);
       writeReportSet(report, entries, outDir);
       if (config.html) await this.writeHtml(report, outDir, root);
       scrubReportSet(outDir, secretsFromEnv(process.env));
-      sealReportSet(outDir, this.run, runInterrupted() ? 'interrupted' : 'finished');
+      sealReportSet(outDir, this.run, state);
       this.marked.delete(outDir);
       const { missing, trials, missingRate, insufficientCells } = report.summary;
       // the cells whose set-aside share (Format, Truncation under the paper rule; api; budget) made them insufficient
@@ -242,6 +245,13 @@ export default class CeilingbenchReporter implements Reporter {
         const api = firstApiIssue(report);
         if (api && !providerStop(report)) write(`first API failure: ${api.slice(0, 400)}`);
       }
+      const cut = report.run?.cut;
+      if (state === 'interrupted' && cut)
+        write(
+          `interrupted: ${cut.inFlight + cut.notSent} trial(s) cut — ${cut.inFlight} in flight (their requests ` +
+            `aborted), ${cut.notSent} not sent — recorded as \`budget\` (missing data); the cells the cancel skipped ` +
+            'are counted as skipped, not measured; a rerun resumes from the response cache',
+        );
       const shard = vitest.config.shard;
       if (shard && !vitest.config.mergeReports)
         write(

@@ -41,6 +41,10 @@ describe('an interrupted run on the simulator', { timeout: 120_000 }, () => {
       expect(existsSync(join(r.outDir, 'ceilingbench.json')), r.output).toBe(true);
       const manifest = JSON.parse(readFileSync(join(r.outDir, 'ceilingbench.set.json'), 'utf8'));
       expect(manifest.run.state).toBe('interrupted');
+      // the report says so itself, with the trials the interruption cut (issue 42: they were absent)
+      const report = JSON.parse(readFileSync(join(r.outDir, 'ceilingbench.json'), 'utf8'));
+      expect(report.run).toMatchObject({ id: manifest.run.id, state: 'interrupted' });
+      expect(r.output).toMatch(/interrupted: \d+ trial\(s\) cut/);
       expect(r.code, r.output).toBe(4);
       // not the pool's 60 s timeout for a worker killed while it started or tore down
       expect(r.waitedMs, r.output).toBeLessThan(45_000);

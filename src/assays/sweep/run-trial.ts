@@ -1,4 +1,5 @@
 import type { ReasoningRecord, TrialRecord } from '../../schema/trial.js';
+import { NOT_SENT_INTERRUPTED } from '../../spend/ledger.js';
 import type { Subject } from '../../subjects/subject.js';
 import { gradeResponse, responseChannels } from '../../tasks/final-answer.js';
 import { apiOutcome, budgetOutcome } from '../../tasks/outcome.js';
@@ -75,7 +76,12 @@ async function askAndGrade(
   }
   if (response.kind === 'not-sent') {
     const outcome = budgetOutcome(task.family, response.reason, instance.answer);
-    return { record: { ...base, outcome, finishReason: null, usage: null, cacheHit: false }, response: null };
+    // the spend ledger refused it because the run was interrupted (Ctrl-C or SIGTERM with a paid subject)
+    const interrupted = response.reason === NOT_SENT_INTERRUPTED ? { interrupted: 'not-sent' as const } : {};
+    return {
+      record: { ...base, outcome, finishReason: null, usage: null, cacheHit: false, ...interrupted },
+      response: null,
+    };
   }
   const seen = {
     text: response.text,
@@ -128,4 +134,34 @@ async function askAndGrade(
 function reasoningRecord(channels: ResponseChannels): ReasoningRecord | null {
   if (channels.sources.length === 0 && !channels.unclosed) return null;
   return { chars: channels.reasoning.length, sources: channels.sources, unclosed: channels.unclosed };
+}
+
+/** Why a trial cut by an interrupted run has no answer. */
+const CUT_REASON = {
+  'in-flight': 'the run was interrupted: the request in flight was aborted',
+  'not-sent': NOT_SENT_INTERRUPTED,
+} as const;
+
+/**
+ * A trial the interrupted run cut: `budget` (missing data, never a failure), whether it had started (its request, if
+ * sent, was aborted) or not. Nothing is known of its requests here: `attempts` 0 (the spend record counts them).
+ */
+export function interruptedTrial(spec: TrialSpec, cut: 'in-flight' | 'not-sent'): AnsweredTrial {
+  const { task, instance, variant, trialIndex } = spec;
+  const record: TrialRecord = {
+    task: task.id,
+    level: instance.level,
+    seed: instance.seed,
+    trialIndex,
+    profile: instance.profile,
+    variant,
+    outcome: budgetOutcome(task.family, CUT_REASON[cut], instance.answer),
+    finishReason: null,
+    usage: null,
+    latencyMs: 0,
+    cacheHit: false,
+    attempts: 0,
+    interrupted: cut,
+  };
+  return { record, instance, prompt: task.render(instance, variant), response: null };
 }
