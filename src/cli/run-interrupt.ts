@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Vitest } from 'vitest/node';
 import type { SpendLedger } from '../spend/ledger.js';
@@ -24,38 +24,76 @@ export const INTERRUPT_CLOSE_MS = 10_000;
 const INTERRUPT_CLOSE_STATUS_MS = 1_000;
 
 /**
- * Closes Vitest; after an interrupt, the wait is bounded and said: returns false when it gave up (the caller then
- * exits without waiting for the pool's timers).
+ * How many of Vitest's forked test workers of this process are alive (Linux: /proc), or undefined where that cannot
+ * be read. A fork the signal killed is gone from the list at once, while Vitest's pool may still wait for its reply.
  */
-export async function closeVitest(vitest: Vitest, interrupted: boolean, io: CliIo): Promise<boolean> {
+export function poolWorkersAlive(): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const children = readdirSync(`/proc/${process.pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${process.pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean),
+    );
+    return children.filter((pid) => {
+      try {
+        return /vitest[\\/]dist[\\/]workers[\\/]/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+      } catch {
+        return false; // gone meanwhile
+      }
+    }).length;
+  } catch {
+    return undefined;
+  }
+}
+
+const CLOSE_POLL_MS = 100;
+
+/**
+ * Closes Vitest; after an interrupt, the wait is bounded and said, and it ends as soon as no test worker is left
+ * alive (what Vitest's pool then still waits for is a reply no worker will send). Returns false when it stopped
+ * waiting before Vitest closed (the caller then exits without waiting for the pool's timers).
+ */
+export async function closeVitest(
+  vitest: Vitest,
+  interrupted: boolean,
+  io: CliIo,
+  alive: () => number | undefined = poolWorkersAlive,
+): Promise<boolean> {
   const closing = vitest.close();
   if (!interrupted) {
     await closing;
     return true;
   }
   const timers: NodeJS.Timeout[] = [];
-  const closed = await Promise.race([
-    closing.then(() => true),
-    new Promise<boolean>((resolve) => {
+  const ended = await Promise.race([
+    closing.then(() => 'closed' as const),
+    new Promise<'no-worker' | 'timeout'>((resolve) => {
+      // a close that takes longer than a moment is said, and watched: Vitest closes its servers and the global
+      // setups' teardown in that moment too, which no worker count says anything about
       timers.push(
-        setTimeout(
-          () =>
-            io.stderr(
-              `ceilingbench: waiting up to ${INTERRUPT_CLOSE_MS / 1000} s for Vitest to stop its test workers\n`,
-            ),
-          INTERRUPT_CLOSE_STATUS_MS,
-        ),
-        setTimeout(() => resolve(false), INTERRUPT_CLOSE_MS),
+        setTimeout(() => {
+          const left = alive();
+          if (left === 0) return resolve('no-worker');
+          io.stderr(
+            `ceilingbench: waiting up to ${INTERRUPT_CLOSE_MS / 1000} s for Vitest to stop its test workers` +
+              `${left === undefined ? '' : ` (${left} left)`}\n`,
+          );
+          timers.push(
+            setInterval(() => {
+              if (alive() === 0) resolve('no-worker');
+            }, CLOSE_POLL_MS),
+          );
+        }, INTERRUPT_CLOSE_STATUS_MS),
+        setTimeout(() => resolve('timeout'), INTERRUPT_CLOSE_MS),
       );
     }),
   ]);
   for (const t of timers) clearTimeout(t);
-  if (!closed)
+  if (ended === 'timeout')
     io.stderr(
-      `ceilingbench: Vitest had not stopped its test workers after ${INTERRUPT_CLOSE_MS / 1000} s (a worker ended ` +
-        'by the signal before it answered its pool); exiting without waiting for them\n',
+      `ceilingbench: Vitest had not stopped its test workers after ${INTERRUPT_CLOSE_MS / 1000} s; exiting ` +
+        'without waiting for them\n',
     );
-  return closed;
+  return ended === 'closed';
 }
 
 /**

@@ -1,11 +1,11 @@
 import { fork } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Vitest } from 'vitest/node';
-import { closeVitest, INTERRUPT_CLOSE_MS } from '../../src/cli/run-interrupt.js';
+import { closeVitest, INTERRUPT_CLOSE_MS, poolWorkersAlive } from '../../src/cli/run-interrupt.js';
 import { ROOT } from '../support/run-vitest.js';
 
 /**
@@ -73,12 +73,46 @@ describe('the close of an interrupted run is bounded and said', () => {
   it('gives up after INTERRUPT_CLOSE_MS, saying what it waited for', async () => {
     vi.useFakeTimers();
     const said: string[] = [];
-    const closing = closeVitest(never, true, { stdout: () => {}, stderr: (s: string) => said.push(s) } as never);
+    const io = { stdout: () => {}, stderr: (s: string) => said.push(s) } as never;
+    const closing = closeVitest(never, true, io, () => 2);
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(said.join('')).toContain(`waiting up to ${INTERRUPT_CLOSE_MS / 1000} s for Vitest to stop its test workers`);
+    expect(said.join('')).toContain(
+      `waiting up to ${INTERRUPT_CLOSE_MS / 1000} s for Vitest to stop its test workers (2 left)`,
+    );
     await vi.advanceTimersByTimeAsync(INTERRUPT_CLOSE_MS);
     expect(await closing).toBe(false);
     expect(said.join('')).toContain('exiting without waiting for them');
+  });
+
+  it('stops waiting once no test worker is left alive (the pool waits for a reply no worker will send)', async () => {
+    vi.useFakeTimers();
+    const said: string[] = [];
+    let left = 1;
+    const closing = closeVitest(
+      never,
+      true,
+      { stdout: () => {}, stderr: (s: string) => said.push(s) } as never,
+      () => left,
+    );
+    await vi.advanceTimersByTimeAsync(1_500);
+    left = 0;
+    await vi.advanceTimersByTimeAsync(200);
+    expect(await closing).toBe(false);
+    expect(said.join('')).not.toContain('exiting without waiting');
+  });
+
+  it.runIf(process.platform === 'linux')('counts the forked Vitest workers of this process, alive', async () => {
+    const before = poolWorkersAlive() ?? -1;
+    const dir = join(mkdtempSync(join(tmpdir(), 'cb-pool-')), 'vitest', 'dist', 'workers');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'forks.js'), "process.send('ready'); setInterval(() => {}, 1000);\n");
+    const child = fork(join(dir, 'forks.js'), [], { env: { ...process.env, CB_RUN_WORKER_SIGNALS: '0' } });
+    await new Promise((resolve) => child.once('message', resolve));
+    expect(poolWorkersAlive()).toBe(before + 1);
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await gone;
+    expect(poolWorkersAlive()).toBe(before);
   });
 
   it('says nothing when the close is prompt, and waits as long as it takes when the run was not interrupted', async () => {
