@@ -12,7 +12,9 @@ import { CLI_BIN, spawnBench } from '../reliability/support/bench-run.js';
 async function interrupted(signal: NodeJS.Signals) {
   const outDir = mkdtempSync(join(tmpdir(), 'cb-interrupt-'));
   const bench = spawnBench(
-    [CLI_BIN, 'run', '--project', 'd1,d2,d3', '--subject', 'sim:default', '--trials', '40', '--out', outDir],
+    // 200 trials a cell: the run lasts long enough that the signal, sent once the second cell is reported, cannot
+    // come after it ended (a loaded machine reads the child's output late)
+    [CLI_BIN, 'run', '--project', 'd1,d2,d3', '--subject', 'sim:default', '--trials', '200', '--out', outDir],
     { CEILINGBENCH_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cb-interrupt-cache-')) },
   );
   await new Promise<void>((resolve) => {

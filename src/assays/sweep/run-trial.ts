@@ -44,12 +44,22 @@ export async function answerTrial(subject: Subject, spec: TrialSpec): Promise<An
   return { record, instance, prompt, response };
 }
 
+/** Which trial a record is: its task, instance (level, seed, profile), replicate and prompt variant. */
+const trialIdentity = ({ task, instance, trialIndex, variant }: TrialSpec) => ({
+  task: task.id,
+  level: instance.level,
+  seed: instance.seed,
+  trialIndex,
+  profile: instance.profile,
+  variant,
+});
+
 async function askAndGrade(
   subject: Subject,
   spec: TrialSpec,
   prompt: Prompt,
 ): Promise<Pick<AnsweredTrial, 'record' | 'response'>> {
-  const { task, instance, variant, budget, trialIndex, signal } = spec;
+  const { task, instance, budget, trialIndex, signal } = spec;
   const response = await subject.answer({
     taskId: task.id,
     instance,
@@ -59,12 +69,7 @@ async function askAndGrade(
     signal,
   });
   const base = {
-    task: task.id,
-    level: instance.level,
-    seed: instance.seed,
-    trialIndex,
-    profile: instance.profile,
-    variant,
+    ...trialIdentity(spec),
     latencyMs: response.latencyMs,
     attempts: response.attempts,
     ...(response.kind !== 'not-sent' && response.billedNoAnswer ? { billedNoAnswer: response.billedNoAnswer } : {}),
@@ -147,14 +152,9 @@ const CUT_REASON = {
  * sent, was aborted) or not. Nothing is known of its requests here: `attempts` 0 (the spend record counts them).
  */
 export function interruptedTrial(spec: TrialSpec, cut: 'in-flight' | 'not-sent'): AnsweredTrial {
-  const { task, instance, variant, trialIndex } = spec;
+  const { task, instance, variant } = spec;
   const record: TrialRecord = {
-    task: task.id,
-    level: instance.level,
-    seed: instance.seed,
-    trialIndex,
-    profile: instance.profile,
-    variant,
+    ...trialIdentity(spec),
     outcome: budgetOutcome(task.family, CUT_REASON[cut], instance.answer),
     finishReason: null,
     usage: null,
