@@ -1,31 +1,20 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
-import type { Reporter, TestCase, TestModule, TestProject, TestSuite, Vitest } from 'vitest/node';
-import { designText } from '../src/config/design.js';
+import { resolve } from 'node:path';
+import type { Reporter, TestModule, TestProject, Vitest } from 'vitest/node';
 import { RUN_CONFIG_KEY, type RunConfig } from '../src/config/resolve.js';
 import { ERROR_CODES, type ErrorCode, errorCodeOf } from '../src/errors.js';
-import { configuredGatesOf, hardFailures, undecidedPasses, unknownGateKeys } from '../src/gates/index.js';
-import { type ProvenanceSettings, servedModelNotes } from '../src/schema/provenance.js';
-import type { Report } from '../src/schema/report.js';
+import { hardFailures, undecidedPasses, unknownGateKeys } from '../src/gates/index.js';
+import { servedModelNotes } from '../src/schema/provenance.js';
+import { type Report, runBlockOf } from '../src/schema/report.js';
 import { limitRecordAt } from '../src/spend/ledger-server.js';
 import { redact, secretsFromEnv } from '../src/subjects/redact.js';
 import { declaredProjectName } from '../src/tasks/project-names.js';
 import { isBenchmarkProject } from '../src/vitest/benchmark-mark.js';
 import { claimReportSet } from '../src/vitest/ensure-reporter.js';
-import { PACKAGE_ROOT_URL, REPORTER_MARK } from '../src/vitest/files.js';
+import { REPORTER_MARK } from '../src/vitest/files.js';
 import { runInterrupted } from '../src/vitest/interrupt-state.js';
 import { manifestOf } from '../src/vitest/manifest.js';
-import {
-  type CeilingbenchMeta,
-  FIT_META_KEY,
-  MODULE_STAMP_KEY,
-  type ModuleStamp,
-  SUBJECT_META_KEY,
-} from '../src/vitest/meta.js';
 import { configOf, configsOf } from '../src/vitest/run-config.js';
-import { PROJECT_PATTERNS_KEY } from '../src/vitest/subject-keys.js';
-import type { TestEntry } from './projections/build.js';
+import { collect } from './collect.js';
 import {
   markRunStarted,
   type ReportSetManifest,
@@ -35,181 +24,20 @@ import {
   sealReportSet,
 } from './projections/report-set.js';
 import { terminalSafe } from './projections/safe-text.js';
-
-/** The message of the first trial a provider-fatal condition stopped (src/subjects/openai), if any. */
-function providerStop(report: Report): string | undefined {
-  const marker = `run stopped (CB_PROVIDER_FATAL)`;
-  for (const cell of report.cells)
-    for (const trial of cell.trials) {
-      const issue = trial.outcome.issues.find((i) => i.startsWith(marker));
-      if (issue) return issue;
-    }
-  return undefined;
-}
-
-/** The provider's message of the first `api` trial (report order), for the console line under "missing data". */
-function firstApiIssue(report: Report): string | undefined {
-  for (const cell of report.cells)
-    for (const trial of cell.trials)
-      if (trial.outcome.kind === 'api' && trial.outcome.issues[0]) return trial.outcome.issues[0];
-  return undefined;
-}
-
-/** ceilingbench's own version (not the user's package): the package's package.json. */
-function toolVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT_URL), 'utf8')) as {
-      name?: string;
-      version?: string;
-    };
-    return pkg.name === 'ceilingbench' && pkg.version ? pkg.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
-
-/** Whether this run writes Vitest's blob report (to be merged later), under Vitest 4.1 and 5 alike. */
-const writesBlob = (vitest: Vitest): boolean =>
-  (vitest.config.reporters ?? []).some((r) => (Array.isArray(r) ? r[0] : r) === 'blob');
-
-/** The more severe of two exit codes (several report sets: the worst one's). */
-const worse = (a: typeof process.exitCode, b: typeof process.exitCode): number =>
-  Math.max(Number(a ?? 0), Number(b ?? 0));
-
-function gitSha(root: string): string | null {
-  const fromEnv = process.env.CEILINGBENCH_GIT_SHA ?? process.env.GITHUB_SHA;
-  if (fromEnv) return fromEnv;
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim();
-  } catch {
-    return null;
-  }
-}
-
-interface Collected {
-  entries: TestEntry[];
-  /** The spec files collected, per Vitest project, relative to the ceilingbench root. */
-  files: Array<{ project: string; file: string }>;
-  /** The projects of the modules collected (a module whose every test a filter skipped included). */
-  projects: Set<string>;
-  stamps: ModuleStamp[];
-}
-
-/**
- * The project a test's records and gates name: its Vitest project, with its subject's label in a run with several
- * subjects (`d2@gpt-4o`; the label is on the test's suite or the test, src/vitest/sweep.ts and scc.ts).
- */
-function projectOfTest(test: TestCase, name: string): string {
-  let node: TestCase | TestSuite | undefined = test;
-  while (node) {
-    const label = node.meta()[SUBJECT_META_KEY];
-    if (label) return `${name}@${label}`;
-    node = node.parent.type === 'suite' ? node.parent : undefined;
-  }
-  return name;
-}
-
-/**
- * `nameOf`: the name the plugin gave a Vitest project (declaredProjectName: Vitest 5's `bench (d2)` is `d2`).
- */
-function collect(
-  modules: ReadonlyArray<TestModule>,
-  root: string,
-  cbRoot: string,
-  nameOf: (project: TestProject) => string,
-): Collected {
-  const entries: TestEntry[] = [];
-  const projects = new Set<string>();
-  const stamps: ModuleStamp[] = [];
-  const files: Collected['files'] = [];
-  for (const module of modules) {
-    const name = nameOf(module.project);
-    projects.add(name);
-    const specFile = relative(cbRoot, module.moduleId).split(sep).join('/');
-    files.push({ project: name, file: specFile });
-    const stamp = module.meta()[MODULE_STAMP_KEY];
-    if (stamp) stamps.push(stamp);
-    for (const test of module.children.allTests()) {
-      const result = test.result();
-      const meta = test.meta().ceilingbench as CeilingbenchMeta | undefined;
-      const declares = test.meta()[FIT_META_KEY];
-      const project = projectOfTest(test, name);
-      projects.add(project);
-      entries.push({
-        project,
-        name: terminalSafe(test.fullName),
-        file: module.relativeModuleId ?? module.moduleId.replace(`${root}/`, ''),
-        state: result.state,
-        errors: (result.errors ?? []).map((e) => e.message),
-        durationMs: test.diagnostic()?.duration ?? 0,
-        meta,
-        specFile,
-        ...(declares ? { declares } : {}),
-      });
-    }
-  }
-  return { entries, files, projects, stamps };
-}
-
-/** How this run was narrowed, as a user would have typed it; null when it ran everything it declares. */
-function filtersOf(vitest: Vitest): string | null {
-  const parts: string[] = [];
-  // as typed: `ceilingbench run --project d2@gpt-4o` gives Vitest `d2` (src/vitest/subject-filter.ts)
-  const typed = vitest.config.provide?.[PROJECT_PATTERNS_KEY] as string[] | undefined;
-  for (const p of typed ?? vitest.config.project ?? []) parts.push(`--project ${p}`);
-  if (vitest.config.testNamePattern) parts.push(`-t ${vitest.config.testNamePattern.source}`);
-  const files = (vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
-  if (files && files.length > 0) parts.push(`files ${files.join(' ')}`);
-  if (vitest.config.shard) parts.push(`--shard ${vitest.config.shard.index}/${vitest.config.shard.count}`);
-  if (vitest.config.changed)
-    parts.push(`--changed${typeof vitest.config.changed === 'string' ? ` ${vitest.config.changed}` : ''}`);
-  // --changed fills `related` with the changed files itself: the flag as typed is the filter
-  else if ((vitest.config.related?.length ?? 0) > 0) parts.push(`related ${(vitest.config.related ?? []).join(' ')}`);
-  return parts.length > 0 ? terminalSafe(parts.join(', ')) : null;
-}
-
-/** The run's settings a report's provenance names (src/schema/provenance.ts). */
-function settingsOf(config: RunConfig, vitest: Vitest): ProvenanceSettings {
-  return {
-    trials: config.trials,
-    design: designText(config.design),
-    missingRule: config.missing,
-    readingProfile: config.reading,
-    maxMissingFraction: config.maxMissingFraction,
-    reasoningDelimiters: config.reasoningDelimiters.length,
-    vitestVersion: (vitest as { version?: string }).version ?? null,
-  };
-}
-
-/** The retry the measuring tests refused, as the report's scope records it (none asked: nothing). */
-const refusedRetry = (vitest: Vitest): { retryRefused?: number } =>
-  retriesOf(vitest) > 0 ? { retryRefused: retriesOf(vitest) } : {};
-
-/** The run's retry count (`--retry`, `retry` in the configuration: a number or `{ count }`). */
-function retriesOf(vitest: Vitest): number {
-  const retry = (vitest.config as { retry?: number | { count?: number } }).retry;
-  return typeof retry === 'number' ? retry : (retry?.count ?? 0);
-}
-
-/** Whether the run selected its files by what changed (`--changed`, `vitest related`). */
-const narrowedByChanges = (vitest: Vitest): boolean =>
-  Boolean(vitest.config.changed) || (vitest.config.related?.length ?? 0) > 0;
-
-/** Whether the configuration has a hard gate (one that decides the exit code). */
-const hasHardGates = (config: RunConfig): boolean =>
-  Object.values(config.gates).some((g) => configuredGatesOf(g).some((x) => x.mode === 'hard'));
-
-/** The shards a merge of blobs holds and lacks (each shard's modules carry its stamp); none outside a merge. */
-function shardsOf(stamps: readonly ModuleStamp[]): { count: number; merged: number[]; missing: number[] } | undefined {
-  const counts = [...new Set(stamps.flatMap((s) => (s.shard ? [s.shard.count] : [])))];
-  if (counts.length === 0) return undefined;
-  const count = Math.max(...counts);
-  const merged = [...new Set(stamps.flatMap((s) => (s.shard ? [s.shard.index] : [])))].sort((a, b) => a - b);
-  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !merged.includes(i));
-  return { count, merged, missing };
-}
+import { firstApiIssue, providerStop } from './report-notes.js';
+import {
+  filtersOf,
+  gitSha,
+  hasHardGates,
+  narrowedByChanges,
+  refusedRetry,
+  retriesOf,
+  settingsOf,
+  shardsOf,
+  toolVersion,
+  worse,
+  writesBlob,
+} from './run-facts.js';
 
 /**
  * @public The ceilingbench reporter (`ceilingbench/reporter`, for `reporters` without the plugin).
@@ -367,7 +195,8 @@ export default class CeilingbenchReporter implements Reporter {
       // the records each hard gate needs, from the configuration and the declared spec files (not from what ran)
       const requirements = manifestOf(config);
       const finishedAt = new Date();
-      const report = buildReport(entries, {
+      const state = runInterrupted() ? 'interrupted' : 'finished';
+      const built = buildReport(entries, {
         version: toolVersion(),
         gates: config.gates,
         gitSha: gitSha(root),
@@ -390,13 +219,15 @@ export default class CeilingbenchReporter implements Reporter {
             }
           : {}),
       });
+      // the run that wrote it, and what an interruption cut: the same id and state as the set's manifest
+      const report: Report = { ...built, run: runBlockOf(this.run, state, built.cells) };
       const outDir = config.outDir;
       // the set is written as a whole: no file of the previous run's set stays beside this run's
       clearReportSet(outDir);
       writeReportSet(report, entries, outDir);
       if (config.html) await this.writeHtml(report, outDir, root);
       scrubReportSet(outDir, secretsFromEnv(process.env));
-      sealReportSet(outDir, this.run, runInterrupted() ? 'interrupted' : 'finished');
+      sealReportSet(outDir, this.run, state);
       this.marked.delete(outDir);
       const { missing, trials, missingRate, insufficientCells } = report.summary;
       // the cells whose set-aside share (Format, Truncation under the paper rule; api; budget) made them insufficient
@@ -415,6 +246,13 @@ export default class CeilingbenchReporter implements Reporter {
         const api = firstApiIssue(report);
         if (api && !providerStop(report)) write(`first API failure: ${api.slice(0, 400)}`);
       }
+      const cut = report.run?.cut;
+      if (state === 'interrupted' && cut)
+        write(
+          `interrupted: ${cut.inFlight + cut.notSent} trial(s) cut — ${cut.inFlight} in flight (their requests ` +
+            `aborted), ${cut.notSent} not sent — recorded as \`budget\` (missing data); the cells the cancel skipped ` +
+            'are counted as skipped, not measured; a rerun resumes from the response cache',
+        );
       const shard = vitest.config.shard;
       if (shard && !vitest.config.mergeReports)
         write(

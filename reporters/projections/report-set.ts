@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { CeilingbenchError } from '../../src/errors.js';
+import { RUN_STATES, runBlockSchema } from '../../src/schema/report.js';
 import { redact } from '../../src/subjects/redact.js';
 
 /**
@@ -28,7 +29,7 @@ export const REPORT_SET_FILES = [
   'charts.vl.json',
 ] as const;
 
-export const RUN_STATES = ['running', 'finished', 'interrupted'] as const;
+export { RUN_STATES };
 
 export const reportSetManifestSchema = z.object({
   format: z.literal('ceilingbench-report-set/1'),
@@ -178,17 +179,34 @@ export function sealReportSet(
   writeManifest(outDir, { format: 'ceilingbench-report-set/1', run: { ...run, state }, files });
 }
 
+/** The run block of the ceilingbench.json at `path` (undefined: none, or the file cannot be read). */
+function runBlockAt(path: string): z.infer<typeof runBlockSchema> | undefined {
+  try {
+    const parsed = runBlockSchema.safeParse((JSON.parse(readFileSync(path, 'utf8')) as { run?: unknown }).run);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * What a reader of a report must be told about its set: undefined when its run finished (or the set predates the
- * manifest), else a sentence naming the run and its state.
+ * What a reader of the report at `reportPath` must be told about the run that wrote it: undefined when that run
+ * finished (or the report and its set predate the run state), else a sentence naming the run and its state. The
+ * report's own run block says whether its run was interrupted (also in a copy outside its folder); the set's
+ * manifest beside it says whether a later run started there and did not finish (killed, or still running).
  */
-export function unfinishedRunNote(outDir: string): string | undefined {
+export function unfinishedRunNote(reportPath: string): string | undefined {
+  const outDir = dirname(reportPath);
+  const run = runBlockAt(reportPath);
   const manifest = readReportSetManifest(outDir);
-  if (!manifest || manifest.run.state === 'finished') return undefined;
-  if (manifest.run.state === 'interrupted')
-    return `the run ${manifest.run.id} that wrote ${outDir} was interrupted: its report holds the trials that finished`;
-  return (
-    `the run ${manifest.run.id} (started ${manifest.run.startedAt}) that last used ${outDir} did not finish ` +
-    `(state: running — killed, or still running): the reports there are an earlier run's, or none`
-  );
+  if (manifest?.run.state === 'running' && manifest.run.id !== run?.id)
+    return (
+      `the run ${manifest.run.id} (started ${manifest.run.startedAt}) that last used ${outDir} did not finish ` +
+      `(state: running — killed, or still running): the reports there are an earlier run's, or none`
+    );
+  const interrupted =
+    run?.state === 'interrupted' ? run : manifest?.run.state === 'interrupted' ? manifest.run : undefined;
+  if (!interrupted) return undefined;
+  const cut = run?.cut ? `; ${run.cut.inFlight + run.cut.notSent} trial(s) were cut (\`budget\`, missing data)` : '';
+  return `the run ${interrupted.id} that wrote ${reportPath} was interrupted: its report holds the trials that finished${cut}`;
 }

@@ -6,9 +6,9 @@ import { parseSubjectSpec } from '../subjects/spec.js';
 import type { TrialRequest } from '../subjects/subject.js';
 import { generateCell } from '../tasks/instances.js';
 import { standardProjects } from '../tasks/project-names.js';
+import { type PlannedUnit, plannedUnits } from '../tasks/standard-specs.js';
 import type { AnyTaskPlugin, TaskInstance } from '../tasks/task.js';
 import { matchProject, selectProjects } from './projects.js';
-import { type PlannedUnit, plannedUnits } from './units.js';
 
 /** Instance seeds of a run (src/vitest/context.ts seedOffsetFor: seed s shifts every seed by s · 10^6). */
 const seedOffsetOf = (runSeed: number): number => runSeed * 1_000_000;

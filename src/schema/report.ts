@@ -183,6 +183,42 @@ export const runScopeSchema = z.object({
 });
 export type RunScope = z.infer<typeof runScopeSchema>;
 
+/** A run's state: `running` until its report set is written, then `finished` or `interrupted` (Ctrl-C, SIGTERM). */
+export const RUN_STATES = ['running', 'finished', 'interrupted'] as const;
+
+/**
+ * The run that wrote a report: its id (its start time and process: run-dependent, like `timing`), its state, and
+ * for an interrupted run the trials the interruption cut (outcome `budget`, `interrupted` on the trial: started and
+ * aborted, or never started). The report set's manifest (ceilingbench.set.json) carries the same id and state.
+ */
+export const runBlockSchema = z.object({
+  id: z.string(),
+  startedAt: z.string(),
+  state: z.enum(RUN_STATES),
+  cut: z.object({ inFlight: count, notSent: count }).optional(),
+});
+export type RunBlock = z.infer<typeof runBlockSchema>;
+
+/** The run block of a report over `cells`: the trials cut are counted from the trials' `interrupted` marks. */
+export function runBlockOf(
+  run: { id: string; startedAt: string },
+  state: RunBlock['state'],
+  cells: ReadonlyArray<{ trials: ReadonlyArray<{ interrupted?: 'in-flight' | 'not-sent' }> }>,
+): RunBlock {
+  let inFlight = 0;
+  let notSent = 0;
+  for (const cell of cells)
+    for (const trial of cell.trials) {
+      if (trial.interrupted === 'in-flight') inFlight += 1;
+      else if (trial.interrupted === 'not-sent') notSent += 1;
+    }
+  return {
+    ...run,
+    state,
+    ...(state === 'interrupted' || inFlight + notSent > 0 ? { cut: { inFlight, notSent } } : {}),
+  };
+}
+
 export const reportSchema = z.object({
   schemaVersion: z.literal(1),
   tool: z.object({ name: z.literal('ceilingbench'), version: z.string() }),
@@ -228,5 +264,10 @@ export const reportSchema = z.object({
   leaderboard: leaderboardSchema.optional(),
   /** Wall-clock fields live here only; everything else is a function of the seed and the subject. */
   timing: z.object({ startedAt: z.string(), finishedAt: z.string(), durationMs: z.number() }),
+  /**
+   * The run that wrote it and its state (run-dependent, like `timing`). Absent in a report written before it was
+   * kept, and in one built by a merge or `report` that did not run the trials.
+   */
+  run: runBlockSchema.optional(),
 });
 export type Report = z.infer<typeof reportSchema>;

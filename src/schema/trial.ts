@@ -74,5 +74,10 @@ export const trialRecordSchema = z.object({
   cacheMismatch: z.string().optional(),
   /** Requests sent for this trial, retries included (0 for a cache hit). */
   attempts: z.number().int().nonnegative(),
+  /**
+   * The run was interrupted (Ctrl-C, SIGTERM) before this trial was answered: `in-flight`, it had started and its
+   * request was aborted; `not-sent`, it never started. Its outcome is `budget` (missing data). Absent otherwise.
+   */
+  interrupted: z.enum(['in-flight', 'not-sent']).optional(),
 });
 export type TrialRecord = z.infer<typeof trialRecordSchema>;

@@ -69,6 +69,9 @@ const widest = (a: SpendAmount, b: SpendAmount): SpendAmount => ({
 });
 
 /** The flag each limit is given on the command line, for messages. */
+/** The reason of a trial the ledger kept from being sent because the run was interrupted. */
+export const NOT_SENT_INTERRUPTED = 'not sent: the run was interrupted';
+
 export const LIMIT_FLAGS: Record<Exclude<SpendStop, 'interrupt'>, string> = {
   maxCost: '--max-cost',
   maxTokens: '--max-tokens',
@@ -210,7 +213,7 @@ export class SpendLedger {
   }
 
   #reason(stop: SpendStop): string {
-    if (stop === 'interrupt') return 'not sent: the run was interrupted';
+    if (stop === 'interrupt') return NOT_SENT_INTERRUPTED;
     const limit = this.limits[stop] as number;
     return `not sent: the spending limit ${LIMIT_FLAGS[stop]} ${amountText(stop, limit)} was reached`;
   }

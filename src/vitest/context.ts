@@ -9,7 +9,7 @@ import type { Subject } from '../subjects/subject.js';
 import { declaredProjectName, withSubject } from '../tasks/project-names.js';
 import { workerModuleImporter } from './module-import.js';
 import { PROJECT_PATTERNS_KEY, SUBJECTS_KEY } from './subject-keys.js';
-import { leaveFirstInterruptToMain } from './worker-signals.js';
+import { leaveStopSignalsToMain } from './worker-signals.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -54,13 +54,13 @@ export function runConfig(): RunConfig {
         'to `plugins` in vitest.config.ts (or run `ceilingbench run`)',
     );
   }
-  leaveFirstInterruptToMainWhenInterruptible(config);
+  leaveStopSignalsToMainWhenInterruptible(config);
   return config;
 }
 
 /** Under `ceilingbench run` (or a paid subject with a limit), the first interrupt is the main process's to answer. */
-function leaveFirstInterruptToMainWhenInterruptible(config: RunConfig): void {
-  if (config.spendLedger?.interruptible || config.interruptible) leaveFirstInterruptToMain();
+function leaveStopSignalsToMainWhenInterruptible(config: RunConfig): void {
+  if (config.spendLedger?.interruptible || config.interruptible) leaveStopSignalsToMain();
 }
 
 /**

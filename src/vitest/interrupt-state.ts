@@ -11,3 +11,9 @@ export const setRunInterrupted = (): void => {
 };
 
 export const runInterrupted = (): boolean => (globalThis as Flagged)[KEY] === true;
+
+/**
+ * Whether a test's abort signal was aborted by a cancelled run (Ctrl-C, SIGTERM under `ceilingbench run`: Vitest's
+ * `TestRunAbortError`), not by the test's own timeout. A cell cut by it records its trials as interrupted.
+ */
+export const isRunCancel = (reason: unknown): boolean => reason instanceof Error && reason.name === 'TestRunAbortError';

@@ -24,6 +24,7 @@ import {
   seedOffsetFor,
   vitestProjectOf,
 } from './context.js';
+import { isRunCancel } from './interrupt-state.js';
 import { type CeilingbenchMeta, declaring, notRetried, PLANNED_TRIALS_KEY, SUBJECT_META_KEY } from './meta.js';
 import { recordProjectOf } from './names.js';
 import { runTask } from './run-task.js';
@@ -132,6 +133,14 @@ function describeSubjectSweep(taskId: string, options: SweepOptions, of: Project
             reading: config.reading,
             signal,
             examples: config.examples,
+            // a cancelled run (Ctrl-C, SIGTERM) ends this test at once: the cell as it stands is its record, the
+            // trials it cut `budget` (interrupted), never absent
+            onCut: (cut, reason) => {
+              if (!isRunCancel(reason)) return false;
+              const meta: CeilingbenchMeta = { record: cut, gates: [], subject: subject.identity, seed: config.seed };
+              testTask.meta.ceilingbench = meta;
+              return true;
+            },
           },
         );
         cells.set(level, cell);

@@ -146,6 +146,28 @@ describe.concurrent('hard budget and Ctrl-C through `ceilingbench run`', { timeo
     expect(code, said).toBe(4);
   });
 
+  it('SIGTERM to the group twice (CI cancelling a job): the request in flight is aborted and recorded as `budget`, interrupted; the report says how many were cut', async () => {
+    const server = await serve({ fault: () => ({ kind: 'hang' }) }); // nothing ever lands
+    const run = bench(server, mkdtempSync(join(tmpdir(), 'cb-budget-cache-')), ['--trials', '2']);
+    await until(() => server.log.length >= 1); // the adaptive limit starts at one request in flight
+    const group = -(run.child.child.pid as number);
+    process.kill(group, 'SIGTERM');
+    await wait(200);
+    process.kill(group, 'SIGTERM');
+    const { code } = await run.child.done;
+    const report = readReport(run.outDir);
+    const trials = report.cells.flatMap((c) => c.trials);
+    // issue 42: the worker died with its trials in flight, and their cells were absent from the report
+    expect(trials, run.output()).toHaveLength(20);
+    const inFlight = trials.filter((t) => t.interrupted === 'in-flight');
+    expect(inFlight.length, run.output()).toBeGreaterThanOrEqual(1);
+    for (const t of trials) expect(t.outcome.kind, JSON.stringify(t) + run.output()).toBe('budget'); // nothing was answered: all missing, none failed
+    expect(report.run).toMatchObject({ state: 'interrupted', cut: { inFlight: inFlight.length } });
+    expect(report.run?.cut?.notSent).toBe(trials.filter((t) => t.interrupted === 'not-sent').length);
+    expect(run.output()).toMatch(/interrupted: \d+ trial\(s\) cut — [1-9]\d* in flight \(their requests aborted\)/);
+    expect(code, run.output()).toBe(4);
+  });
+
   it('a second Ctrl-C stops waiting: the workers and their requests end, the report is still written (exit 4)', async () => {
     const server = await serve({ fault: () => ({ kind: 'hang' }) }); // nothing ever lands
     const cacheDir = mkdtempSync(join(tmpdir(), 'cb-budget-cache-'));

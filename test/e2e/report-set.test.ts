@@ -57,7 +57,9 @@ describe('the report set through `ceilingbench run`', { timeout: 180_000 }, () =
     expect(manifest().run.id).not.toBe(finishedId);
     const err: string[] = [];
     const report = join(out, 'ceilingbench.json');
-    await runCli(['compare', report, report], { stdout: () => {}, stderr: (t) => err.push(t) });
+    const code = await runCli(['compare', report, report], { stdout: () => {}, stderr: (t) => err.push(t) });
     expect(err.join('')).toMatch(/warning: the run .* did not finish \(state: running/);
+    // and its verdict fails: an earlier run's report is no evidence for this one
+    expect(code).toBe(1);
   });
 });

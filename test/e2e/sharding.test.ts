@@ -6,11 +6,11 @@ import type { Report } from '../../src/schema/report.js';
 import { runVitest } from '../support/run-vitest.js';
 
 /**
- * The report minus wall-clock fields (the run's timing, per-trial latency), the git sha of the tree and the scope
+ * The report minus wall-clock fields (the run's timing and id, per-trial latency), the git sha of the tree and the scope
  * (how each run was narrowed differs by construction: the shards' filters, the merge's shards).
  */
 function withoutTimings(report: Report): unknown {
-  const { timing: _timing, git: _git, scope: _scope, ...rest } = report;
+  const { timing: _timing, run: _run, git: _git, scope: _scope, ...rest } = report;
   return {
     ...rest,
     cells: rest.cells.map((cell) => ({ ...cell, trials: cell.trials.map(({ latencyMs: _l, ...trial }) => trial) })),

@@ -193,7 +193,7 @@ describe('crash-resume of a whole run', () => {
 
   it('ends with the same report as an uninterrupted run, up to the run-dependent fields', () => {
     expect(RUN_DEPENDENT_FIELDS).toEqual({
-      report: ['timing', 'spend'],
+      report: ['timing', 'spend', 'run'],
       cell: ['cacheHits', 'calls'],
       cellTokens: ['paid', 'fromCache'],
       trial: ['latencyMs', 'cacheHit', 'attempts'],

@@ -82,12 +82,14 @@ describe('a run in progress is visible', () => {
   it('a started run marks the previous set `running` until its own is sealed `finished`', () => {
     const dir = folder();
     writeSet(dir, { 'ceilingbench.json': CB_JSON });
-    expect(unfinishedRunNote(dir)).toBeUndefined();
+    expect(unfinishedRunNote(join(dir, 'ceilingbench.json'))).toBeUndefined();
     const next = { id: '2026-01-02T00:00:00.000Z-p2', startedAt: '2026-01-02T00:00:00.000Z' };
     markRunStarted(dir, next);
     // killed here: the folder says so
     expect(readReportSetManifest(dir)?.run).toEqual({ ...next, state: 'running' });
-    expect(unfinishedRunNote(dir)).toMatch(/the run 2026-01-02T00:00:00\.000Z-p2 .* did not finish \(state: running/);
+    expect(unfinishedRunNote(join(dir, 'ceilingbench.json'))).toMatch(
+      /the run 2026-01-02T00:00:00\.000Z-p2 .* did not finish \(state: running/,
+    );
     // the previous files stay listed: the next run may still replace them
     clearReportSet(dir);
     expect(existsSync(join(dir, 'ceilingbench.json'))).toBe(false);

@@ -7,7 +7,7 @@ import type { MissingRule } from '../../tasks/outcome.js';
 import type { AnyTaskPlugin, GenerateOptions, ReadingProfile, TaskInstance } from '../../tasks/task.js';
 import { mapLimit } from '../limit.js';
 import { selectExamples } from './examples.js';
-import { answerTrial } from './run-trial.js';
+import { type AnsweredTrial, answerTrial, interruptedTrial, type TrialSpec } from './run-trial.js';
 import { distinctSamples } from './samples.js';
 import { type CellIdentity, summarizeCell } from './summarize-cell.js';
 
@@ -37,6 +37,15 @@ export interface CellRunOptions {
   examples?: ExampleLimit;
   /** The answer-reading profile the trials are graded with (default 'final'); the cell records it. */
   reading?: ReadingProfile;
+  /**
+   * Called once, synchronously, when `signal` aborts before the cell is done (a cancelled run aborts it): the
+   * cell as it stands — the trials that finished, every other `budget` with `interrupted` (its request, if sent,
+   * aborted by the same signal; or never started) — and the abort's reason, so that the caller can record it
+   * before its test ends. It returns whether the cut stands (the caller recorded it): then the cell is that one,
+   * also when the trials in flight end afterwards (aborted: they are not `api`). Without it an aborted cell
+   * rejects, or ends with what its trials in flight returned.
+   */
+  onCut?: (cell: CellResult, reason: unknown) => boolean;
 }
 
 /** A cell's settings with their defaults: the task's first profile and first variant, seed offset 0. */
@@ -82,32 +91,60 @@ export async function runCell(spec: CellSpec, subject: Subject, options: CellRun
     options.instances ?? generateCell(task, level, trials, { ...spec.generateOptions, profile, seedOffset });
   const replicate = replicateIndices(task, instances);
   const reading = options.reading ?? 'final';
-  const answered = await mapLimit(
-    instances,
-    options.concurrency,
-    (instance, i) =>
-      answerTrial(subject, {
-        task,
-        instance,
-        variant,
-        budget,
-        trialIndex: replicate[i],
-        signal: options.signal,
-        reading,
-      }),
-    options.signal,
-  );
+  const trialSpec = (i: number): TrialSpec => ({
+    task,
+    instance: instances[i],
+    variant,
+    budget,
+    trialIndex: replicate[i],
+    signal: options.signal,
+    reading,
+  });
   const limit = options.examples ?? DEFAULT_EXAMPLES;
-  return summarizeCell(
-    {
-      ...settings,
-      level,
-      maxMissingFraction: options.maxMissingFraction,
-      ...(options.missing ? { missing: options.missing } : {}),
-      reading,
-    },
-    answered.map((a) => a.record),
-    limit === 0 ? undefined : selectExamples(task, answered, limit),
-    distinctSamples(task, answered, subject.identity),
-  );
+  const summarize = (answered: readonly AnsweredTrial[]): CellResult =>
+    summarizeCell(
+      {
+        ...settings,
+        level,
+        maxMissingFraction: options.maxMissingFraction,
+        ...(options.missing ? { missing: options.missing } : {}),
+        reading,
+      },
+      answered.map((a) => a.record),
+      limit === 0 ? undefined : selectExamples(task, answered, limit),
+      distinctSamples(task, answered, subject.identity),
+    );
+  // what has finished and what is under way, for a cut: the cell as it stands when the signal aborts
+  const finished = new Array<AnsweredTrial | undefined>(instances.length);
+  const started = new Set<number>();
+  let done = false;
+  let cutCell: CellResult | undefined;
+  const cut = () => {
+    if (done || !options.onCut) return;
+    done = true;
+    const asItStands = summarize(
+      instances.map((_, i) => finished[i] ?? interruptedTrial(trialSpec(i), started.has(i) ? 'in-flight' : 'not-sent')),
+    );
+    if (options.onCut(asItStands, options.signal?.reason)) cutCell = asItStands;
+  };
+  if (options.signal?.aborted) cut();
+  options.signal?.addEventListener('abort', cut, { once: true });
+  try {
+    const answered = await mapLimit(
+      instances,
+      options.concurrency,
+      async (_, i) => {
+        started.add(i);
+        const trial = await answerTrial(subject, trialSpec(i));
+        finished[i] = trial;
+        return trial;
+      },
+      options.signal,
+    );
+    done = true;
+    // every trial had started when the signal aborted: those in flight ended (aborted) and the map resolved
+    return cutCell ?? summarize(answered);
+  } finally {
+    options.signal?.removeEventListener('abort', cut);
+  }
 }

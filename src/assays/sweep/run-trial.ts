@@ -1,4 +1,5 @@
 import type { ReasoningRecord, TrialRecord } from '../../schema/trial.js';
+import { NOT_SENT_INTERRUPTED } from '../../spend/ledger.js';
 import type { Subject } from '../../subjects/subject.js';
 import { gradeResponse, responseChannels } from '../../tasks/final-answer.js';
 import { apiOutcome, budgetOutcome } from '../../tasks/outcome.js';
@@ -43,12 +44,22 @@ export async function answerTrial(subject: Subject, spec: TrialSpec): Promise<An
   return { record, instance, prompt, response };
 }
 
+/** Which trial a record is: its task, instance (level, seed, profile), replicate and prompt variant. */
+const trialIdentity = ({ task, instance, trialIndex, variant }: TrialSpec) => ({
+  task: task.id,
+  level: instance.level,
+  seed: instance.seed,
+  trialIndex,
+  profile: instance.profile,
+  variant,
+});
+
 async function askAndGrade(
   subject: Subject,
   spec: TrialSpec,
   prompt: Prompt,
 ): Promise<Pick<AnsweredTrial, 'record' | 'response'>> {
-  const { task, instance, variant, budget, trialIndex, signal } = spec;
+  const { task, instance, budget, trialIndex, signal } = spec;
   const response = await subject.answer({
     taskId: task.id,
     instance,
@@ -58,12 +69,7 @@ async function askAndGrade(
     signal,
   });
   const base = {
-    task: task.id,
-    level: instance.level,
-    seed: instance.seed,
-    trialIndex,
-    profile: instance.profile,
-    variant,
+    ...trialIdentity(spec),
     latencyMs: response.latencyMs,
     attempts: response.attempts,
     ...(response.kind !== 'not-sent' && response.billedNoAnswer ? { billedNoAnswer: response.billedNoAnswer } : {}),
@@ -75,7 +81,12 @@ async function askAndGrade(
   }
   if (response.kind === 'not-sent') {
     const outcome = budgetOutcome(task.family, response.reason, instance.answer);
-    return { record: { ...base, outcome, finishReason: null, usage: null, cacheHit: false }, response: null };
+    // the spend ledger refused it because the run was interrupted (Ctrl-C or SIGTERM with a paid subject)
+    const interrupted = response.reason === NOT_SENT_INTERRUPTED ? { interrupted: 'not-sent' as const } : {};
+    return {
+      record: { ...base, outcome, finishReason: null, usage: null, cacheHit: false, ...interrupted },
+      response: null,
+    };
   }
   const seen = {
     text: response.text,
@@ -129,4 +140,29 @@ async function askAndGrade(
 function reasoningRecord(channels: ResponseChannels): ReasoningRecord | null {
   if (channels.sources.length === 0 && !channels.unclosed) return null;
   return { chars: channels.reasoning.length, sources: channels.sources, unclosed: channels.unclosed };
+}
+
+/** Why a trial cut by an interrupted run has no answer. */
+const CUT_REASON = {
+  'in-flight': 'the run was interrupted: the request in flight was aborted',
+  'not-sent': NOT_SENT_INTERRUPTED,
+} as const;
+
+/**
+ * A trial the interrupted run cut: `budget` (missing data, never a failure), whether it had started (its request, if
+ * sent, was aborted) or not. Nothing is known of its requests here: `attempts` 0 (the spend record counts them).
+ */
+export function interruptedTrial(spec: TrialSpec, cut: 'in-flight' | 'not-sent'): AnsweredTrial {
+  const { task, instance, variant } = spec;
+  const record: TrialRecord = {
+    ...trialIdentity(spec),
+    outcome: budgetOutcome(task.family, CUT_REASON[cut], instance.answer),
+    finishReason: null,
+    usage: null,
+    latencyMs: 0,
+    cacheHit: false,
+    attempts: 0,
+    interrupted: cut,
+  };
+  return { record, instance, prompt: task.render(instance, variant), response: null };
 }

@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fixed } from '../../../reporters/projections/format.js';
 import { unfinishedRunNote } from '../../../reporters/projections/report-set.js';
 import { terminalSafe } from '../../../reporters/projections/safe-text.js';
@@ -159,12 +159,13 @@ function table(c: Comparison, unfinished: readonly string[] = []): string {
   const warnings = [...(c.provenance.warning ? [c.provenance.warning] : []), ...unfinished];
   const warning = warnings.map((w) => ` — WARNING: ${terminalSafe(w)}`).join('');
   lines.push(
-    (c.passed
+    (c.passed && unfinished.length === 0
       ? 'PASS: every baseline record in scope was compared, and none regressed'
       : `FAIL: ${[
           ...(c.regressions.length > 0 ? [`${c.regressions.length} regression(s)`] : []),
           ...(c.notCompared.length > 0 ? [`${c.notCompared.length} not compared`] : []),
           ...(ownFailures(c).length > 0 ? [`${ownFailures(c).length} hard gate(s) of the candidate failed`] : []),
+          ...(unfinished.length > 0 ? [`${unfinished.length} report(s) from a run that did not finish`] : []),
         ].join(', ')}`) + warning,
   );
   return `${lines.join('\n')}\n`;
@@ -230,12 +231,15 @@ export const registerCompare: RegisterCommand = (cli, io) => {
       });
       // a report whose run did not finish (killed, or still running) is flagged: its numbers are an earlier run's
       const unfinished = [basePath, candPath].flatMap((path) => {
-        const note = unfinishedRunNote(dirname(resolve(path)));
+        const note = unfinishedRunNote(resolve(path));
         return note ? [note] : [];
       });
       for (const note of unfinished) io.stderr(`ceilingbench: warning: ${terminalSafe(note)}\n`);
-      io.stdout(flags.json ? `${JSON.stringify(comparison, null, 2)}\n` : table(comparison, unfinished));
+      // a report whose run did not finish is no verdict's evidence: the comparison fails, saying why
+      const passed = comparison.passed && unfinished.length === 0;
+      const json = { ...comparison, passed, ...(unfinished.length > 0 ? { unfinishedRuns: unfinished } : {}) };
+      io.stdout(flags.json ? `${JSON.stringify(json, null, 2)}\n` : table(comparison, unfinished));
       // a gate never passes on data it did not check: a record not compared fails it as a regression does
-      return comparison.passed ? 0 : 1;
+      return passed ? 0 : 1;
     });
 };

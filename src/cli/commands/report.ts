@@ -49,7 +49,7 @@ export function readReportFile(path: string, io: Pick<CliIo, 'stderr'>): Report 
   const parsed = readReport(readJson(path));
   for (const line of parsed.setAside) io.stderr(`ceilingbench: warning: ${path}: ${line}\n`);
   // a report whose run did not finish (killed, or still running) is flagged: it is an earlier run's
-  const unfinished = unfinishedRunNote(dirname(resolve(path)));
+  const unfinished = unfinishedRunNote(resolve(path));
   if (unfinished) io.stderr(`ceilingbench: warning: ${terminalSafe(unfinished)}\n`);
   if (!parsed.success) {
     throw new UsageError(

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Vitest } from 'vitest/node';
 import { nearestNames } from '../../config/nearest-names.js';
 import { RUN_CONFIG_KEY } from '../../config/resolve.js';
@@ -9,12 +8,12 @@ import { matchProject } from '../../plan/projects.js';
 import type { SpendLedger } from '../../spend/ledger.js';
 import { ledgerAt, setInterruptible } from '../../spend/ledger-server.js';
 import { VITEST_CONFIG_FILES } from '../../vitest/files.js';
-import { setRunInterrupted } from '../../vitest/interrupt-state.js';
 import { PROJECT_PATTERNS_KEY } from '../../vitest/subject-keys.js';
-import type { CliIo, RegisterCommand } from '../command.js';
+import type { RegisterCommand } from '../command.js';
 import { configLoaderFor } from '../config-loader.js';
 import { UsageError } from '../errors.js';
 import { type RunEnvFlags, runFlagsEnv } from '../run-flags.js';
+import { closeVitest, signalListenersAddedBy, stopOnSignals, workersLeaveStopSignalsToMain } from '../run-interrupt.js';
 import { selectedProjectsOnly } from '../selected-projects.js';
 import { standardProjectList } from '../task-help.js';
 import { printPlan } from './plan.js';
@@ -79,113 +78,6 @@ function parseNamePattern(value: string | number | undefined): string | undefine
     throw new UsageError(`-t: '${pattern}' is not a regular expression (${(error as Error).message})`);
   }
   return pattern;
-}
-
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-
-/** How long the first signal waits for the trials in flight before it cancels them (and what it says meanwhile). */
-export const INTERRUPT_WAIT_MS = 30_000;
-const INTERRUPT_STATUS_MS = 10_000;
-
-/**
- * Ctrl-C and SIGTERM (to the process or its group), for every subject:
- * - the first stops launching: with a spend ledger (a paid subject) every trial not yet sent becomes `budget` and
- *   the answers in flight land in the response cache; the wait for them is bounded (INTERRUPT_WAIT_MS), says every
- *   INTERRUPT_STATUS_MS what it still waits for, and then cancels the run. Without a ledger (sim, oracle, replay:
- *   nothing is paid, nothing to wait for) the run is cancelled at once. The report is written (what finished), the
- *   report set is marked `interrupted`, and the run exits 4;
- * - the second cancels at once what is still running: the report is still written;
- * - the third exits at once (130), through Vitest's own handlers for their terminal clean-up.
- * Vitest's handlers, which exit on the first signal and lose everything, are taken off while the run lasts.
- * Returns the undo, and whether the run was interrupted.
- */
-function stopOnSignals(
-  vitest: Vitest,
-  ledger: SpendLedger | undefined,
-  vitestHandlers: Map<string, Array<(...args: unknown[]) => void>>,
-  io: CliIo,
-): { restore: () => void; interrupted: () => boolean } {
-  let signals = 0;
-  const timers: NodeJS.Timeout[] = [];
-  // Vitest tells every worker of its pool to cancel; one that is ending meanwhile (its files done, or the pool
-  // stopping it) has no channel left, and the pool raises that as an uncaught error ("Channel closed", "Worker
-  // exited unexpectedly"), which would end this process before the report is written. Once the run is being
-  // cancelled nothing of such a worker is waited for: the error is passed over; any other is raised again.
-  const onClosedChannel = (error: Error & { code?: string }) => {
-    if (error.code === 'ERR_IPC_CHANNEL_CLOSED' || error.message === 'Worker exited unexpectedly') return;
-    process.off('uncaughtException', onClosedChannel);
-    throw error;
-  };
-  const cancel = (why: string) => {
-    for (const t of timers) clearTimeout(t);
-    io.stderr(`ceilingbench: ${why} — cancelling the tests still running; the report is written with what finished\n`);
-    if (!process.listeners('uncaughtException').includes(onClosedChannel))
-      process.on('uncaughtException', onClosedChannel);
-    void vitest.cancelCurrentRun('keyboard-input');
-  };
-  const onSignal = (signal: NodeJS.Signals) => {
-    signals++;
-    if (signals === 1) {
-      setRunInterrupted();
-      if (!ledger || ledger.inFlight === 0) {
-        io.stderr(`\nceilingbench: ${signal} — stopping (press Ctrl-C again to exit at once)\n`);
-        cancel('no trial in flight to wait for');
-        return;
-      }
-      ledger.interrupt();
-      io.stderr(
-        `\nceilingbench: ${signal} — no new request is sent; waiting up to ${INTERRUPT_WAIT_MS / 1000} s for the ` +
-          `${ledger.inFlight} trial(s) in flight to land in the response cache, then writing the report ` +
-          '(press Ctrl-C again to stop waiting)\n',
-      );
-      const status = setInterval(() => {
-        if (ledger.inFlight > 0) io.stderr(`ceilingbench: still waiting for ${ledger.inFlight} trial(s) in flight\n`);
-      }, INTERRUPT_STATUS_MS);
-      status.unref();
-      const deadline = setTimeout(() => {
-        clearInterval(status);
-        if (ledger.inFlight > 0)
-          cancel(`gave up waiting for ${ledger.inFlight} trial(s) in flight after ${INTERRUPT_WAIT_MS / 1000} s`);
-      }, INTERRUPT_WAIT_MS);
-      deadline.unref();
-      timers.push(deadline, status as unknown as NodeJS.Timeout);
-      return;
-    }
-    if (signals === 2) {
-      cancel(`${signal} again`);
-      return;
-    }
-    process.exitCode = 130;
-    for (const handler of vitestHandlers.get(signal) ?? []) handler(signal);
-    process.exit(130);
-  };
-  for (const signal of STOP_SIGNALS) {
-    for (const handler of vitestHandlers.get(signal) ?? []) process.off(signal, handler);
-    process.on(signal, onSignal);
-  }
-  return {
-    restore: () => {
-      for (const t of timers) clearTimeout(t);
-      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-      process.off('uncaughtException', onClosedChannel);
-    },
-    interrupted: () => signals > 0,
-  };
-}
-
-/** The listeners of the stop signals added while `start` ran (Vitest's logger adds its own). */
-async function signalListenersAddedBy<T>(
-  start: () => Promise<T>,
-): Promise<{ value: T; added: Map<string, Array<(...args: unknown[]) => void>> }> {
-  const before = new Map(STOP_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
-  const value = await start();
-  const added = new Map(
-    STOP_SIGNALS.map((s) => [
-      s,
-      process.listeners(s).filter((l) => !before.get(s)?.has(l)) as Array<(...args: unknown[]) => void>,
-    ]),
-  );
-  return { value, added };
 }
 
 /** The spend ledger the plugin started for this Vitest instance (none for unpaid subjects). */
@@ -329,7 +221,7 @@ export const registerRun: RegisterCommand = (cli, io) => {
       // A paid subject gets a spend ledger even without a limit, so that Ctrl-C stops launching instead of killing
       // the answers in flight.
       setInterruptible(true);
-      const restoreWorkerEnv = workersLeaveCtrlCToMain();
+      const restoreWorkerEnv = workersLeaveStopSignalsToMain();
       const created = await signalListenersAddedBy(() => create(selected))
         .finally(() => setInterruptible(false))
         .catch((error: unknown) => {
@@ -339,10 +231,11 @@ export const registerRun: RegisterCommand = (cli, io) => {
       const vitest = created.value;
       const ledger = ledgerOf(vitest);
       const signals = stopOnSignals(vitest, ledger, created.added, io);
+      let closed = true;
       try {
         await vitest.start();
       } finally {
-        await vitest.close();
+        closed = await closeVitest(vitest, signals.interrupted(), io);
         signals.restore();
         restoreWorkerEnv();
       }
@@ -351,30 +244,11 @@ export const registerRun: RegisterCommand = (cli, io) => {
       const partial = (ledger?.report().notSent ?? 0) > 0 || signals.interrupted() || (batched?.partial ?? 0) > 0;
       if (partial && (code === EXIT.ok || code === EXIT.gateFailed)) code = EXIT.budgetStopped;
       io.stdout(code === 0 ? 'ceilingbench: run passed\n' : `ceilingbench: run finished with exit code ${code}\n`);
+      // the pool's own timers would hold the process for their 60 s: the report is written, nothing is left to do
+      if (!closed) setTimeout(() => process.exit(code), 50).unref();
       return code;
     });
 };
-
-/**
- * Every worker of the run leaves Ctrl-C to this process from its first instant, also one still starting or collecting
- * when the signal comes (src/vitest/worker-signals.ts, loaded first through NODE_OPTIONS, which the pool's forks
- * inherit). Set for this run only: returns the undo, so that nothing this process starts later inherits it. Where
- * the module is not built beside this one (the CLI run from its sources), the workers install it when a test first
- * reads its configuration instead.
- */
-function workersLeaveCtrlCToMain(): () => void {
-  const module = new URL('../../vitest/worker-signals.js', import.meta.url);
-  if (!existsSync(fileURLToPath(module))) return () => {};
-  const before = { NODE_OPTIONS: process.env.NODE_OPTIONS, CB_RUN_WORKER_SIGNALS: process.env.CB_RUN_WORKER_SIGNALS };
-  process.env.CB_RUN_WORKER_SIGNALS = '1';
-  process.env.NODE_OPTIONS = `${before.NODE_OPTIONS ?? ''} --import=${JSON.stringify(module.href)}`.trim();
-  return () => {
-    for (const [key, value] of Object.entries(before)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  };
-}
 
 /** What a `--project` filter that matched nothing could have meant: the nearest names, and the names there are. */
 export function projectHint(patterns: readonly string[], known: readonly string[]): string {

@@ -121,7 +121,7 @@ export function readReport(outDir: string): Report {
  * with what follows from it: the accounts (`spend`, paid vs from the cache) and a cell's token split.
  */
 export const RUN_DEPENDENT_FIELDS = {
-  report: ['timing', 'spend'],
+  report: ['timing', 'spend', 'run'],
   cell: ['cacheHits', 'calls'],
   cellTokens: ['paid', 'fromCache'],
   trial: ['latencyMs', 'cacheHit', 'attempts'],
