@@ -145,7 +145,7 @@ export async function runScenario(scenario: Scenario): Promise<Result> {
     samples.push(limiter.concurrency);
     if (process.env.BENCH_TRACE && ++tick % 10 === 0) {
       console.error(
-        `${scenario.name} t=${(tick / 10).toFixed(0)} limit=${limiter.concurrency} ceiling=${limiter.adaptive?.ceiling} pace=${limiter.pace?.rate(performance.now())?.toFixed(2)} active=${limiter.active} pending=${limiter.pending} api=${api}`,
+        `${scenario.name} t=${(tick / 10).toFixed(0)} limit=${limiter.concurrency} ceiling=${limiter.adaptive?.ceiling} pace=${limiter.pace?.rate(performance.now())?.toFixed(2)} tokens=${limiter.pace?.tokenRate(performance.now())?.toFixed(0)} active=${limiter.active} pending=${limiter.pending} api=${api}`,
       );
     }
   }, 100);
