@@ -42,6 +42,9 @@ export const FIRST_GROWTH = 0.1;
 /** The window of the accepted rate: at least this, and at least WINDOW_LATENCIES mean latencies. */
 export const MIN_WINDOW_MS = 3_000;
 const WINDOW_LATENCIES = 3;
+/** The window of the first refusal's admitted rate: at least this, two mean latencies and FIRST_GRANTS grants. */
+const FIRST_WINDOW_MS = 1_000;
+const FIRST_GRANTS = 10;
 const MIN_ANSWERS = 4;
 /** Refusals closer than this to the last cut are of the same event (a token bucket refuses a cluster of big requests). */
 export const CUT_SPACING_MS = 1_000;
@@ -145,11 +148,13 @@ export class AdaptivePace {
   }
 
   /** Requests (and tokens) per second the endpoint admitted over the window ending `now`; undefined before MIN_ANSWERS answers. */
-  admitted(now: number): { requests: number; tokens: number } | undefined {
+  admitted(now: number, windowMs = this.windowMs): { requests: number; tokens: number } | undefined {
     this.#expire(now);
     if (this.#answers < MIN_ANSWERS) return undefined;
     // the window, or since the first grant while the window is not yet full
-    const from = now - this.windowMs;
+    // never fewer than the last FIRST_GRANTS grants (a short window at a low rate holds one or two)
+    const recent = this.#grants.at(-FIRST_GRANTS - 1)?.at ?? now - this.windowMs;
+    const from = Math.min(now - Math.min(windowMs, this.windowMs), recent);
     const span = Math.max(1, now - Math.max(from, this.#firstGrantAt ?? now));
     let requests = 0;
     let tokens = 0;
@@ -189,14 +194,15 @@ export class AdaptivePace {
     }
     if (epoch !== this.#epoch) return;
     if (this.#cut && now - this.#cut.at < CUT_SPACING_MS) return;
-    const admitted = this.admitted(now);
+    // the refusals of the first window are all the first's: the sender was still ramping up
+    const first = this.#cut === undefined || (this.#cut.first && now - this.#cut.since < this.windowMs);
+    // a sender still ramping up (a slow start doubles per round trip) is measured over its last round trips only
+    const admitted = this.admitted(now, first ? Math.max(FIRST_WINDOW_MS, 2 * this.#meanLatency) : this.windowMs);
     if (admitted === undefined) return;
     const measured = this.#unit === 'tokens' ? admitted.tokens : admitted.requests;
     // refused at the pace it had: the limit is below that, whatever a burst let the window admit
     const accepted = Math.min(measured, this.#learned(now) ?? Number.POSITIVE_INFINITY);
     const pace = BACKOFF * accepted;
-    // the refusals of the first window are all the first's: the sender was still ramping up
-    const first = this.#cut === undefined || (this.#cut.first && now - this.#cut.since < this.windowMs);
     this.#cut = { at: now, pace, accepted, first, since: first ? (this.#cut?.since ?? now) : now };
     this.#epoch++;
   }
