@@ -41,7 +41,16 @@ export function leaveStopSignalsToMain(): void {
     stopRequested = true;
     process.off('message', onMessage);
   };
-  process.on('message', onMessage);
+  // listen only once Vitest listens: on Node 22.12 a `message` listener of ours alone would take the pool's first
+  // message before Vitest's own listener exists (the channel delivers to whoever listens), and the worker would
+  // never start (0 tests, the run's timeout)
+  const listenAfterVitest = (event: string | symbol) => {
+    if (event !== 'message') return;
+    process.off('newListener', listenAfterVitest);
+    setImmediate(() => process.on('message', onMessage));
+  };
+  if (process.listenerCount('message') > 0) process.on('message', onMessage);
+  else process.on('newListener', listenAfterVitest);
   const onTerm = () => {
     if (!stopRequested && process.connected) return;
     // the pool's own SIGTERM (or an orphan's): end as the default action would
