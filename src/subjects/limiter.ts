@@ -67,6 +67,8 @@ interface Charge {
 }
 
 const WINDOW_MS = 60_000;
+/** In flight allowed over what a learned pace keeps in flight, once the endpoint's limit is known to be a rate. */
+export const PACED_HEADROOM = 1.5;
 /** How late a paced grant may be and its schedule still kept (timers fire late on a loaded machine). */
 const CATCH_UP_MS = 100;
 
@@ -140,9 +142,20 @@ export class RateLimiter {
     return this.inFlight;
   }
 
-  /** Requests allowed in flight now: the fixed concurrency, or the adaptive limit's current value. */
+  /**
+   * Requests allowed in flight now: the fixed concurrency, or the adaptive limit's current value — and, once the
+   * endpoint has shown a rate limit, at least PACED_HEADROOM × what the learned pace keeps in flight at the mean
+   * latency (Little's law), so that the pace binds and not the concurrency (at 2 s latency a 10/s limit needs ~20).
+   */
   get concurrency(): number {
-    return this.fixed ?? this.adaptive?.limit ?? 1;
+    if (this.fixed !== undefined) return this.fixed;
+    const adaptive = this.adaptive;
+    if (!adaptive) return 1;
+    if (!adaptive.rateLimited || !this.pace) return adaptive.limit;
+    const perSecond = this.pace.requestRate(this.clock.now());
+    if (perSecond === undefined) return adaptive.limit;
+    const needed = Math.ceil((PACED_HEADROOM * perSecond * this.pace.meanLatencyMs) / 1000);
+    return Math.min(adaptive.max, Math.max(adaptive.limit, needed));
   }
 
   /** Milliseconds since a request was last answered (infinite: none ever was). */
@@ -242,7 +255,9 @@ export class RateLimiter {
       const interval = 1000 / rate;
       this.nextRequestAt = nextSlot(this.nextRequestAt, now, interval);
     }
-    const tokensPerSecond = this.statedTokensPerSecond;
+    const learned = this.pace?.tokenRate(now);
+    const stated = this.statedTokensPerSecond;
+    const tokensPerSecond = learned === undefined || (stated !== undefined && stated < learned) ? stated : learned;
     if (tokensPerSecond !== undefined && tokens > 0) {
       const interval = (1000 * tokens) / tokensPerSecond;
       this.nextTokensAt = nextSlot(this.nextTokensAt, now, interval);
@@ -257,6 +272,7 @@ export class RateLimiter {
     this.charges.push(charge);
     const epoch = this.adaptive?.epoch ?? 0;
     const paceEpoch = this.pace?.epoch ?? 0;
+    const paced = this.pace?.granted(now, tokens);
     const inFlight = this.inFlight;
     let released = false;
     return {
@@ -273,8 +289,9 @@ export class RateLimiter {
         // a 429 of a request granted before the last cut of the pace belongs to that cut's event: it says nothing
         // of the concurrency either
         const stale = outcome === 'rate-limited' && this.pace !== undefined && paceEpoch !== this.pace.epoch;
-        const refusal = stale ? undefined : this.adaptive?.report(epoch, outcome, sample);
-        if (refusal === 'rate') this.pace?.refused(paceEpoch, at, inFlight);
+        const refusal = stale ? 'rate' : this.adaptive?.report(epoch, outcome, sample);
+        if (refusal === 'rate') this.pace?.refused(paceEpoch, at, paced);
+        else if (outcome !== 'success') this.pace?.dropped(paced);
         if (outcome === 'rate-limited') this.holdAfterRefusal(at);
         this.inFlight--;
         this.pump();

@@ -6,14 +6,26 @@ import {
   CUT_SPACING_MS,
   FIRST_GROWTH,
   PLATEAU,
+  PROBE_MS,
   RECOVER_MS,
 } from '../../src/subjects/adaptive-pace.js';
 
-/** Answers at `perSecond` from `from` ms for `ms` ms, each taking 400 ms; returns the time of the last. */
-function accept(pace: AdaptivePace, perSecond: number, from: number, ms: number): number {
+/**
+ * Requests granted and admitted at `perSecond` from `from` ms for `ms` ms, each answered 400 ms later (reported at
+ * its grant: the admitted rate counts grants), charged `charge(i)`; returns the time of the last.
+ */
+function accept(
+  pace: AdaptivePace,
+  perSecond: number,
+  from: number,
+  ms: number,
+  charge = (_i: number) => 1000,
+): number {
   const step = 1000 / perSecond;
   let last = from;
+  let i = 0;
   for (let t = from; t < from + ms; t += step) {
+    pace.granted(t, charge(i++));
     pace.answered(t, 400);
     last = t;
   }
@@ -25,7 +37,7 @@ describe('the adaptive pace', () => {
     const pace = new AdaptivePace();
     expect(pace.rate(0)).toBeUndefined();
     pace.answered(0, 400);
-    pace.refused(pace.epoch, 10);
+    pace.refused(pace.epoch, 10, pace.granted(5, 100));
     expect(pace.rate(10)).toBeUndefined();
   });
 
@@ -70,7 +82,8 @@ describe('the adaptive pace', () => {
     expect(at(0)).toBeCloseTo(BACKOFF * 10, 1);
     expect(at(RECOVER_MS)).toBeCloseTo(PLATEAU * 10, 1);
     expect(at(RECOVER_MS + 3_000) / 10).toBeLessThan(1); // the plateau, under the rate refused
-    expect(at(RECOVER_MS + 15_000) / 10).toBeGreaterThan(1.5); // a limit that rose is found
+    expect(at(RECOVER_MS + PROBE_MS) / at(0)).toBeCloseTo(1 / BACKOFF, 6); // back at the rate refused
+    expect(at(RECOVER_MS + 3 * PROBE_MS) / 10).toBeGreaterThan(1.5); // a limit that rose is found
     // concave below the accepted rate, convex above it: never decreasing
     for (let ms = 0; ms < 30_000; ms += 500) expect(at(ms + 500)).toBeGreaterThanOrEqual(at(ms));
   });
@@ -91,5 +104,50 @@ describe('the adaptive pace', () => {
         expect(ratio).toBeLessThan(1.12);
       }),
     );
+  });
+
+  it('the admitted rate counts grants not refused: it does not lag a sender ramping up, nor count its refusals', () => {
+    const pace = new AdaptivePace();
+    accept(pace, 10, 0, 4_000); // 10/s
+    // 20/s granted from 4 s, every other one refused: 10/s admitted, though answers lag by a latency
+    for (let i = 0, t = 4_000; i < 60; i++, t += 50) {
+      const grant = pace.granted(t, 1000);
+      if (i % 2 === 1) pace.refused(-1, t + 1, grant); // of an older event: no cut
+    }
+    expect(pace.accepted(7_000)).toBeCloseTo(10, 0);
+  });
+
+  it('refusals that fall on large requests switch the pace to tokens (a token bucket); of any size, it stays in requests', () => {
+    const mixed = (i: number) => (i % 4 === 3 ? 7000 : 5000);
+    // a token limit: the refused requests are the large ones
+    const tokens = new AdaptivePace();
+    let now = accept(tokens, 10, 0, 6_000, mixed);
+    for (let k = 0; k < 6; k++) {
+      now += 300;
+      tokens.refused(tokens.epoch, now, tokens.granted(now, 7000));
+    }
+    expect(tokens.unit).toBe('tokens');
+    expect(tokens.rate(now)).toBeUndefined();
+    const perSecond = tokens.requestRate(now) ?? 0;
+    // the token pace, in requests at the mean charge, is the request pace it replaced
+    expect((tokens.tokenRate(now) ?? 0) / perSecond).toBeGreaterThan(5000);
+    expect((tokens.tokenRate(now) ?? 0) / perSecond).toBeLessThan(6000);
+    // a request limit: the refusals fall on requests of every size alike
+    const requests = new AdaptivePace();
+    now = accept(requests, 10, 0, 6_000, mixed);
+    for (let k = 0; k < 8; k++) {
+      now += 300;
+      requests.refused(requests.epoch, now, requests.granted(now, mixed(k)));
+    }
+    expect(requests.unit).toBe('requests');
+    expect(requests.tokenRate(now)).toBeUndefined();
+    // requests of one size: nothing to tell, requests
+    const uniform = new AdaptivePace();
+    now = accept(uniform, 10, 0, 6_000);
+    for (let k = 0; k < 8; k++) {
+      now += 300;
+      uniform.refused(uniform.epoch, now, uniform.granted(now, 1000));
+    }
+    expect(uniform.unit).toBe('requests');
   });
 });
