@@ -48,9 +48,21 @@ const FIRST_GRANTS = 10;
 const MIN_ANSWERS = 4;
 /** Refusals closer than this to the last cut are of the same event (a token bucket refuses a cluster of big requests). */
 export const CUT_SPACING_MS = 1_000;
+/**
+ * Refusals that do not track the rate: cuts in a row, each made while the pace was still recovering from the one
+ * before (below the rate refused), after which the refused share of the window is still at least STREAK_HOLD × the
+ * share at the first of them. A rate limit's refusals stop once the pace is under it (one cut to the admitted rate
+ * gets there); refusals that go on at the same share as the pace falls are the endpoint's background (a 429 sent at
+ * random, a request it refuses whatever the pace).
+ */
+export const STREAK_CUTS = 3;
+export const STREAK_HOLD = 0.5;
+/** Once a background share is known, a refusal cuts the pace only when the window's refused share is above this × it, plus BACKGROUND_SLACK. */
+export const BACKGROUND_MARGIN = 1.5;
+export const BACKGROUND_SLACK = 0.01;
 /** Refusals whose sizes tell the unit, and the fewest that do. */
 const BIAS_SAMPLES = 8;
-const MIN_BIAS_SAMPLES = 4;
+const MIN_BIAS_SAMPLES = BIAS_SAMPLES;
 /** Refused requests this much larger than the mean (mean log ratio) mean a token limit; this much smaller, a request limit. */
 export const TOKEN_BIAS = 0.1;
 const REQUEST_BIAS = -0.03;
@@ -65,11 +77,26 @@ export interface PaceGrant {
   charge: number;
   /** Not refused (yet): a request in flight was admitted (a refusal comes back at once). */
   admitted: boolean;
+  /** Refused for the rate (a 429 the concurrency limit called `rate`). */
+  refused?: boolean;
+}
+
+/** The last cut: when, the pace it set and the rate admitted then (in the unit of the pace). */
+interface Cut {
+  at: number;
+  pace: number;
+  accepted: number;
+  first: boolean;
+  since: number;
 }
 
 export class AdaptivePace {
   /** The last cut, in the unit of the pace: when, the pace it set, the rate admitted then; undefined before the first refusal. */
-  #cut: { at: number; pace: number; accepted: number; first: boolean; since: number } | undefined;
+  #cut: Cut | undefined;
+  /** Cuts in a row made while recovering: the cut before the first of them, and the refused share then. */
+  #streak: { before: Cut; share: number; cuts: number } | undefined;
+  /** The refused share the endpoint shows whatever the pace (undefined: none seen). */
+  #background: number | undefined;
   #stated: number | undefined;
   #epoch = 0;
   #unit: PaceUnit = 'requests';
@@ -190,21 +217,62 @@ export class AdaptivePace {
   refused(epoch: number, now: number, grant?: PaceGrant): void {
     if (grant) {
       grant.admitted = false;
+      grant.refused = true;
       this.#weigh(grant.charge);
     }
     if (epoch !== this.#epoch) return;
     if (this.#cut && now - this.#cut.at < CUT_SPACING_MS) return;
+    const share = this.refusedShare(now);
+    // refusals at the endpoint's background share say nothing of the rate
+    if (this.#background !== undefined && share <= BACKGROUND_MARGIN * this.#background + BACKGROUND_SLACK) return;
     // the refusals of the first window are all the first's: the sender was still ramping up
     const first = this.#cut === undefined || (this.#cut.first && now - this.#cut.since < this.windowMs);
     // a sender still ramping up (a slow start doubles per round trip) is measured over its last round trips only
     const admitted = this.admitted(now, first ? Math.max(FIRST_WINDOW_MS, 2 * this.#meanLatency) : this.windowMs);
     if (admitted === undefined) return;
     const measured = this.#unit === 'tokens' ? admitted.tokens : admitted.requests;
+    // nothing admitted over the window: the refusals say nothing of a rate (a request refused whatever the pace, a
+    // limit that admits nothing now); a pace of 0 would never send again — the retry policy's waits answer for it
+    if (!(measured > 0)) return;
     // refused at the pace it had: the limit is below that, whatever a burst let the window admit
     const accepted = Math.min(measured, this.#learned(now) ?? Number.POSITIVE_INFINITY);
     const pace = BACKOFF * accepted;
-    this.#cut = { at: now, pace, accepted, first, since: first ? (this.#cut?.since ?? now) : now };
+    const before = this.#cut;
+    // recovering: the pace is still below the rate the last cut found refused (CUBIC's K plus its probe)
+    const recovering = before !== undefined && !before.first && now - before.at < RECOVER_MS + PROBE_MS;
+    if (!recovering || before === undefined) this.#streak = undefined;
+    else {
+      this.#streak ??= { before, share, cuts: 0 };
+      this.#streak.cuts++;
+      if (this.#streak.cuts >= STREAK_CUTS && share >= STREAK_HOLD * this.#streak.share) {
+        // the refusals did not fall as the pace did: they are not the rate's — the pace goes back to where the
+        // streak began, and refusals at this share no longer cut it
+        this.#background = Math.max(share, this.#background ?? 0);
+        this.#cut = this.#streak.before;
+        this.#streak = undefined;
+        this.#epoch++;
+        return;
+      }
+    }
+    this.#cut = { at: now, pace, accepted, first, since: first ? (before?.since ?? now) : now };
     this.#epoch++;
+  }
+
+  /** The share of the requests granted over the window ending `now` that were refused for the rate. */
+  refusedShare(now: number): number {
+    this.#expire(now);
+    let granted = 0;
+    let refused = 0;
+    for (const g of this.#grants) {
+      granted++;
+      if (g.refused) refused++;
+    }
+    return granted === 0 ? 0 : refused / granted;
+  }
+
+  /** The refused share the endpoint showed whatever the pace, or undefined (none seen). */
+  get background(): number | undefined {
+    return this.#background;
   }
 
   /** A refused request's charge against the mean: refusals that fall on large requests mean the limit counts tokens. */
