@@ -1,5 +1,10 @@
-/** What a finished request tells an adaptive limiter: answered, refused for its rate, or neither (neutral). */
-export type LeaseOutcome = 'success' | 'rate-limited' | 'other';
+/**
+ * What a finished request tells an adaptive limiter: `success` answered; `rate-limited` refused (a 429) and a lesson
+ * about the limit; `refused` refused but no lesson (a trial's repeated 429, limiter-step.ts); `other` sent and failed
+ * otherwise (a 500, a dropped connection: neutral, but it used the endpoint's rate like an answer); `unsent` never
+ * sent (the endpoint gate closed meanwhile, the run stopped): as if never granted.
+ */
+export type LeaseOutcome = 'success' | 'rate-limited' | 'refused' | 'other' | 'unsent';
 
 export interface AdaptiveBounds {
   /** The limit to start at (default 1: a slow start doubles it per window of answers). */
@@ -145,7 +150,7 @@ export class AdaptiveConcurrency {
    * one, a 429 counts as a concurrency refusal at the current limit). Returns what a 429 said.
    */
   report(epoch: number, outcome: LeaseOutcome, sample?: LeaseSample): RefusalKind {
-    if (outcome === 'other') return undefined;
+    if (outcome !== 'success' && outcome !== 'rate-limited') return undefined;
     if (outcome === 'rate-limited') {
       const at = sample?.inFlight ?? this.#limit;
       const answeredThere = this.#recent.filter((n) => n >= at).length;

@@ -10,7 +10,11 @@
  *   rate of answers, it does not lag a sender that is still ramping up by a latency. One refusal event slows once:
  *   429s of requests granted before the cut (an older epoch), or within CUT_SPACING_MS of it, are of the same
  *   event. With fewer than MIN_ANSWERS answers the latency, and so the window, is unknown and the pace is left as it
- *   is (the concurrency limit answers for the start).
+ *   is (the concurrency limit answers for the start). A request that failed otherwise (a 500, a dropped connection)
+ *   was admitted; one never sent is forgotten (`forget`).
+ * - The admitted rate is measured over the time the sender's limits held it (a request granted the moment it asked
+ *   ends a gap in which the sender was short of work). A sender short of work for most of the window (held under
+ *   BUSY_SHARE of it) admitted its demand, not what the limit allows: its refusal cuts the pace itself by BACKOFF.
  * - The unit: requests, unless refusals fall on the larger requests (a token bucket refuses a request its level
  *   cannot cover: the mean log of a refused request's admission charge over the mean charge, over the last
  *   BIAS_SAMPLES refusals, above TOKEN_BIAS): then tokens, each request charged its admission estimate (the
@@ -19,8 +23,9 @@
  *   the two the same.
  * - Between refusals the pace grows as TCP CUBIC grows its window: back to just under the rate refused within
  *   RECOVER_MS, nearly flat there for several seconds (the bucket refills), back at the rate refused PROBE_MS later,
- *   then faster and faster above it (a limit that rose is found). After the first refusal, whose accepted rate was that
- *   of a sender still ramping up, it grows by FIRST_GROWTH per second until the next one.
+ *   then faster and faster above it (a limit that rose is found); after one more PROBE_MS with no refusal, by
+ *   FIRST_GROWTH per second (the rate refused was not the limit's). After the first refusal, whose accepted rate was
+ *   that of a sender still ramping up, it grows by FIRST_GROWTH per second until the next one.
  * - A rate the endpoint states (`x-ratelimit-limit-requests` per minute) caps the pace: the sender never goes above
  *   it, so a stated limit costs no 429 at all.
  */
@@ -60,6 +65,12 @@ export const STREAK_HOLD = 0.5;
 /** Once a background share is known, a refusal cuts the pace only when the window's refused share is above this × it, plus BACKGROUND_SLACK. */
 export const BACKGROUND_MARGIN = 1.5;
 export const BACKGROUND_SLACK = 0.01;
+/**
+ * A sender that its limits (the pace, the concurrency) held for under this share of the window was short of work:
+ * a refusal cuts its pace by BACKOFF, not to the rate it admitted. Held longer, its rate is measured over the time
+ * it was held (a closed endpoint's pause is not the limit's).
+ */
+export const BUSY_SHARE = 0.5;
 /** Refusals whose sizes tell the unit, and the fewest that do. */
 const BIAS_SAMPLES = 8;
 const MIN_BIAS_SAMPLES = BIAS_SAMPLES;
@@ -79,6 +90,11 @@ export interface PaceGrant {
   admitted: boolean;
   /** Refused for the rate (a 429 the concurrency limit called `rate`). */
   refused?: boolean;
+  /**
+   * It waited for its grant (the limits held it): the time since the grant before it was spent pushing against them.
+   * Granted the moment it asked, the sender was short of work since then (not part of the rate's time).
+   */
+  held: boolean;
 }
 
 /** The last cut: when, the pace it set and the rate admitted then (in the unit of the pace). */
@@ -150,7 +166,13 @@ export class AdaptivePace {
     const plateau = PLATEAU * cut.accepted;
     if (t <= k) return plateau - Math.max(0, plateau - cut.pace) * ((k - t) / k) ** 3;
     const probe = PROBE_MS / 1000;
-    return Math.min(cut.accepted * 1e3, plateau + (cut.accepted - plateau) * ((t - k) / probe) ** 3);
+    const cubic = (at: number) => plateau + (cut.accepted - plateau) * ((at - k) / probe) ** 3;
+    // a probe period above the rate refused and no refusal: that rate was not the limit's (a refusal that was not
+    // the rate's, a cut while the sender was short of work, a limit that rose): the pace grows by FIRST_GROWTH a
+    // second from there, as after the first refusal, rather than on the cubic's slow curve
+    const free = k + 2 * probe;
+    const pace = t <= free ? cubic(t) : cubic(free) * Math.exp(FIRST_GROWTH * (t - free));
+    return Math.min(cut.accepted * 1e3, pace);
   }
 
   /** The epoch a request granted now belongs to: it changes at every cut. */
@@ -164,8 +186,8 @@ export class AdaptivePace {
   }
 
   /** A request of admission charge `charge` (tokens) granted at `now`: the handle to report it by. */
-  granted(now: number, charge = 0): PaceGrant {
-    const grant: PaceGrant = { at: now, charge: Math.max(0, charge), admitted: true };
+  granted(now: number, charge = 0, held = true): PaceGrant {
+    const grant: PaceGrant = { at: now, charge: Math.max(0, charge), admitted: true, held };
     this.#grants.push(grant);
     this.#firstGrantAt ??= now;
     this.#meanCharge =
@@ -174,23 +196,37 @@ export class AdaptivePace {
     return grant;
   }
 
-  /** Requests (and tokens) per second the endpoint admitted over the window ending `now`; undefined before MIN_ANSWERS answers. */
-  admitted(now: number, windowMs = this.windowMs): { requests: number; tokens: number } | undefined {
+  /**
+   * Requests (and tokens) per second the endpoint admitted over the window ending `now`, undefined before
+   * MIN_ANSWERS answers; `pushing`: the limits held the sender for at least BUSY_SHARE of the window (it was not
+   * short of work), and then the rates are over that time only.
+   */
+  admitted(now: number, windowMs = this.windowMs): { requests: number; tokens: number; pushing: boolean } | undefined {
     this.#expire(now);
     if (this.#answers < MIN_ANSWERS) return undefined;
     // the window, or since the first grant while the window is not yet full
     // never fewer than the last FIRST_GRANTS grants (a short window at a low rate holds one or two)
     const recent = this.#grants.at(-FIRST_GRANTS - 1)?.at ?? now - this.windowMs;
     const from = Math.min(now - Math.min(windowMs, this.windowMs), recent);
-    const span = Math.max(1, now - Math.max(from, this.#firstGrantAt ?? now));
+    const start = Math.max(from, this.#firstGrantAt ?? now);
+    // the time the sender was held by its limits: the window less the gaps that ended in a grant made at once (the
+    // sender had no request waiting: a closed endpoint, trials waiting out a retry's backoff)
+    let idle = 0;
+    let previous = start;
     let requests = 0;
     let tokens = 0;
     for (const g of this.#grants) {
-      if (g.at <= from || !g.admitted) continue;
+      if (g.at <= from) continue;
+      if (!g.held) idle += Math.max(0, g.at - Math.max(previous, start));
+      previous = g.at;
+      if (!g.admitted) continue;
       requests++;
       tokens += g.charge;
     }
-    return { requests: (requests * 1000) / span, tokens: (tokens * 1000) / span };
+    const span = Math.max(1, now - start);
+    const pushing = span - idle >= BUSY_SHARE * span;
+    const time = pushing ? Math.max(1, span - idle) : span;
+    return { requests: (requests * 1000) / time, tokens: (tokens * 1000) / time, pushing };
   }
 
   /** Requests per second admitted over the window ending `now`, or undefined before MIN_ANSWERS answers. */
@@ -205,9 +241,15 @@ export class AdaptivePace {
     this.#expire(now);
   }
 
-  /** A granted request that the endpoint did not admit for a reason other than its rate (a cap, a failure). */
+  /** A granted request that the endpoint refused for a reason other than its rate (a cap, a trial's repeated 429). */
   dropped(grant: PaceGrant | undefined): void {
     if (grant) grant.admitted = false;
+  }
+
+  /** A granted request that was never sent: as if never granted. */
+  forget(grant: PaceGrant | undefined): void {
+    const i = grant ? this.#grants.indexOf(grant) : -1;
+    if (i >= 0) this.#grants.splice(i, 1);
   }
 
   /**
@@ -235,7 +277,12 @@ export class AdaptivePace {
     // limit that admits nothing now); a pace of 0 would never send again — the retry policy's waits answer for it
     if (!(measured > 0)) return;
     // refused at the pace it had: the limit is below that, whatever a burst let the window admit
-    const accepted = Math.min(measured, this.#learned(now) ?? Number.POSITIVE_INFINITY);
+    const learned = this.#learned(now) ?? Number.POSITIVE_INFINITY;
+    // a sender short of work most of the window (few trials pending, most waiting out a retry's backoff or a closed
+    // endpoint) admitted what it had to send, not what the limit allows: the refusal cuts its pace by BACKOFF, not to
+    // that rate (a cut to it would hold the sender there for minutes once the work comes back)
+    const idle = !admitted.pushing && learned < Number.POSITIVE_INFINITY;
+    const accepted = idle ? learned : Math.min(measured, learned);
     const pace = BACKOFF * accepted;
     const before = this.#cut;
     // recovering: the pace is still below the rate the last cut found refused (CUBIC's K plus its probe)

@@ -50,6 +50,8 @@ export interface Lease {
 
 interface Waiter {
   tokens: number;
+  /** It was not granted the moment it asked: the limits held it (adaptive-pace.ts measures the rate over that time). */
+  held?: boolean;
   resolve: (lease: Lease) => void;
   reject: (error: Error) => void;
   signal?: AbortSignal;
@@ -191,6 +193,7 @@ export class RateLimiter {
       if (signal) this.watch(signal, waiter);
       this.queue.push(waiter);
       this.pump();
+      waiter.held = true; // still waiting, or granted just now (then unread)
     });
   }
 
@@ -242,43 +245,62 @@ export class RateLimiter {
       }
       this.queue.shift();
       this.unwatch(head);
-      head.resolve(this.grant(now, head.tokens));
+      head.resolve(this.grant(now, head.tokens, head.held === true));
     }
   }
 
   /**
-   * Advances the paced schedules past a grant at `now`: the next grant is one interval later (`nextSlot`).
+   * Advances the paced schedules past a grant at `now`: the next grant is one interval later (`nextSlot`). Returns
+   * the intervals it advanced them by (a grant never sent gives them back).
    */
-  private schedule(now: number, tokens: number): void {
+  private schedule(now: number, tokens: number): { requests: number; tokens: number } {
+    const advanced = { requests: 0, tokens: 0 };
     const rate = this.pace?.rate(now);
     if (rate !== undefined) {
-      const interval = 1000 / rate;
-      this.nextRequestAt = nextSlot(this.nextRequestAt, now, interval);
+      const before = this.nextRequestAt;
+      this.nextRequestAt = nextSlot(this.nextRequestAt, now, 1000 / rate);
+      advanced.requests = this.nextRequestAt - Math.max(before, now);
     }
     const learned = this.pace?.tokenRate(now);
     const stated = this.statedTokensPerSecond;
     const tokensPerSecond = learned === undefined || (stated !== undefined && stated < learned) ? stated : learned;
     if (tokensPerSecond !== undefined && tokens > 0) {
-      const interval = (1000 * tokens) / tokensPerSecond;
-      this.nextTokensAt = nextSlot(this.nextTokensAt, now, interval);
+      const before = this.nextTokensAt;
+      this.nextTokensAt = nextSlot(this.nextTokensAt, now, (1000 * tokens) / tokensPerSecond);
+      advanced.tokens = this.nextTokensAt - Math.max(before, now);
     }
+    return advanced;
   }
 
-  private grant(now: number, tokens: number): Lease {
+  private grant(now: number, tokens: number, held: boolean): Lease {
     this.inFlight++;
     this.starts.push(now);
-    this.schedule(now, tokens);
+    const advanced = this.schedule(now, tokens);
     const charge: Charge = { at: now, tokens };
     this.charges.push(charge);
     const epoch = this.adaptive?.epoch ?? 0;
     const paceEpoch = this.pace?.epoch ?? 0;
-    const paced = this.pace?.granted(now, tokens);
+    const paced = this.pace?.granted(now, tokens, held);
     const inFlight = this.inFlight;
     let released = false;
     return {
       release: (actualTokens?: number, outcome: LeaseOutcome = 'other') => {
         if (released) return;
         released = true;
+        if (outcome === 'unsent') {
+          // never sent (the endpoint gate closed while it waited, the run stopped): as if never granted — its place
+          // in the windows and the paced schedules goes back (else a closed gate's deferred trials, granted and
+          // sent back one after another, would use up the pace's slots and hold the requests that do go)
+          charge.tokens = 0;
+          const start = this.starts.indexOf(now);
+          if (start >= 0) this.starts.splice(start, 1);
+          this.nextRequestAt -= advanced.requests;
+          this.nextTokensAt -= advanced.tokens;
+          this.pace?.forget(paced);
+          this.inFlight--;
+          this.pump();
+          return;
+        }
         if (actualTokens !== undefined && Number.isFinite(actualTokens)) charge.tokens = Math.max(0, actualTokens);
         const at = this.clock.now();
         const sample = { inFlight, latencyMs: at - now };
@@ -291,8 +313,11 @@ export class RateLimiter {
         const stale = outcome === 'rate-limited' && this.pace !== undefined && paceEpoch !== this.pace.epoch;
         const refusal = stale ? 'rate' : this.adaptive?.report(epoch, outcome, sample);
         if (refusal === 'rate') this.pace?.refused(paceEpoch, at, paced);
-        else if (outcome !== 'success') this.pace?.dropped(paced);
-        if (outcome === 'rate-limited') this.holdAfterRefusal(at);
+        // a concurrency refusal was not admitted; a request that failed otherwise (a 500, a dropped connection) or a
+        // trial's repeated 429 (not the rate's, limiter-step.ts) used its place in the pace as an answer does: counted
+        // as not admitted, they would pull the rate measured, and the next cut, down to the answers among them
+        else if (outcome === 'rate-limited') this.pace?.dropped(paced);
+        if (outcome === 'rate-limited' || outcome === 'refused') this.holdAfterRefusal(at);
         this.inFlight--;
         this.pump();
       },

@@ -5,6 +5,7 @@ import {
   BACKOFF,
   CUT_SPACING_MS,
   FIRST_GROWTH,
+  MIN_WINDOW_MS,
   PLATEAU,
   PROBE_MS,
   RECOVER_MS,
@@ -88,6 +89,49 @@ describe('the adaptive pace', () => {
     for (let ms = 0; ms < 30_000; ms += 500) expect(at(ms + 500)).toBeGreaterThanOrEqual(at(ms));
   });
 
+  it('a probe period above the rate refused with no refusal: the pace grows by FIRST_GROWTH a second from there', () => {
+    const pace = new AdaptivePace();
+    let now = accept(pace, 10, 0, 6_000);
+    pace.refused(pace.epoch, now);
+    now = accept(pace, 10, now + 100, 10_000);
+    pace.refused(pace.epoch, now);
+    const free = RECOVER_MS + 2 * PROBE_MS;
+    const at = (ms: number) => pace.rate(now + ms) ?? 0;
+    expect(at(free + 10_000) / at(free)).toBeCloseTo(Math.exp(10 * FIRST_GROWTH), 6);
+  });
+
+  it('the admitted rate is measured over the time the limits held the sender, not its pauses', () => {
+    const pace = new AdaptivePace();
+    let now = accept(pace, 10, 0, 6_000);
+    pace.refused(pace.epoch, now);
+    now = accept(pace, 10, now + 100, 10_000);
+    const paused = now + MIN_WINDOW_MS / 2; // half the window with nothing to send (a closed endpoint)
+    pace.granted(paused, 1000, false); // granted the moment it asked: the sender was short of work until then
+    pace.answered(paused, 400);
+    now = accept(pace, 10, paused + 100, MIN_WINDOW_MS / 2);
+    pace.refused(pace.epoch, now);
+    expect(pace.rate(now) ?? 0).toBeGreaterThan(0.95 * BACKOFF * 10); // not BACKOFF × the 5/s of the whole window
+  });
+
+  it('a sender short of work (granted at once most of the window) cuts its pace by BACKOFF, not to its demand', () => {
+    const pace = new AdaptivePace();
+    let now = accept(pace, 10, 0, 6_000);
+    pace.refused(pace.epoch, now);
+    now = accept(pace, 10, now + 100, 10_000);
+    pace.refused(pace.epoch, now); // the pace is about 10/s
+    const before = pace.rate(now + 30_000) ?? 0;
+    // then one request a second, each granted the moment it was asked for, and a 429 (a refusal that was not the rate's)
+    for (let t = now + 30_000; t < now + 30_000 + 2 * MIN_WINDOW_MS; t += 1000) {
+      pace.granted(t, 1000, false);
+      pace.answered(t, 400);
+    }
+    const at = now + 30_000 + 2 * MIN_WINDOW_MS;
+    const cut = pace.rate(at) ?? 0;
+    pace.refused(pace.epoch, at, pace.granted(at, 1000, false));
+    expect(cut).toBeGreaterThan(before);
+    expect((pace.rate(at) ?? 0) / cut).toBeCloseTo(BACKOFF, 6);
+  });
+
   it('a stated rate caps the pace, learned or not; a stated rate withdrawn leaves the learned one', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 2, max: 100 }), (rpm, perSecond) => {
@@ -122,7 +166,7 @@ describe('the adaptive pace', () => {
     // a token limit: the refused requests are the large ones
     const tokens = new AdaptivePace();
     let now = accept(tokens, 10, 0, 6_000, mixed);
-    for (let k = 0; k < 6; k++) {
+    for (let k = 0; k < 8; k++) {
       now += 300;
       tokens.refused(tokens.epoch, now, tokens.granted(now, 7000));
     }

@@ -183,6 +183,56 @@ describe('RateLimiter with an adaptive limit', () => {
     expect(granted).toEqual([0, 100, 200, 300, 400]);
   });
 
+  it('a grant never sent (the endpoint closed meanwhile) gives its paced slot back: the next request goes at once', async () => {
+    const { clock, advance } = manualClock();
+    const limiter = new RateLimiter({ adaptive: { initial: 64 } }, clock);
+    limiter.learn({ requestsPerMinute: 60 }); // 1/s: one grant a second
+    const granted: number[] = [];
+    const leases: Lease[] = [];
+    for (let i = 0; i < 4; i++)
+      void limiter.acquire(0).then((lease) => {
+        granted.push(clock.now());
+        leases.push(lease);
+      });
+    await flush();
+    leases[0].release(undefined, 'unsent'); // deferred by the endpoint gate: nothing sent
+    await flush();
+    leases[1].release(undefined, 'unsent');
+    await flush();
+    expect(granted).toEqual([0, 0, 0]); // two slots given back: the third goes at once, not 2 s later
+    leases[2].release(undefined, 'success'); // sent: its slot is used
+    await flush();
+    await advance(500);
+    await flush();
+    expect(granted).toEqual([0, 0, 0]);
+    await advance(500);
+    await flush();
+    expect(granted).toEqual([0, 0, 0, 1000]);
+  }, 10_000);
+
+  it('a request that failed otherwise (a 500, a drop) or a repeated 429 used the rate: the next cut counts it admitted', async () => {
+    const { clock, advance } = manualClock();
+    const limiter = new RateLimiter({ adaptive: { initial: 8 } }, clock);
+    // 10/s for 4 s, one request in two failing with a 500 or a dropped connection (one in ten a trial's repeated
+    // 429, which holds the next grant for a slot), then a rate refusal
+    for (let i = 0; i < 40; i++) {
+      let lease: Lease | undefined;
+      void limiter.acquire(0).then((l) => {
+        lease = l;
+      });
+      await flush();
+      for (let t = 0; !lease && t < 20; t++) {
+        await advance(10);
+        await flush();
+      }
+      await advance(100);
+      lease?.release(undefined, i % 2 === 0 ? 'success' : i % 10 === 1 ? 'refused' : 'other');
+    }
+    (await limiter.acquire(0)).release(undefined, 'rate-limited');
+    // cut to 0.95 × the ~10/s sent, not × the ~5/s answered
+    expect(limiter.pace?.rate(clock.now()) ?? 0).toBeGreaterThan(0.95 * 10 * 0.8);
+  }, 10_000);
+
   it('paces the tokenizer-counted charges to the tokens per minute an endpoint states', async () => {
     const { clock, advance } = manualClock();
     const limiter = new RateLimiter({ adaptive: { initial: 64 } }, clock);
@@ -201,13 +251,13 @@ describe('RateLimiter with an adaptive limit', () => {
   it('a rate refusal (a 429 at a concurrency answers reach) paces the grants at 0.95 × the accepted rate', async () => {
     const { clock, advance } = manualClock();
     const limiter = new RateLimiter({ adaptive: { initial: 8 } }, clock);
-    // 40 answers at 4 in flight, one every 100 ms (10/s), then a 429 at 4 in flight
+    // 40 answers at 4 in flight, one every 100 ms (10/s), then a 429 at 4 in flight (the other three never sent)
     for (let i = 0; i < 40; i++) {
       const leases = [await limiter.acquire(0), await limiter.acquire(0), await limiter.acquire(0)];
       const lease = await limiter.acquire(0);
       await advance(100);
       lease.release(undefined, 'success');
-      for (const l of leases) l.release();
+      for (const l of leases) l.release(undefined, 'unsent');
     }
     const before = limiter.concurrency;
     (await limiter.acquire(0)).release(undefined, 'rate-limited'); // alone in flight: 1 ÷ 100 ms sustains 10/s too

@@ -56,8 +56,9 @@ interface UsageCarrier {
 /**
  * One attempt of a trial under a limiter slot, as every paid subject runs it: charged its messages and budget,
  * corrected by the tokens the answer used; an answer grows an adaptive limit, a sent request the provider
- * rate-limited steps it down, anything else says nothing about the rate. Aborted while waiting for the slot, the
- * attempt failed unsent.
+ * rate-limited steps it down, anything else says nothing about the rate (a request that failed otherwise still
+ * used the endpoint's rate; one never sent — the endpoint gate closed while it waited, the run stopped — gives its
+ * slot back). Aborted while waiting for the slot, the attempt failed unsent.
  *
  * Only a trial's first rate refusal teaches the limiter (`refused`, kept across the trial's attempts): a request
  * refused again after its backoff says more about the request than about the rate (an endpoint that refuses that
@@ -80,8 +81,10 @@ export async function attemptUnderLease<T extends UsageCarrier>(
       },
       outcome: (result) => {
         if (result.kind === 'answered') return 'success';
-        if (!(result.kind === 'failed' && result.sent && isRateLimited(result.error))) return 'other';
-        if (refused?.before) return 'other';
+        if (result.kind === 'resend') return 'other';
+        if (result.kind !== 'failed' || !result.sent) return 'unsent';
+        if (!isRateLimited(result.error)) return 'other';
+        if (refused?.before) return 'refused';
         if (refused) refused.before = true;
         return 'rate-limited';
       },
