@@ -317,7 +317,7 @@ export class RateLimiter {
         // trial's repeated 429 (not the rate's, limiter-step.ts) used its place in the pace as an answer does: counted
         // as not admitted, they would pull the rate measured, and the next cut, down to the answers among them
         else if (outcome === 'rate-limited') this.pace?.dropped(paced);
-        if (outcome === 'rate-limited' || outcome === 'refused') this.holdAfterRefusal(at);
+        if (outcome === 'rate-limited') this.holdAfterRefusal(at);
         this.inFlight--;
         this.pump();
       },
@@ -326,12 +326,14 @@ export class RateLimiter {
 
   /**
    * A refused request frees its slot within milliseconds: granted again at once, it would be refused again, and the
-   * next, a cascade of 429s before the pace is cut. The next grant waits one interval of the accepted rate.
+   * next, a cascade of 429s before the pace is cut. The next grant waits one interval of the pace (the accepted rate
+   * before there is one). Not after a trial's repeated 429 (not the rate's): with few requests in the window the
+   * rate they make is that of the holds themselves — a hold of one window per retry, retries spaced by it.
    */
   private holdAfterRefusal(now: number): void {
-    const accepted = this.pace?.accepted(now);
-    if (accepted !== undefined && accepted > 0) {
-      this.nextRequestAt = Math.max(this.nextRequestAt, now + 1000 / accepted);
+    const perSecond = this.pace?.requestRate(now) ?? this.pace?.accepted(now);
+    if (perSecond !== undefined && perSecond > 0) {
+      this.nextRequestAt = Math.max(this.nextRequestAt, now + 1000 / perSecond);
     }
   }
 

@@ -233,6 +233,38 @@ describe('RateLimiter with an adaptive limit', () => {
     expect(limiter.pace?.rate(clock.now()) ?? 0).toBeGreaterThan(0.95 * 10 * 0.8);
   }, 10_000);
 
+  it('a 429 holds the next grant one interval of the pace; a trial’s repeated 429 holds nothing', async () => {
+    const { clock, advance } = manualClock();
+    const limiter = new RateLimiter({ adaptive: { initial: 8 } }, clock);
+    for (let i = 0; i < 40; i++) {
+      const lease = await limiter.acquire(0);
+      await advance(100);
+      lease.release(undefined, 'success');
+    }
+    (await limiter.acquire(0)).release(undefined, 'rate-limited'); // the pace: about 9.5/s
+    await advance(10_000); // nothing sent for a while: one request in the window
+    const granted: number[] = [];
+    const next = async (outcome: 'refused' | 'rate-limited') => {
+      let lease: Lease | undefined;
+      void limiter.acquire(0).then((l) => {
+        lease = l;
+        granted.push(clock.now());
+      });
+      await flush();
+      for (let t = 0; !lease && t < 500; t++) {
+        await advance(10);
+        await flush();
+      }
+      lease?.release(undefined, outcome);
+    };
+    await next('refused');
+    await next('refused'); // not held: the pace's own interval, not one window (1 ÷ the one request in it)
+    await next('rate-limited'); // of the same event as the cut: held one interval of the pace
+    await next('refused');
+    expect(granted[1] - granted[0]).toBeLessThanOrEqual(120);
+    expect(granted[3] - granted[2]).toBeLessThanOrEqual(120);
+  }, 10_000);
+
   it('paces the tokenizer-counted charges to the tokens per minute an endpoint states', async () => {
     const { clock, advance } = manualClock();
     const limiter = new RateLimiter({ adaptive: { initial: 64 } }, clock);
