@@ -132,6 +132,35 @@ describe('the adaptive pace', () => {
     expect((pace.rate(at) ?? 0) / cut).toBeCloseTo(BACKOFF, 6);
   });
 
+  it('a window with nothing admitted cuts nothing (a pace of 0 would never send again)', () => {
+    const pace = new AdaptivePace();
+    let now = accept(pace, 10, 0, 6_000);
+    now += 10_000; // the window empties
+    for (let k = 0; k < 3; k++, now += 2 * CUT_SPACING_MS) pace.refused(pace.epoch, now, pace.granted(now, 1000));
+    expect(pace.rate(now)).toBeUndefined();
+  });
+
+  it('refusals that keep their share as the pace falls are the endpoint’s background: they stop cutting it', () => {
+    const pace = new AdaptivePace();
+    let now = accept(pace, 10, 0, 6_000);
+    pace.refused(pace.epoch, now);
+    now = accept(pace, 10, now + 100, 10_000);
+    pace.refused(pace.epoch, now); // a rate refusal: the pace about 9.5/s
+    const settled = pace.rate(now) ?? 0;
+    // then one request in ten refused whatever the pace, at the pace the limiter sets
+    for (let k = 0; k < 8; k++) {
+      const perSecond = pace.rate(now) ?? 1;
+      for (let i = 0; i < 15; i++) {
+        now += 1000 / perSecond;
+        const grant = pace.granted(now, 1000);
+        pace.answered(now, 400);
+        if (i === 9) pace.refused(pace.epoch, now, grant);
+      }
+    }
+    expect(pace.background).toBeGreaterThan(0);
+    expect((pace.rate(now) ?? 0) / settled).toBeGreaterThan(0.9); // not cut by BACKOFF at each of them
+  });
+
   it('a stated rate caps the pace, learned or not; a stated rate withdrawn leaves the learned one', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 2, max: 100 }), (rpm, perSecond) => {
