@@ -1045,28 +1045,19 @@ async function verdictRoutes(dir) {
     skipped.status !== 0 && /d3 retention fit .*was skipped \(describe\.skip/.test(skipped.out),
     skipped.out,
   );
-  // reporters on the command line add to ceilingbench's, never replace it (json and tap-flat: the puzzles routes
-  // below); a retry is refused and said (one run)
+  // reporters on the command line add to ceilingbench's, never replace it (json, github-actions and tap-flat: the
+  // puzzles routes below, where the gate is not evaluated); a retry is refused and said (one run)
   const since = Date.now();
   const junitOut = join(dir, 'junit-out.xml');
   const reporters = await vrun(
-    [
-      'run',
-      '--project',
-      'd2',
-      '--reporter=dot',
-      '--reporter=junit',
-      `--outputFile.junit=${junitOut}`,
-      '--reporter=github-actions',
-      '--retry=2',
-    ],
+    ['run', '--project', 'd2', '--reporter=dot', '--reporter=junit', `--outputFile.junit=${junitOut}`, '--retry=2'],
     env(D2_FAIL),
   );
   const summary = existsSync(join(dir, 'reports/summary.md'))
     ? readFileSync(join(dir, 'reports/summary.md'), 'utf8')
     : '';
   check(
-    'routes: --reporter=dot --reporter=junit --reporter=github-actions with a failing gate exits non-zero and writes the report set and the junit file',
+    'routes: --reporter=dot --reporter=junit with a failing gate exits non-zero and writes the report set and the junit file',
     reporters.status !== 0 &&
       /gate d2\.minRetention FAILED \(hard\)/.test(reporters.out) &&
       fresh(since) &&
@@ -1103,8 +1094,8 @@ async function verdictRoutes(dir) {
     otherEvidence.out,
   );
   // a standard project filtered to one family: sudoku's collapse gate passes, the other eight families' are not
-  // evaluated — by name (with --reporter=json), by file (with --reporter=tap-flat) and through `ceilingbench run`;
-  // each route writes the report set
+  // evaluated — by name (with --reporter=json and github-actions), by file (with --reporter=tap-flat) and through
+  // `ceilingbench run`; each route writes the report set
   const PUZZLES = { puzzles: { collapseNoEarlierThan: 1 } };
   const oneFamily = (r, since) =>
     r.status !== 0 &&
@@ -1114,7 +1105,16 @@ async function verdictRoutes(dir) {
   const jsonOut = join(dir, 'vitest-results.json');
   const byNameSince = Date.now();
   const byName = await vrun(
-    ['run', '--project', 'puzzles', '-t', 'sudoku', '--reporter=json', `--outputFile.json=${jsonOut}`],
+    [
+      'run',
+      '--project',
+      'puzzles',
+      '-t',
+      'sudoku',
+      '--reporter=json',
+      `--outputFile.json=${jsonOut}`,
+      '--reporter=github-actions',
+    ],
     env(PUZZLES),
   );
   // Vitest's own reporters see every test pass (sudoku's): the verdict is ceilingbench's, added to theirs
@@ -1123,7 +1123,7 @@ async function verdictRoutes(dir) {
     jsonPassed = readJson(jsonOut).numPassedTests;
   } catch {}
   check(
-    'routes: vitest run --project puzzles -t sudoku --reporter=json: sudoku passes, the other families are not evaluated, exit non-zero; the report set and the json file written',
+    'routes: vitest run --project puzzles -t sudoku --reporter=json --reporter=github-actions: sudoku passes, the other families are not evaluated, exit non-zero; the report set and the json file written',
     oneFamily(byName, byNameSince) && jsonPassed > 0,
     byName.out,
   );
@@ -1273,6 +1273,7 @@ async function verdictMonorepo(root) {
       r.fits.map((f) => f.project).join() === 'd2' &&
       r.gates.filter((g) => !g.passed).length === 1 &&
       !existsSync(join(root, 'reports')) &&
+      (registered.out.match(/ceilingbench: reports written to /g) ?? []).length === 1 &&
       smoke === 1,
     `${registered.out}\n${JSON.stringify({ trials, fits: r?.fits?.map((f) => f.project), smoke, rootReports: existsSync(join(root, 'reports')) })}`,
   );
