@@ -903,8 +903,8 @@ process.exitCode = failed.length === 0 ? 0 : 1;
 // configuration's and the evidence's, never the route's; and a workspace laid out as docs/monorepo.md says, run from
 // its root. Each check fails on the old behaviour (exit 0: the issue's list). The routes run on the two Node 22.12
 // legs, Vitest 5 (node-floor) and Vitest 4.1 (versioned): every route whose outcome Vitest decides (filters, skips,
-// reporters, retry, merges, nothing collected, config loading, the workspace root) on both, `report` and `compare`
-// (our code alone) on the Vitest 5 one. CI's first leg (Vitest 5 on the newest Node, CONSUMER_CHECKS=newest) leaves
+// reporters, retry, merges, nothing collected, config loading) on both, the workspace root's (a Vitest 5 failure),
+// `report` and `compare` (our code alone) on the Vitest 5 one. CI's first leg (Vitest 5 on the newest Node, CONSUMER_CHECKS=newest) leaves
 // them out: what Node decides in them is the loading of configuration files, where 22.12 (no type stripping) is the
 // harder end, and that leg runs every other check.
 
@@ -914,22 +914,32 @@ function verdictRoutesHere() {
 }
 
 /**
- * The routes' two repositories, the user's and the workspace, each with the app's package.json and installed tree
- * (hard links, made before any run).
+ * The routes' two repositories, the user's and (on Vitest 5: verdictRouteLanes) the workspace, each with the app's
+ * package.json and installed tree (hard links, made before any run).
  */
 async function verdictRoutesRepo() {
   const dir = join(work, 'routes');
-  const monorepo = join(work, 'routes-monorepo');
+  const vitestPkg = join(app, 'node_modules/vitest/package.json');
+  const vitestMajor = existsSync(vitestPkg) ? Number(readJson(vitestPkg).version.split('.')[0]) : 0;
+  const monorepo = vitestMajor >= 5 ? join(work, 'routes-monorepo') : undefined;
   mkdirSync(join(dir, 'benchmarks'), { recursive: true });
-  mkdirSync(join(monorepo, 'packages/bench/benchmarks'), { recursive: true });
   cpSync(join(app, 'package.json'), join(dir, 'package.json'));
-  const pkg = readJson(join(app, 'package.json'));
-  writeFileSync(
-    join(monorepo, 'package.json'),
-    `${JSON.stringify({ name: 'routes-monorepo', private: true, type: 'module', workspaces: ['packages/*'], devDependencies: pkg.devDependencies }, null, 2)}\n`,
-  );
+  if (monorepo) {
+    const { devDependencies } = readJson(join(app, 'package.json'));
+    const root = {
+      name: 'routes-monorepo',
+      private: true,
+      type: 'module',
+      workspaces: ['packages/*'],
+      devDependencies,
+    };
+    mkdirSync(join(monorepo, 'packages/bench/benchmarks'), { recursive: true });
+    writeFileSync(join(monorepo, 'package.json'), `${JSON.stringify(root, null, 2)}\n`);
+  }
   const trees = await Promise.all(
-    [dir, monorepo].map((d) => run('cp', ['-al', join(app, 'node_modules'), join(d, 'node_modules')], { cwd: work })),
+    [dir, monorepo]
+      .filter(Boolean)
+      .map((d) => run('cp', ['-al', join(app, 'node_modules'), join(d, 'node_modules')], { cwd: work })),
   );
   check(
     'the installed tree is hard-linked into the verdict routes’ repositories (a user’s, a workspace)',
@@ -944,6 +954,7 @@ async function verdictRoutesRepo() {
   writeFileSync(join(dir, 'ceilingbench.config.ts'), ROUTES_CONFIG());
   writeFileSync(join(dir, 'benchmarks/registers.spec.ts'), ROUTES_SWEEP('d2'));
   writeFileSync(join(dir, 'benchmarks/social.spec.ts'), ROUTES_SWEEP('d3'));
+  if (!monorepo) return { dir };
   // docs/monorepo.md's layout: the benchmark in packages/bench (the plugin, its gate above the truth, a spec folder
   // of one plain test); the root's vitest.config.ts is written by each run (with and without the registration)
   const bench = join(monorepo, 'packages/bench');
@@ -961,11 +972,16 @@ async function verdictRoutesRepo() {
   return { dir, monorepo };
 }
 
-/** The routes' lanes (each one command at a time): the user's repository, the workspace. */
+/**
+ * The routes' lanes (each one command at a time): the user's repository; the workspace on Vitest 5 only, where a
+ * workspace's root run ignored the package's gate, or ran it twice with a stray root report set (Vitest 4.1 applied
+ * the gate and ran it once: the same checks there pass on the old code too; test/e2e/monorepo.test.ts runs them on
+ * 4.1 in npm test).
+ */
 function verdictRouteLanes(repos) {
   return [
     timed('verdict routes', verdictRoutes(repos.dir)),
-    timed('verdict routes: monorepo', verdictMonorepo(repos.monorepo)),
+    ...(repos.monorepo ? [timed('verdict routes: monorepo', verdictMonorepo(repos.monorepo))] : []),
   ];
 }
 
