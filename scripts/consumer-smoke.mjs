@@ -1036,6 +1036,14 @@ async function verdictRoutes(dir) {
     `${blob.out}\n${full.out}`,
   );
   const fullReport = keep('full');
+  // where `compare` runs (our code alone, one leg): the same project run again, directly this time — two identical
+  // runs by two routes, compared below
+  let againReport = fullReport;
+  if (all) {
+    const again = await vrun(['run', '--project', 'benchmarks'], env(USER));
+    check('routes: the gated user project run again, directly, passes', again.status === 0, again.out);
+    againReport = keep('again');
+  }
   // a filter, a file filter, describe.skip: each drops the d3 sweep the gate needs
   const named = await vrun(['run', '--project', 'benchmarks', '-t', '^d2'], env(USER));
   check(
@@ -1223,13 +1231,15 @@ async function verdictRoutes(dir) {
       merged.status === 1 && /gate d2\.minRetention FAILED/.test(merged.out),
       merged.out,
     );
-    // compare decides as the run did: two identical full runs pass; a run that left the gate unchecked fails even
-    // against itself (every record compares equal)
-    const same = await run(bin(dir, 'ceilingbench'), ['compare', fullReport, fullReport]);
+    // compare decides as the run did: two identical full runs (a merge's and a direct run's) pass; a run that left
+    // the gate unchecked fails even against itself (every record compares equal)
+    const same = await run(bin(dir, 'ceilingbench'), ['compare', fullReport, againReport]);
     const unchecked = await run(bin(dir, 'ceilingbench'), ['compare', filtered, filtered]);
     check(
       'routes: compare of two identical full runs exits 0; of a run whose gate went unchecked exits 1',
       same.status === 0 &&
+        /PASS: every baseline record in scope was compared, and none regressed/.test(same.out) &&
+        /the candidate's own gates: \d+, no hard gate failed or went unchecked/.test(same.out) &&
         unchecked.status === 1 &&
         /the candidate's own gates: 1 hard gate\(s\) failed or not evaluated/.test(unchecked.out),
       `${same.out}\n${unchecked.out}`,
