@@ -901,12 +901,12 @@ process.exitCode = failed.length === 0 ? 0 : 1;
 // A user's repository whose `benchmarks/` holds a d2 sweep (registers) and a d3 sweep (social), gated as one project
 // with the standard d2 and puzzles beside it, each route a user or a careless CI takes: the exit code is the
 // configuration's and the evidence's, never the route's; and a workspace laid out as docs/monorepo.md says, run from
-// its root. Each check fails on the old behaviour (exit 0: the issue's list). The routes run on the two Node 22.12
-// legs, Vitest 5 (node-floor) and Vitest 4.1 (versioned): every route whose outcome Vitest decides (filters, skips,
-// reporters, retry, merges, nothing collected, config loading) on both, the workspace root's (a Vitest 5 failure),
-// `report` and `compare` (our code alone) on the Vitest 5 one. CI's first leg (Vitest 5 on the newest Node, CONSUMER_CHECKS=newest) leaves
-// them out: what Node decides in them is the loading of configuration files, where 22.12 (no type stripping) is the
-// harder end, and that leg runs every other check.
+// its root. Each check fails on the old behaviour (0cb3832's: exit 0, or no report set, or a stray one). The routes
+// run on the two Node 22.12 legs, Vitest 5 (node-floor) and Vitest 4.1 (versioned): every route whose outcome Vitest
+// decides (filters, skips, reporters, retry, merges, nothing collected, config loading) on both; the workspace
+// root's (a Vitest 5 failure), `report` and `compare` (our code alone) on the Vitest 5 one. CI's first leg (Vitest 5
+// on the newest Node, CONSUMER_CHECKS=newest) leaves them out: what Node decides in them is the loading of
+// configuration files, where 22.12 (no type stripping) is the harder end, and that leg runs every other check.
 
 /** Whether this leg runs the routes: every leg but `newest` (CI's first; a run with no CONSUMER_CHECKS runs them). */
 function verdictRoutesHere() {
