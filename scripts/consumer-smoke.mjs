@@ -914,16 +914,19 @@ function verdictRoutesHere() {
 }
 
 /**
- * The routes' two repositories, the user's and (on Vitest 5: verdictRouteLanes) the workspace, each with the app's
- * package.json and installed tree (hard links, made before any run).
+ * The routes' repositories, the user's (twice: two lanes) and (on Vitest 5: verdictRouteLanes) the workspace, each
+ * with the app's installed tree (hard links, made before any run).
  */
 async function verdictRoutesRepo() {
   const dir = join(work, 'routes');
+  const family = join(work, 'routes-family');
   const vitestPkg = join(app, 'node_modules/vitest/package.json');
   const vitestMajor = existsSync(vitestPkg) ? Number(readJson(vitestPkg).version.split('.')[0]) : 0;
   const monorepo = vitestMajor >= 5 ? join(work, 'routes-monorepo') : undefined;
-  mkdirSync(join(dir, 'benchmarks'), { recursive: true });
-  cpSync(join(app, 'package.json'), join(dir, 'package.json'));
+  for (const d of [dir, family]) {
+    mkdirSync(join(d, 'benchmarks'), { recursive: true });
+    cpSync(join(app, 'package.json'), join(d, 'package.json'));
+  }
   if (monorepo) {
     const { devDependencies } = readJson(join(app, 'package.json'));
     const root = {
@@ -937,24 +940,26 @@ async function verdictRoutesRepo() {
     writeFileSync(join(monorepo, 'package.json'), `${JSON.stringify(root, null, 2)}\n`);
   }
   const trees = await Promise.all(
-    [dir, monorepo]
+    [dir, family, monorepo]
       .filter(Boolean)
       .map((d) => run('cp', ['-al', join(app, 'node_modules'), join(d, 'node_modules')], { cwd: work })),
   );
   check(
-    'the installed tree is hard-linked into the verdict routes’ repositories (a user’s, a workspace)',
+    'the installed tree is hard-linked into the verdict routes’ repositories (a user’s, twice; a workspace)',
     trees.every((t) => t.status === 0),
     trees.map((t) => t.out).join('\n'),
   );
-  writeFileSync(
-    join(dir, 'vitest.config.ts'),
-    "import { ceilingbench } from 'ceilingbench/plugin';\nimport { defineConfig } from 'vitest/config';\n\n" +
-      "export default defineConfig({ plugins: [ceilingbench({ specs: 'benchmarks', projects: ['d2', 'puzzles'] })] });\n",
-  );
-  writeFileSync(join(dir, 'ceilingbench.config.ts'), ROUTES_CONFIG());
-  writeFileSync(join(dir, 'benchmarks/registers.spec.ts'), ROUTES_SWEEP('d2'));
-  writeFileSync(join(dir, 'benchmarks/social.spec.ts'), ROUTES_SWEEP('d3'));
-  if (!monorepo) return { dir };
+  for (const d of [dir, family]) {
+    writeFileSync(
+      join(d, 'vitest.config.ts'),
+      "import { ceilingbench } from 'ceilingbench/plugin';\nimport { defineConfig } from 'vitest/config';\n\n" +
+        "export default defineConfig({ plugins: [ceilingbench({ specs: 'benchmarks', projects: ['d2', 'puzzles'] })] });\n",
+    );
+    writeFileSync(join(d, 'ceilingbench.config.ts'), ROUTES_CONFIG());
+    writeFileSync(join(d, 'benchmarks/registers.spec.ts'), ROUTES_SWEEP('d2'));
+    writeFileSync(join(d, 'benchmarks/social.spec.ts'), ROUTES_SWEEP('d3'));
+  }
+  if (!monorepo) return { dir, family };
   // docs/monorepo.md's layout: the benchmark in packages/bench (the plugin, its gate above the truth, a spec folder
   // of one plain test); the root's vitest.config.ts is written by each run (with and without the registration)
   const bench = join(monorepo, 'packages/bench');
@@ -969,19 +974,23 @@ async function verdictRoutesRepo() {
     "import { defineConfig } from 'ceilingbench';\n\nexport default defineConfig({ gates: { d2: { minRetention: 0.99 } } });\n",
   );
   writeFileSync(join(bench, 'benchmarks/smoke.spec.ts'), SUM_TEST.replace("'sum'", "'smoke'"));
-  return { dir, monorepo };
+  return { dir, family, monorepo };
 }
 
 /**
- * The routes' lanes (each one command at a time): the user's repository; the workspace on Vitest 5 only, where a
- * workspace's root run ignored the package's gate, or ran it twice with a stray root report set (Vitest 4.1 applied
- * the gate and ran it once: the same checks there pass on the old code too; test/e2e/monorepo.test.ts runs them on
- * 4.1 in npm test).
+ * The routes' lanes (each one command at a time): the user's repository; a copy of it for the one-family routes, then
+ * the workspace — on Vitest 5 only, where a workspace's root run ignored the package's gate, or ran it twice with a
+ * stray root report set (Vitest 4.1 applied the gate and ran it once: the same checks there pass on the old code
+ * too; test/e2e/monorepo.test.ts runs them on 4.1 in npm test).
  */
 function verdictRouteLanes(repos) {
+  const family = verdictOneFamily(repos.family);
   return [
     timed('verdict routes', verdictRoutes(repos.dir)),
-    ...(repos.monorepo ? [timed('verdict routes: monorepo', verdictMonorepo(repos.monorepo))] : []),
+    timed(
+      repos.monorepo ? 'verdict routes: one family, workspace' : 'verdict routes: one family',
+      repos.monorepo ? family.then(() => verdictMonorepo(repos.monorepo)) : family,
+    ),
   ];
 }
 
@@ -998,27 +1007,34 @@ function ROUTES_CONFIG() {
 }
 
 /** The routes, one command at a time in the routes' repository; prints the seconds they took (the smoke leg's cost). */
+/** A routes repository's commands and reports: its vitest, its last report (fresh since a time), a copy kept aside. */
+function routesIn(dir) {
+  const reportPath = join(dir, 'reports/ceilingbench.json');
+  return {
+    report: () => (existsSync(reportPath) ? readJson(reportPath) : undefined),
+    fresh: (since) => existsSync(reportPath) && statSync(reportPath).mtimeMs >= since,
+    keep: (name) => {
+      const path = join(work, `routes-${name}.json`);
+      if (existsSync(reportPath)) cpSync(reportPath, path);
+      return path;
+    },
+    /** The environment of a run: the simulated subject, three trials a cell, the given gates. */
+    env: (gates, extra = {}) => ({
+      CEILINGBENCH_SUBJECT: 'sim:retention?p=0.95',
+      CEILINGBENCH_TRIALS: '3',
+      CEILINGBENCH_GATES: JSON.stringify(gates),
+      ...extra,
+    }),
+    vrun: (args, e) => run(bin(dir, 'vitest'), args, { cwd: dir, env: e }),
+  };
+}
+
 async function verdictRoutes(dir) {
   const t0 = Date.now();
-  const vitest = bin(dir, 'vitest');
-  const reportPath = join(dir, 'reports/ceilingbench.json');
-  const report = () => (existsSync(reportPath) ? readJson(reportPath) : undefined);
-  const fresh = (since) => existsSync(reportPath) && statSync(reportPath).mtimeMs >= since;
-  const keep = (name) => {
-    const path = join(work, `routes-${name}.json`);
-    if (existsSync(reportPath)) cpSync(reportPath, path);
-    return path;
-  };
-  const env = (gates, extra = {}) => ({
-    CEILINGBENCH_SUBJECT: 'sim:retention?p=0.95',
-    CEILINGBENCH_TRIALS: '3',
-    CEILINGBENCH_GATES: JSON.stringify(gates),
-    ...extra,
-  });
+  const { report, fresh, keep, env, vrun } = routesIn(dir);
   const USER = { benchmarks: { minRetention: 0.5 } };
   const D2_FAIL = { d2: { minRetention: 0.999 } };
   const noGates = { CEILINGBENCH_SUBJECT: 'sim:retention?p=0.95', CEILINGBENCH_TRIALS: '3' };
-  const vrun = (args, e) => run(vitest, args, { cwd: dir, env: e });
 
   // the passing control: the whole gated project, both sweeps, as the workflow runs it — a blob, then its merge
   // (a blob run leaves the report set and the gates to the merge); the blob is the merge route's too, below
@@ -1117,59 +1133,6 @@ async function verdictRoutes(dir) {
       /evaluated on the point estimate, not the configured CI lower bound/.test(otherEvidence.out),
     otherEvidence.out,
   );
-  // a standard project filtered to one family: sudoku's collapse gate passes, the other eight families' are not
-  // evaluated — by name (with --reporter=json and github-actions), by file (with --reporter=tap-flat) and through
-  // `ceilingbench run`; each route writes the report set
-  const PUZZLES = { puzzles: { collapseNoEarlierThan: 1 } };
-  const oneFamily = (r, since) =>
-    r.status !== 0 &&
-    /gate puzzles\.collapseNoEarlierThan FAILED \(hard\): not evaluated — .*hanoi collapse fit/.test(r.out) &&
-    fresh(since) &&
-    report()?.gates?.some((g) => g.gate === 'collapseNoEarlierThan' && g.task === 'sudoku' && g.passed === true);
-  const jsonOut = join(dir, 'vitest-results.json');
-  const byNameSince = Date.now();
-  const byName = await vrun(
-    [
-      'run',
-      '--project',
-      'puzzles',
-      '-t',
-      'sudoku',
-      '--reporter=json',
-      `--outputFile.json=${jsonOut}`,
-      '--reporter=github-actions',
-    ],
-    env(PUZZLES),
-  );
-  // Vitest's own reporters see every test pass (sudoku's): the verdict is ceilingbench's, added to theirs
-  let jsonPassed = 0;
-  try {
-    jsonPassed = readJson(jsonOut).numPassedTests;
-  } catch {}
-  check(
-    'routes: vitest run --project puzzles -t sudoku --reporter=json --reporter=github-actions: sudoku passes, the other families are not evaluated, exit non-zero; the report set and the json file written',
-    oneFamily(byName, byNameSince) && jsonPassed > 0,
-    byName.out,
-  );
-  const byFileSince = Date.now();
-  const byFile = await vrun(['run', 'sudoku', '--reporter=tap-flat'], env(PUZZLES));
-  check(
-    'routes: vitest run sudoku --reporter=tap-flat: the same, exit non-zero, the report set written and the TAP printed',
-    oneFamily(byFile, byFileSince) &&
-      /^TAP version 13$/m.test(byFile.out) &&
-      /^ok \d+ - .*sudoku · L1/m.test(byFile.out),
-    byFile.out,
-  );
-  const cliSince = Date.now();
-  const cli = await run(bin(dir, 'ceilingbench'), ['run', '--project', 'puzzles', '-t', 'sudoku', '--trials', '2'], {
-    cwd: dir,
-    env: env(PUZZLES),
-  });
-  check(
-    'routes: ceilingbench run --project puzzles -t sudoku: the same, exit non-zero',
-    oneFamily(cli, cliSince),
-    cli.out,
-  );
   // nothing collected while hard gates exist: `vitest run --changed --passWithNoTests` after a change to the
   // configuration file only — a ceilingbench.config.cjs, so the same run shows that form is read (its gate is named)
   rmSync(join(dir, 'ceilingbench.config.ts'));
@@ -1246,6 +1209,67 @@ async function verdictRoutes(dir) {
     );
   }
   process.stdout.write(`  verdict routes (issue 41): ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
+}
+
+/**
+ * A standard project filtered to one family, in a copy of the user's repository (a lane of its own): sudoku's collapse
+ * gate passes, the other eight families' are not evaluated — by name (with --reporter=json and github-actions), by
+ * file (with --reporter=tap-flat) and through `ceilingbench run`; each route writes the report set.
+ */
+async function verdictOneFamily(dir) {
+  const t0 = Date.now();
+  const { report, fresh, env, vrun } = routesIn(dir);
+  const PUZZLES = { puzzles: { collapseNoEarlierThan: 1 } };
+  const oneFamily = (r, since) =>
+    r.status !== 0 &&
+    /gate puzzles\.collapseNoEarlierThan FAILED \(hard\): not evaluated — .*hanoi collapse fit/.test(r.out) &&
+    fresh(since) &&
+    report()?.gates?.some((g) => g.gate === 'collapseNoEarlierThan' && g.task === 'sudoku' && g.passed === true);
+  const jsonOut = join(dir, 'vitest-results.json');
+  const byNameSince = Date.now();
+  const byName = await vrun(
+    [
+      'run',
+      '--project',
+      'puzzles',
+      '-t',
+      'sudoku',
+      '--reporter=json',
+      `--outputFile.json=${jsonOut}`,
+      '--reporter=github-actions',
+    ],
+    env(PUZZLES),
+  );
+  // Vitest's own reporters see every test pass (sudoku's): the verdict is ceilingbench's, added to theirs
+  let jsonPassed = 0;
+  try {
+    jsonPassed = readJson(jsonOut).numPassedTests;
+  } catch {}
+  check(
+    'routes: vitest run --project puzzles -t sudoku --reporter=json --reporter=github-actions: sudoku passes, the other families are not evaluated, exit non-zero; the report set and the json file written',
+    oneFamily(byName, byNameSince) && jsonPassed > 0,
+    byName.out,
+  );
+  const byFileSince = Date.now();
+  const byFile = await vrun(['run', 'sudoku', '--reporter=tap-flat'], env(PUZZLES));
+  check(
+    'routes: vitest run sudoku --reporter=tap-flat: the same, exit non-zero, the report set written and the TAP printed',
+    oneFamily(byFile, byFileSince) &&
+      /^TAP version 13$/m.test(byFile.out) &&
+      /^ok \d+ - .*sudoku · L1/m.test(byFile.out),
+    byFile.out,
+  );
+  const cliSince = Date.now();
+  const cli = await run(bin(dir, 'ceilingbench'), ['run', '--project', 'puzzles', '-t', 'sudoku', '--trials', '2'], {
+    cwd: dir,
+    env: env(PUZZLES),
+  });
+  check(
+    'routes: ceilingbench run --project puzzles -t sudoku: the same, exit non-zero',
+    oneFamily(cli, cliSince),
+    cli.out,
+  );
+  process.stdout.write(`  verdict routes, one family (issue 41): ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
 }
 
 /**
