@@ -1086,7 +1086,7 @@ async function verdictRoutes(dir) {
     skipped.out,
   );
   // reporters on the command line add to ceilingbench's, never replace it (json, github-actions and tap-flat: the
-  // puzzles routes below, where the gate is not evaluated); a retry is refused and said (one run)
+  // one-family routes, verdictOneFamily, where the gate is not evaluated); a retry is refused and said (one run)
   const since = Date.now();
   const junitOut = join(dir, 'junit-out.xml');
   const reporters = await vrun(
