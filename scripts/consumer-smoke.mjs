@@ -1133,6 +1133,31 @@ async function verdictRoutes(dir) {
       /evaluated on the point estimate, not the configured CI lower bound/.test(otherEvidence.out),
     otherEvidence.out,
   );
+  // the two other verdicts a reporter on the command line used to switch off: notWorseThan (a candidate subject
+  // against the baseline, decided when the report is built) and the shard-merge check (a merge lacking a shard)
+  const worse = await vrun(
+    ['run', '--project', 'd2*', '--reporter=dot'],
+    env(
+      { d2: { notWorseThan: 'sim:retention?p=0.95' } },
+      { CEILINGBENCH_SUBJECT: '', CEILINGBENCH_SUBJECTS: 'sim:retention?p=0.95,sim:retention?p=0.6' },
+    ),
+  );
+  check(
+    'routes: --reporter=dot with a notWorseThan gate a worse candidate fails: exit non-zero, the gate named',
+    worse.status !== 0 &&
+      /gate d2\.notWorseThan FAILED \(hard\): sim:retention\?p=0\.6 is worse than sim:retention\?p=0\.95/.test(worse.out),
+    worse.out,
+  );
+  const shard = await vrun(
+    ['run', '--project', 'benchmarks', '--shard=1/2', '--reporter=blob', '--outputFile=.vitest-shards/blob-1.json'],
+    env(USER),
+  );
+  const lacking = await vrun(['run', '--merge-reports=.vitest-shards', '--reporter=dot'], env({}));
+  check(
+    'routes: --merge-reports --reporter=dot of shard 1 of 2 alone (no gate configured) names the missing shard: exit non-zero',
+    shard.status === 0 && lacking.status !== 0 && /merged 1 of 2 shards: shard 2\/2 missing/.test(lacking.out),
+    `${shard.out}\n${lacking.out}`,
+  );
   // nothing collected while hard gates exist: `vitest run --changed --passWithNoTests` after a change to the
   // configuration file only — a ceilingbench.config.cjs, so the same run shows that form is read (its gate is named)
   rmSync(join(dir, 'ceilingbench.config.ts'));
