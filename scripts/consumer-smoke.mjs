@@ -1145,7 +1145,9 @@ async function verdictRoutes(dir) {
   check(
     'routes: --reporter=dot with a notWorseThan gate a worse candidate fails: exit non-zero, the gate named',
     worse.status !== 0 &&
-      /gate d2\.notWorseThan FAILED \(hard\): sim:retention\?p=0\.6 is worse than sim:retention\?p=0\.95/.test(worse.out),
+      /gate d2\.notWorseThan FAILED \(hard\): sim:retention\?p=0\.6 is worse than sim:retention\?p=0\.95/.test(
+        worse.out,
+      ),
     worse.out,
   );
   const shard = await vrun(
