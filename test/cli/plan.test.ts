@@ -2,12 +2,11 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
 import { planSchema } from '../../src/schema/plan.js';
 import { rateTrials, retentionTrialsPerCell, twoRateTrials } from '../../src/stats/sample-size.js';
 import { CLI_BIN, spawnBench } from '../reliability/support/bench-run.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
-import { CHILD_DEFAULT_ENV } from '../support/run-vitest.js';
+import { runCeilingbenchHere } from '../support/run-vitest.js';
 
 /**
  * `ceilingbench plan` as a user runs it: a repository with a price table in ceilingbench.config.ts, no API key,
@@ -53,20 +52,12 @@ async function spawned(args: string[], env: Record<string, string> = {}) {
  * CPU second of module loading each, and the first test keeps the whole route (binary, dist/, process env).
  */
 async function cli(args: string[], env: Record<string, string> = {}) {
+  // as spawnBench: none of this process's OPENAI_* or CEILINGBENCH_* (runCeilingbenchHere unstubs them afterwards)
   for (const key of Object.keys(process.env)) {
     if (key.startsWith('CEILINGBENCH_') || key.startsWith('OPENAI_')) vi.stubEnv(key, undefined);
   }
-  for (const [key, value] of Object.entries({ CI: 'true', ...CHILD_DEFAULT_ENV, ...commandEnv(env) })) {
-    vi.stubEnv(key, value);
-  }
-  const out: string[] = [];
-  const err: string[] = [];
-  try {
-    const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    vi.unstubAllEnvs();
-  }
+  const { status: code, stdout, stderr } = await runCeilingbenchHere(args, commandEnv(env));
+  return { code, stdout, stderr };
 }
 
 describe('ceilingbench plan', () => {
