@@ -6,10 +6,13 @@
 //   node scripts/consumer-smoke.mjs [--keep]     (--keep leaves the temporary directory for a look)
 //   CONSUMER_VITEST=^4.1.0 node scripts/consumer-smoke.mjs   (the Vitest range the copy installs; default: the example's)
 //   CONSUMER_TARBALL=path/to/ceilingbench-x.y.z.tgz node scripts/consumer-smoke.mjs   (test that tarball, no pack)
+//   CONSUMER_CHECKS=newest node scripts/consumer-smoke.mjs   (every check but issue 41's verdict routes: CI's first
+//     leg, Vitest 5 on the newest Node; the routes run on the two Node 22.12 legs)
 //   CONSUMER_CHECKS=versioned node scripts/consumer-smoke.mjs   (only the checks whose outcome depends on the
-//     installed Vitest or the Node running it; CI's second leg, whose first leg runs them all)
-//   CONSUMER_CHECKS=node-floor node scripts/consumer-smoke.mjs   (the first hour's checks only, `adoptionLanes`:
-//     CI's third leg, Vitest 5 on the engines' floor, Node 22.12)
+//     installed Vitest or the Node running it, the verdict routes Vitest decides among them; CI's second leg,
+//     Vitest 4.1 on Node 22.12)
+//   CONSUMER_CHECKS=node-floor node scripts/consumer-smoke.mjs   (the first hour's checks, `adoptionLanes`, and the
+//     verdict routes, `verdictRouteLanes`: CI's third leg, Vitest 5 on the engines' floor, Node 22.12)
 import { spawn } from 'node:child_process';
 import {
   cpSync,
@@ -115,7 +118,8 @@ const vitestOwn = (result) => {
 };
 
 /**
- * Every check runs in the first CI leg (Vitest 5, newest Node). The second (Vitest 4.1.0, Node 22.12.0: the peer and
+ * Every check but issue 41's verdict routes runs in the first CI leg (Vitest 5, newest Node; the routes: the Node
+ * 22.12 legs, `verdictRoutesHere`). The second (Vitest 4.1.0, Node 22.12.0: the peer and
  * engine floors) keeps those that Vitest or Node decides: plugin and config loading, the reporter and its exit code,
  * the user's spec and tests beside the plugin, `ceilingbench run` (Vitest's API), types against Vitest's, blob shards
  * and their merge (the workflow's three), `import` and `require`. It leaves out what our code alone decides whatever
@@ -418,8 +422,8 @@ try {
     trees.map((t) => t.out).join('\n'),
   );
 
-  // issue 41: the verdict routes' repository, its tree hard-linked before anything runs (verdictRoutesRepo, below)
-  const routes = floor ? undefined : await verdictRoutesRepo();
+  // issue 41: the verdict routes' repositories, their trees hard-linked before anything runs (verdictRoutesRepo, below)
+  const routes = verdictRoutesHere() ? await verdictRoutesRepo() : undefined;
 
   const nested = existsSync(join(app, 'node_modules/ceilingbench/node_modules/vitest'));
   check('vitest is not nested under ceilingbench (a peer dependency)', !nested);
@@ -874,16 +878,12 @@ try {
 
     await workflowLane();
   };
-  const lanes = await Promise.allSettled(
-    floor
+  const lanes = await Promise.allSettled([
+    ...(floor
       ? adoptionLanes().map((lane, i) => timed(`adoption ${i + 1}`, lane))
-      : [
-          timed('app', appLane()),
-          timed('side', sideLane()),
-          timed('verdict routes', verdictRoutes(routes)), // issue 41: a lane of its own
-          ...adoptionLanes().map((l) => timed('adoption', l)),
-        ],
-  );
+      : [timed('app', appLane()), timed('side', sideLane()), ...adoptionLanes().map((l) => timed('adoption', l))]),
+    ...(routes ? verdictRouteLanes(routes) : []), // issue 41: lanes of their own
+  ]);
   const broken = lanes.find((lane) => lane.status === 'rejected');
   if (broken) throw broken.reason;
 } catch (error) {
@@ -897,29 +897,101 @@ process.stdout.write(`\nconsumer smoke test: ${((Date.now() - started) / 1000).t
 process.stdout.write(`${results.length - failed.length} passed, ${failed.length} failed\n`);
 process.exitCode = failed.length === 0 ? 0 : 1;
 
-// ─── Issue 41: the verdict's routes in a fresh repository (one block; its two call sites are marked "issue 41") ───
+// ─── Issue 41: the verdict's routes in a fresh repository (one block; its call sites are marked "issue 41") ───
 // A user's repository whose `benchmarks/` holds a d2 sweep (registers) and a d3 sweep (social), gated as one project
-// with the standard d2 beside it, each route a user or a careless CI takes: the exit code is the configuration's
-// and the evidence's, never the route's. Every run goes to the same repository (one install, hard-linked); the
-// routes whose outcome Vitest decides (filters, skips, reporters, retry, nothing collected, config loading, blob
-// merges) run on both legs, `report` and `compare` (our code alone) on the first.
+// with the standard d2 and puzzles beside it, each route a user or a careless CI takes: the exit code is the
+// configuration's and the evidence's, never the route's; and a workspace laid out as docs/monorepo.md says, run from
+// its root. Each check fails on the old behaviour (0cb3832's: exit 0, or no report set, or a stray one). The routes
+// run on the two Node 22.12 legs, Vitest 5 (node-floor) and Vitest 4.1 (versioned): every route whose outcome Vitest
+// decides (filters, skips, reporters, retry, merges, nothing collected, config loading) on both; the workspace
+// root's (a Vitest 5 failure), `report` and `compare` (our code alone) on the Vitest 5 one. CI's first leg (Vitest 5
+// on the newest Node, CONSUMER_CHECKS=newest) leaves them out: what Node decides in them is the loading of
+// configuration files, where 22.12 (no type stripping) is the harder end, and that leg runs every other check.
 
-/** The routes' repository: the app's package.json and installed tree (hard links, made before any run). */
+/** Whether this leg runs the routes: every leg but `newest` (CI's first; a run with no CONSUMER_CHECKS runs them). */
+function verdictRoutesHere() {
+  return process.env.CONSUMER_CHECKS !== 'newest';
+}
+
+/**
+ * The routes' repositories, the user's (twice: two lanes) and (on Vitest 5: verdictRouteLanes) the workspace, each
+ * with the app's installed tree (hard links, made before any run).
+ */
 async function verdictRoutesRepo() {
   const dir = join(work, 'routes');
-  mkdirSync(join(dir, 'benchmarks'), { recursive: true });
-  cpSync(join(app, 'package.json'), join(dir, 'package.json'));
-  const tree = await run('cp', ['-al', join(app, 'node_modules'), join(dir, 'node_modules')], { cwd: work });
-  check('the installed tree is hard-linked into the verdict routes’ repository', tree.status === 0, tree.out);
-  writeFileSync(
-    join(dir, 'vitest.config.ts'),
-    "import { ceilingbench } from 'ceilingbench/plugin';\nimport { defineConfig } from 'vitest/config';\n\n" +
-      "export default defineConfig({ plugins: [ceilingbench({ specs: 'benchmarks', projects: ['d2'] })] });\n",
+  const family = join(work, 'routes-family');
+  const vitestPkg = join(app, 'node_modules/vitest/package.json');
+  const vitestMajor = existsSync(vitestPkg) ? Number(readJson(vitestPkg).version.split('.')[0]) : 0;
+  const monorepo = vitestMajor >= 5 ? join(work, 'routes-monorepo') : undefined;
+  for (const d of [dir, family]) {
+    mkdirSync(join(d, 'benchmarks'), { recursive: true });
+    cpSync(join(app, 'package.json'), join(d, 'package.json'));
+  }
+  if (monorepo) {
+    const { devDependencies } = readJson(join(app, 'package.json'));
+    const root = {
+      name: 'routes-monorepo',
+      private: true,
+      type: 'module',
+      workspaces: ['packages/*'],
+      devDependencies,
+    };
+    mkdirSync(join(monorepo, 'packages/bench/benchmarks'), { recursive: true });
+    writeFileSync(join(monorepo, 'package.json'), `${JSON.stringify(root, null, 2)}\n`);
+  }
+  const trees = await Promise.all(
+    [dir, family, monorepo]
+      .filter(Boolean)
+      .map((d) => run('cp', ['-al', join(app, 'node_modules'), join(d, 'node_modules')], { cwd: work })),
   );
-  writeFileSync(join(dir, 'ceilingbench.config.ts'), ROUTES_CONFIG());
-  writeFileSync(join(dir, 'benchmarks/registers.spec.ts'), ROUTES_SWEEP('d2'));
-  writeFileSync(join(dir, 'benchmarks/social.spec.ts'), ROUTES_SWEEP('d3'));
-  return dir;
+  check(
+    'the installed tree is hard-linked into the verdict routes’ repositories (a user’s, twice; a workspace)',
+    trees.every((t) => t.status === 0),
+    trees.map((t) => t.out).join('\n'),
+  );
+  for (const d of [dir, family]) {
+    writeFileSync(
+      join(d, 'vitest.config.ts'),
+      "import { ceilingbench } from 'ceilingbench/plugin';\nimport { defineConfig } from 'vitest/config';\n\n" +
+        "export default defineConfig({ plugins: [ceilingbench({ specs: 'benchmarks', projects: ['d2', 'puzzles'] })] });\n",
+    );
+    writeFileSync(join(d, 'ceilingbench.config.ts'), ROUTES_CONFIG());
+    writeFileSync(join(d, 'benchmarks/registers.spec.ts'), ROUTES_SWEEP('d2'));
+    writeFileSync(join(d, 'benchmarks/social.spec.ts'), ROUTES_SWEEP('d3'));
+  }
+  if (!monorepo) return { dir, family };
+  // docs/monorepo.md's layout: the benchmark in packages/bench (the plugin, its gate above the truth, a spec folder
+  // of one plain test); the root's vitest.config.ts is written by each run (with and without the registration)
+  const bench = join(monorepo, 'packages/bench');
+  writeFileSync(join(bench, 'package.json'), '{ "name": "bench", "private": true, "type": "module" }\n');
+  writeFileSync(
+    join(bench, 'vitest.config.ts'),
+    "import { ceilingbench } from 'ceilingbench/plugin';\nimport { defineConfig } from 'vitest/config';\n\n" +
+      "export default defineConfig({ plugins: [ceilingbench({ projects: ['d2'], specs: 'benchmarks' })] });\n",
+  );
+  writeFileSync(
+    join(bench, 'ceilingbench.config.ts'),
+    "import { defineConfig } from 'ceilingbench';\n\nexport default defineConfig({ gates: { d2: { minRetention: 0.99 } } });\n",
+  );
+  writeFileSync(join(bench, 'benchmarks/smoke.spec.ts'), SUM_TEST.replace("'sum'", "'smoke'"));
+  return { dir, family, monorepo };
+}
+
+/**
+ * The routes' lanes (each one command at a time): the user's repository; a copy of it for the one-family routes, then
+ * the workspace — on Vitest 5 only, where a workspace's root run ignored the package's gate, or ran it twice with a
+ * stray root report set (Vitest 4.1 applied the gate and ran it once: the same checks there pass on the old code
+ * too; test/e2e/monorepo.test.ts runs them on 4.1 in npm test).
+ */
+function verdictRouteLanes(repos) {
+  const family = verdictOneFamily(repos.family);
+  return [
+    timed('verdict routes', verdictRoutes(repos.dir)),
+    timed(
+      repos.monorepo ? 'verdict routes: one family, workspace' : 'verdict routes: one family',
+      repos.monorepo ? family.then(() => verdictMonorepo(repos.monorepo)) : family,
+    ),
+  ];
 }
 
 /** A user's sweep of `task` in benchmarks/ (function declarations: called before this part of the module runs). */
@@ -935,27 +1007,34 @@ function ROUTES_CONFIG() {
 }
 
 /** The routes, one command at a time in the routes' repository; prints the seconds they took (the smoke leg's cost). */
+/** A routes repository's commands and reports: its vitest, its last report (fresh since a time), a copy kept aside. */
+function routesIn(dir) {
+  const reportPath = join(dir, 'reports/ceilingbench.json');
+  return {
+    report: () => (existsSync(reportPath) ? readJson(reportPath) : undefined),
+    fresh: (since) => existsSync(reportPath) && statSync(reportPath).mtimeMs >= since,
+    keep: (name) => {
+      const path = join(work, `routes-${name}.json`);
+      if (existsSync(reportPath)) cpSync(reportPath, path);
+      return path;
+    },
+    /** The environment of a run: the simulated subject, three trials a cell, the given gates. */
+    env: (gates, extra = {}) => ({
+      CEILINGBENCH_SUBJECT: 'sim:retention?p=0.95',
+      CEILINGBENCH_TRIALS: '3',
+      CEILINGBENCH_GATES: JSON.stringify(gates),
+      ...extra,
+    }),
+    vrun: (args, e) => run(bin(dir, 'vitest'), args, { cwd: dir, env: e }),
+  };
+}
+
 async function verdictRoutes(dir) {
   const t0 = Date.now();
-  const vitest = bin(dir, 'vitest');
-  const reportPath = join(dir, 'reports/ceilingbench.json');
-  const report = () => (existsSync(reportPath) ? readJson(reportPath) : undefined);
-  const fresh = (since) => existsSync(reportPath) && statSync(reportPath).mtimeMs >= since;
-  const keep = (name) => {
-    const path = join(work, `routes-${name}.json`);
-    if (existsSync(reportPath)) cpSync(reportPath, path);
-    return path;
-  };
-  const env = (gates, extra = {}) => ({
-    CEILINGBENCH_SUBJECT: 'sim:retention?p=0.95',
-    CEILINGBENCH_TRIALS: '3',
-    CEILINGBENCH_GATES: JSON.stringify(gates),
-    ...extra,
-  });
+  const { report, fresh, keep, env, vrun } = routesIn(dir);
   const USER = { benchmarks: { minRetention: 0.5 } };
   const D2_FAIL = { d2: { minRetention: 0.999 } };
   const noGates = { CEILINGBENCH_SUBJECT: 'sim:retention?p=0.95', CEILINGBENCH_TRIALS: '3' };
-  const vrun = (args, e) => run(vitest, args, { cwd: dir, env: e });
 
   // the passing control: the whole gated project, both sweeps, as the workflow runs it — a blob, then its merge
   // (a blob run leaves the report set and the gates to the merge); the blob is the merge route's too, below
@@ -973,6 +1052,14 @@ async function verdictRoutes(dir) {
     `${blob.out}\n${full.out}`,
   );
   const fullReport = keep('full');
+  // where `compare` runs (our code alone, one leg): the same project run again, directly this time — two identical
+  // runs by two routes, compared below
+  let againReport = fullReport;
+  if (all) {
+    const again = await vrun(['run', '--project', 'benchmarks'], env(USER));
+    check('routes: the gated user project run again, directly, passes', again.status === 0, again.out);
+    againReport = keep('again');
+  }
   // a filter, a file filter, describe.skip: each drops the d3 sweep the gate needs
   const named = await vrun(['run', '--project', 'benchmarks', '-t', '^d2'], env(USER));
   check(
@@ -998,7 +1085,8 @@ async function verdictRoutes(dir) {
     skipped.status !== 0 && /d3 retention fit .*was skipped \(describe\.skip/.test(skipped.out),
     skipped.out,
   );
-  // reporters on the command line add to ceilingbench's, never replace it; a retry is refused and said (one run)
+  // reporters on the command line add to ceilingbench's, never replace it (json, github-actions and tap-flat: the
+  // one-family routes, verdictOneFamily, where the gate is not evaluated); a retry is refused and said (one run)
   const since = Date.now();
   const junitOut = join(dir, 'junit-out.xml');
   const reporters = await vrun(
@@ -1036,6 +1124,42 @@ async function verdictRoutes(dir) {
       /measured by subject 'sim:retention\?p=0\.95', not the configured 'sim:retention\?p=0\.8'/.test(otherSubject.out),
     otherSubject.out,
   );
+  // … and of a blob gated on the point estimate under a configuration that gates on the CI's lower bound
+  const lower = { benchmarks: { minRetention: { value: 0.5, mode: 'hard', evidence: 'lower' } } };
+  const otherEvidence = await vrun(['run', '--merge-reports=.vitest-reports'], env(lower));
+  check(
+    "routes: a merge configured with evidence: 'lower' of a blob gated on the point estimate is refused: exit non-zero",
+    otherEvidence.status !== 0 &&
+      /evaluated on the point estimate, not the configured CI lower bound/.test(otherEvidence.out),
+    otherEvidence.out,
+  );
+  // the two other verdicts a reporter on the command line used to switch off: notWorseThan (a candidate subject
+  // against the baseline, decided when the report is built) and the shard-merge check (a merge lacking a shard)
+  const worse = await vrun(
+    ['run', '--project', 'd2*', '--reporter=dot'],
+    env(
+      { d2: { notWorseThan: 'sim:retention?p=0.95' } },
+      { CEILINGBENCH_SUBJECT: '', CEILINGBENCH_SUBJECTS: 'sim:retention?p=0.95,sim:retention?p=0.6' },
+    ),
+  );
+  check(
+    'routes: --reporter=dot with a notWorseThan gate a worse candidate fails: exit non-zero, the gate named',
+    worse.status !== 0 &&
+      /gate d2\.notWorseThan FAILED \(hard\): sim:retention\?p=0\.6 is worse than sim:retention\?p=0\.95/.test(
+        worse.out,
+      ),
+    worse.out,
+  );
+  const shard = await vrun(
+    ['run', '--project', 'benchmarks', '--shard=1/2', '--reporter=blob', '--outputFile=.vitest-shards/blob-1.json'],
+    env(USER),
+  );
+  const lacking = await vrun(['run', '--merge-reports=.vitest-shards', '--reporter=dot'], env({}));
+  check(
+    'routes: --merge-reports --reporter=dot of shard 1 of 2 alone (no gate configured) names the missing shard: exit non-zero',
+    shard.status === 0 && lacking.status !== 0 && /merged 1 of 2 shards: shard 2\/2 missing/.test(lacking.out),
+    `${shard.out}\n${lacking.out}`,
+  );
   // nothing collected while hard gates exist: `vitest run --changed --passWithNoTests` after a change to the
   // configuration file only — a ceilingbench.config.cjs, so the same run shows that form is read (its gate is named)
   rmSync(join(dir, 'ceilingbench.config.ts'));
@@ -1057,12 +1181,30 @@ async function verdictRoutes(dir) {
       ),
     `${commit.out}\n${changed.out}`,
   );
-  // two configuration files at once: an error naming both
-  writeFileSync(join(dir, 'ceilingbench.config.mjs'), 'export default {};\n');
+  // `vitest related` of the configuration file alone: nothing collected with a hard gate configured — in a
+  // ceilingbench.config.cts, so the same run shows that form is read (the gate it names is that file's only)
+  rmSync(join(dir, 'ceilingbench.config.cjs'));
+  writeFileSync(
+    join(dir, 'ceilingbench.config.cts'),
+    'export default { gates: { benchmarks: { minRetention: 0.5 } } };\n',
+  );
+  const related = await vrun(['related', 'ceilingbench.config.cts', '--run'], noGates);
+  check(
+    'routes: ceilingbench.config.cts alone is read, and `vitest related ceilingbench.config.cts --run` exits non-zero naming its unchecked gate',
+    related.status !== 0 &&
+      /gate benchmarks\.minRetention FAILED \(hard\): not evaluated — project 'benchmarks' did not run/.test(
+        related.out,
+      ),
+    related.out,
+  );
+  // two configuration files at once (.ts and .mts, the issue's pair): an error naming both
+  rmSync(join(dir, 'ceilingbench.config.cts'));
+  writeFileSync(join(dir, 'ceilingbench.config.ts'), ROUTES_CONFIG());
+  writeFileSync(join(dir, 'ceilingbench.config.mts'), 'export default { gates: { d2: { minRetention: 0.5 } } };\n');
   const two = await vrun(['run', '--project', 'd2'], noGates);
   check(
-    'routes: two config files (.cjs and .mjs) are a configuration error naming both',
-    two.status !== 0 && /ceilingbench\.config\.(cjs|mjs) and ceilingbench\.config\.(cjs|mjs) are both in/.test(two.out),
+    'routes: two config files (.ts and .mts) are a configuration error naming both',
+    two.status !== 0 && /ceilingbench\.config\.ts and ceilingbench\.config\.mts are both in/.test(two.out),
     two.out,
   );
   if (all) {
@@ -1079,17 +1221,143 @@ async function verdictRoutes(dir) {
       merged.status === 1 && /gate d2\.minRetention FAILED/.test(merged.out),
       merged.out,
     );
-    // compare decides as the run did: two identical full runs pass; a run that left the gate unchecked fails even
-    // against itself (every record compares equal)
-    const same = await run(bin(dir, 'ceilingbench'), ['compare', fullReport, fullReport]);
+    // compare decides as the run did: two identical full runs (a merge's and a direct run's) pass; a run that left
+    // the gate unchecked fails even against itself (every record compares equal)
+    const same = await run(bin(dir, 'ceilingbench'), ['compare', fullReport, againReport]);
     const unchecked = await run(bin(dir, 'ceilingbench'), ['compare', filtered, filtered]);
     check(
       'routes: compare of two identical full runs exits 0; of a run whose gate went unchecked exits 1',
       same.status === 0 &&
+        /PASS: every baseline record in scope was compared, and none regressed/.test(same.out) &&
+        /the candidate's own gates: \d+, no hard gate failed or went unchecked/.test(same.out) &&
         unchecked.status === 1 &&
         /the candidate's own gates: 1 hard gate\(s\) failed or not evaluated/.test(unchecked.out),
       `${same.out}\n${unchecked.out}`,
     );
   }
   process.stdout.write(`  verdict routes (issue 41): ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
+}
+
+/**
+ * A standard project filtered to one family, in a copy of the user's repository (a lane of its own): sudoku's collapse
+ * gate passes, the other eight families' are not evaluated — by name (with --reporter=json and github-actions), by
+ * file (with --reporter=tap-flat) and through `ceilingbench run`; each route writes the report set.
+ */
+async function verdictOneFamily(dir) {
+  const t0 = Date.now();
+  const { report, fresh, env, vrun } = routesIn(dir);
+  const PUZZLES = { puzzles: { collapseNoEarlierThan: 1 } };
+  const oneFamily = (r, since) =>
+    r.status !== 0 &&
+    /gate puzzles\.collapseNoEarlierThan FAILED \(hard\): not evaluated — .*hanoi collapse fit/.test(r.out) &&
+    fresh(since) &&
+    report()?.gates?.some((g) => g.gate === 'collapseNoEarlierThan' && g.task === 'sudoku' && g.passed === true);
+  const jsonOut = join(dir, 'vitest-results.json');
+  const byNameSince = Date.now();
+  const byName = await vrun(
+    [
+      'run',
+      '--project',
+      'puzzles',
+      '-t',
+      'sudoku',
+      '--reporter=json',
+      `--outputFile.json=${jsonOut}`,
+      '--reporter=github-actions',
+    ],
+    env(PUZZLES),
+  );
+  // Vitest's own reporters see every test pass (sudoku's): the verdict is ceilingbench's, added to theirs
+  let jsonPassed = 0;
+  try {
+    jsonPassed = readJson(jsonOut).numPassedTests;
+  } catch {}
+  check(
+    'routes: vitest run --project puzzles -t sudoku --reporter=json --reporter=github-actions: sudoku passes, the other families are not evaluated, exit non-zero; the report set and the json file written',
+    oneFamily(byName, byNameSince) && jsonPassed > 0,
+    byName.out,
+  );
+  const byFileSince = Date.now();
+  const byFile = await vrun(['run', 'sudoku', '--reporter=tap-flat'], env(PUZZLES));
+  check(
+    'routes: vitest run sudoku --reporter=tap-flat: the same, exit non-zero, the report set written and the TAP printed',
+    oneFamily(byFile, byFileSince) &&
+      /^TAP version 13$/m.test(byFile.out) &&
+      /^ok \d+ - .*sudoku · L1/m.test(byFile.out),
+    byFile.out,
+  );
+  // … and the report set built once: summary.md appended to GitHub's step summary once (Vitest 5 built it twice)
+  const cliSince = Date.now();
+  const stepSummary = join(dir, 'step-summary.md');
+  const cli = await run(bin(dir, 'ceilingbench'), ['run', '--project', 'puzzles', '-t', 'sudoku', '--trials', '2'], {
+    cwd: dir,
+    env: { ...env(PUZZLES), GITHUB_STEP_SUMMARY: stepSummary },
+  });
+  const appended = existsSync(stepSummary)
+    ? (readFileSync(stepSummary, 'utf8').match(/^# ceilingbench results$/gm) ?? []).length
+    : 0;
+  check(
+    `routes: ceilingbench run --project puzzles -t sudoku: the same, exit non-zero; summary.md appended to $GITHUB_STEP_SUMMARY once (${appended})`,
+    oneFamily(cli, cliSince) && appended === 1,
+    cli.out,
+  );
+  process.stdout.write(`  verdict routes, one family (issue 41): ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
+}
+
+/**
+ * docs/monorepo.md's workspace, run from its root with `vitest run`: without the root's registration the package's
+ * gate (above the truth) still fails the run; with it, d2 runs once (one run's trials, one fit), gated, its one
+ * report set in the package (none at the root), the package's spec folder once.
+ */
+async function verdictMonorepo(root) {
+  const t0 = Date.now();
+  const vitest = bin(root, 'vitest');
+  const reports = join(root, 'packages/bench/reports');
+  const rootConfig = (registered) =>
+    writeFileSync(
+      join(root, 'vitest.config.ts'),
+      registered
+        ? "import { ceilingbenchWorkspace } from 'ceilingbench/plugin';\nimport { defineConfig } from 'vitest/config';\n\n" +
+            "export default defineConfig({ plugins: [ceilingbenchWorkspace('packages/bench')], test: { projects: ['packages/*'] } });\n"
+        : "import { defineConfig } from 'vitest/config';\n\nexport default defineConfig({ test: { projects: ['packages/*'] } });\n",
+    );
+  const GATE_FAILED = /gate d2\.minRetention FAILED \(hard\): d2 p_d = 0\.\d{3}/;
+  const TRIALS = 3;
+  const vrun = () =>
+    run(vitest, ['run'], {
+      cwd: root,
+      env: { CEILINGBENCH_SUBJECT: 'sim:retention?p=0.95', CEILINGBENCH_TRIALS: String(TRIALS) },
+    });
+  const readReport = () =>
+    existsSync(join(reports, 'ceilingbench.json')) ? readJson(join(reports, 'ceilingbench.json')) : undefined;
+
+  rootConfig(false);
+  const plain = await vrun();
+  check(
+    'routes (workspace): `vitest run` from the root without the registration applies the package’s failing gate: exit non-zero',
+    plain.status !== 0 && GATE_FAILED.test(plain.out) && readReport()?.summary?.hardGatesFailed === 1,
+    plain.out,
+  );
+  rootConfig(true);
+  rmSync(reports, { recursive: true, force: true });
+  const registered = await vrun();
+  const r = readReport();
+  const trials = (r?.cells ?? []).map((c) => c.trials?.length ?? 0);
+  const junit = existsSync(join(reports, 'junit.xml')) ? readFileSync(join(reports, 'junit.xml'), 'utf8') : '';
+  const smoke = junit.match(/<testcase [^>]*name="smoke"/g)?.length ?? 0;
+  check(
+    `routes (workspace): with the registration, \`vitest run\` from the root runs d2 once (10 cells × ${TRIALS} trials, one fit), gated (exit non-zero), one report set in the package, none at the root, its spec once`,
+    registered.status !== 0 &&
+      GATE_FAILED.test(registered.out) &&
+      r !== undefined &&
+      trials.length === 10 &&
+      trials.every((n) => n === TRIALS) &&
+      r.fits.map((f) => f.project).join() === 'd2' &&
+      r.gates.filter((g) => !g.passed).length === 1 &&
+      !existsSync(join(root, 'reports')) &&
+      (registered.out.match(/ceilingbench: reports written to /g) ?? []).length === 1 &&
+      smoke === 1,
+    `${registered.out}\n${JSON.stringify({ trials, fits: r?.fits?.map((f) => f.project), smoke, rootReports: existsSync(join(root, 'reports')) })}`,
+  );
+  process.stdout.write(`  verdict routes, workspace (issue 41): ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
 }

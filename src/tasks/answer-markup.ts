@@ -18,6 +18,22 @@ function asciiDigit(codePoint: number): string {
 }
 
 /**
+ * Each character's replacement, once per character (a pure function of it): a hostile answer repeats a handful
+ * of them millions of times, and each asciiDigit walks back through its block. At most the Nd code points (some 700)
+ * and 94 full-width forms.
+ */
+const REPLACEMENTS = new Map<string, string>();
+function compatibilityForm(ch: string): string {
+  let ascii = REPLACEMENTS.get(ch);
+  if (ascii === undefined) {
+    const code = ch.codePointAt(0) ?? 0;
+    ascii = code >= 0xff01 && code <= 0xff5e ? String.fromCharCode(code - 0xfee0) : asciiDigit(code);
+    REPLACEMENTS.set(ch, ascii);
+  }
+  return ascii;
+}
+
+/**
  * Digits and ASCII punctuation are read after Unicode compatibility normalisation, as NFKC reads them: the
  * full-width forms (`［［５，８，１］…`) become ASCII, and so do the decimal digits of other scripts (Arabic-Indic
  * `٤٢`, Devanagari `४२`, …), with their values. Nothing else changes (NFKC's other mappings, superscripts or
@@ -25,10 +41,7 @@ function asciiDigit(codePoint: number): string {
  */
 export function normalizeCompatibility(text: string): string {
   if (!HAS_COMPATIBILITY.test(text)) return text;
-  return text.replace(COMPATIBILITY, (ch) => {
-    const code = ch.codePointAt(0) ?? 0;
-    return code >= 0xff01 && code <= 0xff5e ? String.fromCharCode(code - 0xfee0) : asciiDigit(code);
-  });
+  return text.replace(COMPATIBILITY, compatibilityForm);
 }
 
 const MARKERS = new RegExp(ANSWER_MARKERS.map((m) => m.replace(/[|]/g, '\\|')).join('|'), 'gi');

@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { planSchema } from '../../src/schema/plan.js';
 import { rateTrials, retentionTrialsPerCell, twoRateTrials } from '../../src/stats/sample-size.js';
 import { CLI_BIN, spawnBench } from '../reliability/support/bench-run.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+import { runCeilingbenchHere } from '../support/run-vitest.js';
 
 /**
  * `ceilingbench plan` as a user runs it: a repository with a price table in ceilingbench.config.ts, no API key,
@@ -27,20 +28,41 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function cli(args: string[], env: Record<string, string> = {}) {
-  // spawnBench passes no OPENAI_* or CEILINGBENCH_* variable of this process: there is no API key
-  const bench = spawnBench([CLI_BIN, ...args], {
-    OPENAI_BASE_URL: server.baseURL,
-    CEILINGBENCH_CACHE_DIR: join(root, 'cache'),
-    ...env,
-  });
+/** The environment a `ceilingbench` command gets here: the loopback endpoint, the repository's cache, then `env`. */
+const commandEnv = (env: Record<string, string>) => ({
+  OPENAI_BASE_URL: server.baseURL,
+  CEILINGBENCH_CACHE_DIR: join(root, 'cache'),
+  ...env,
+});
+
+/**
+ * `ceilingbench <args>` in a child process, as a user runs it. spawnBench passes no OPENAI_* or CEILINGBENCH_*
+ * variable of this process: there is no API key.
+ */
+async function spawned(args: string[], env: Record<string, string> = {}) {
+  const bench = spawnBench([CLI_BIN, ...args], commandEnv(env));
   const { code } = await bench.done;
   return { code, stdout: bench.stdout(), stderr: bench.stderr() };
 }
 
+/**
+ * The same command run in this process (the CLI's runCli, the program the binary runs), under the environment
+ * a child gets: no OPENAI_* or CEILINGBENCH_* variable of this process, CI and a child's defaults, then `env`.
+ * `plan` builds no subject and starts no Vitest, so only its output and exit code matter; a child costs about a
+ * CPU second of module loading each, and the first test keeps the whole route (binary, dist/, process env).
+ */
+async function cli(args: string[], env: Record<string, string> = {}) {
+  // as spawnBench: none of this process's OPENAI_* or CEILINGBENCH_* (runCeilingbenchHere unstubs them afterwards)
+  for (const key of Object.keys(process.env)) {
+    if (key.startsWith('CEILINGBENCH_') || key.startsWith('OPENAI_')) vi.stubEnv(key, undefined);
+  }
+  const { status: code, stdout, stderr } = await runCeilingbenchHere(args, commandEnv(env));
+  return { code, stdout, stderr };
+}
+
 describe('ceilingbench plan', () => {
   it('prints calls, tokens and cost per project for d1,d2,d3 with no key and no request', async () => {
-    const { code, stdout, stderr } = await cli([
+    const { code, stdout, stderr } = await spawned([
       'plan',
       '--root',
       root,
@@ -109,7 +131,7 @@ describe('ceilingbench plan', () => {
     const args = ['--root', root, '--project', 'd2', '--subject', 'openai:gpt-4o-mini', '--trials', '1'];
     const plan = await cli(['plan', ...args]);
     const out = join(root, 'reports-dry');
-    const dry = await cli(['run', ...args, '--out', out, '--dry-run']);
+    const dry = await spawned(['run', ...args, '--out', out, '--dry-run']);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toBe(plan.stdout);
     expect(dry.stdout + dry.stderr).not.toMatch(/RUN\s+v\d|ceilingbench: run/);
@@ -126,7 +148,7 @@ describe('ceilingbench plan', () => {
     const cache = { CEILINGBENCH_CACHE_DIR: join(repo, 'cache') };
     const before = planSchema.parse(JSON.parse((await cli(['plan', ...args, '--json'], cache)).stdout));
     expect(before.totals).toMatchObject({ trials: 10, cached: 0 });
-    const run = await cli(['run', ...args, '--out', join(repo, 'reports')], {
+    const run = await spawned(['run', ...args, '--out', join(repo, 'reports')], {
       ...cache,
       OPENAI_API_KEY: 'sk-loopback',
     });
@@ -170,7 +192,7 @@ describe('ceilingbench plan', () => {
       CEILINGBENCH_SUBJECTS: 'openai:gpt-4o-mini,oracle',
     });
     expect(fromEnv.stdout).toBe(stdout);
-    const dry = await cli(['run', ...args, '--trials', '2', '--max-calls', '30', '--dry-run']);
+    const dry = await spawned(['run', ...args, '--trials', '2', '--max-calls', '30', '--dry-run']);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toBe(stdout);
     expect(server.log).toHaveLength(0);

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { consumerRepo, vitestIn, writeFiles } from '../support/consumer-repo.js';
-import { CHILD_SPECS, runCeilingbench, runVitest, type VitestRun } from '../support/run-vitest.js';
+import { CHILD_SPECS, runCeilingbench, runCeilingbenchHere, runVitest, type VitestRun } from '../support/run-vitest.js';
 
 /**
  * The exit code is a function of the configured gates and what was measured, never of the route (issue 25):
@@ -52,6 +52,21 @@ function shardRun(gates: string): string {
   }
   return blobs;
 }
+
+/**
+ * The passing shards' blobs and their merge under the passing gate, run once for the two tests that read them
+ * (the merge that fails without a shard copies the blobs it keeps; nothing changes the folder).
+ */
+let passingBlobs: string | undefined;
+const passingShards = (): string => {
+  passingBlobs ??= shardRun(PASS);
+  return passingBlobs;
+};
+let passingMerge: VitestRun | undefined;
+const mergedPassing = (): VitestRun => {
+  passingMerge ??= runVitest([`--merge-reports=${passingShards()}`], { ...base, CEILINGBENCH_GATES: PASS });
+  return passingMerge;
+};
 
 describe('verdicts: the exit code never depends on the route', () => {
   const runs = new Map<string, VitestRun>();
@@ -128,17 +143,18 @@ describe('verdicts: the exit code never depends on the route', () => {
   });
 
   it('shards merged: all shards pass or fail with the gate; a merge that lacks a shard names it and fails', () => {
-    const passing = shardRun(PASS);
-    const merged = runVitest([`--merge-reports=${passing}`], { ...base, CEILINGBENCH_GATES: PASS });
+    const passing = passingShards();
+    const merged = mergedPassing();
     expect(merged.status, said(merged)).toBe(0);
     expect(merged.report().scope?.shards).toEqual({ count: 2, merged: [1, 2], missing: [] });
     const failing = shardRun(FAIL);
     const mergedFail = runVitest([`--merge-reports=${failing}`], { ...base, CEILINGBENCH_GATES: FAIL });
     expect(mergedFail.status).toBe(1);
     // one shard's blob lost: the merge names the missing shard and fails, whatever the gates say
-    const blob = readdirSync(passing).find((f) => f.includes('blob-2')) as string;
-    rmSync(join(passing, blob));
-    const subset = runVitest([`--merge-reports=${passing}`], { ...base, CEILINGBENCH_GATES: '{}' });
+    const partial = mkdtempSync(join(tmpdir(), 'cb-verdict-blobs-'));
+    const blob = readdirSync(passing).find((f) => f.includes('blob-1')) as string;
+    cpSync(join(passing, blob), join(partial, blob));
+    const subset = runVitest([`--merge-reports=${partial}`], { ...base, CEILINGBENCH_GATES: '{}' });
     expect(subset.status, said(subset)).not.toBe(0);
     expect(said(subset)).toMatch(/merged 1 of 2 shards: shard 2\/2 missing/);
     expect(subset.report().scope?.shards?.missing).toEqual([2]);
@@ -155,23 +171,23 @@ describe('verdicts: the exit code never depends on the route', () => {
     expect(cli.status, cli.stderr).toBe(2);
   });
 
-  it('compare: identical runs pass, a worse run fails, a candidate that did not run the baseline fails', () => {
+  it('compare: identical runs pass, a worse run fails, a candidate that did not run the baseline fails', async () => {
     const baseline = reportOf(once('run-pass', ['--project', 'd2'], { CEILINGBENCH_GATES: PASS }));
     const same = reportOf(once('file-pass', [D2_SPEC], { CEILINGBENCH_GATES: PASS }));
-    expect(runCeilingbench(['compare', baseline, same]).status).toBe(0);
+    expect((await runCeilingbenchHere(['compare', baseline, same])).status).toBe(0);
     const worse = runVitest(['--project', 'd2'], {
       ...base,
       CEILINGBENCH_SUBJECT: 'sim:retention?p=0.8',
       CEILINGBENCH_TRIALS: '10',
     });
-    const regression = runCeilingbench(['compare', baseline, reportOf(worse)]);
+    const regression = await runCeilingbenchHere(['compare', baseline, reportOf(worse)]);
     expect(regression.status, regression.stdout).toBe(1);
     const d1Only = reportOf(once('project-other', ['--project', 'd1'], { CEILINGBENCH_GATES: PASS }));
-    const absent = runCeilingbench(['compare', baseline, d1Only]);
+    const absent = await runCeilingbenchHere(['compare', baseline, d1Only]);
     expect(absent.status, absent.stdout).toBe(1);
     expect(absent.stdout).toMatch(/absent/);
     // reading the JSON back: the fit is among the not compared with its reason
-    const json = JSON.parse(runCeilingbench(['compare', baseline, d1Only, '--json']).stdout);
+    const json = JSON.parse((await runCeilingbenchHere(['compare', baseline, d1Only, '--json'])).stdout);
     expect(
       json.notCompared.some((n: { kind: string; project: string }) => n.kind === 'absent' && n.project === 'd2'),
     ).toBe(true);
@@ -200,7 +216,7 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
     repo = consumerRepo(SPECS);
   });
 
-  it('the user folder: the full run passes and fails with the gate; the manifest names every needed record', () => {
+  it('the user folder: the full run passes and fails with the gate; the manifest names every needed record', async () => {
     const pass = run(['run', '--project', 'benchmarks'], userGate(0.5));
     expect(pass.status, pass.output).toBe(0);
     const needs = pass.report()?.manifest?.requirements ?? [];
@@ -210,7 +226,7 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
     ]);
     // compare: two identical full runs still pass (the candidate's own gates passed; every record compared)
     const full = keep(repo, 'full');
-    const same = runCeilingbench(['compare', full, full]);
+    const same = await runCeilingbenchHere(['compare', full, full]);
     expect(same.status, same.stdout).toBe(0);
     expect(same.stdout).toMatch(/the candidate's own gates: \d+, no hard gate failed or went unchecked/);
     const fail = run(['run', '--project', 'benchmarks'], userGate(0.999));
@@ -218,7 +234,7 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
     expect(fail.output).toMatch(/gate benchmarks\.minRetention FAILED \(hard\): d3 p_d = /);
   });
 
-  it("-t '^d2' skips the d3 fit: not evaluated, naming the filter; exit 1 although d2 passes", () => {
+  it("-t '^d2' skips the d3 fit: not evaluated, naming the filter; exit 1 although d2 passes", async () => {
     const r = run(['run', '--project', 'benchmarks', '-t', '^d2'], userGate(0.5));
     expect(r.status, r.output).toBe(1);
     expect(r.output).toMatch(
@@ -227,7 +243,7 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
     // compare decides through the same verdict: the filtered run against itself compares every record it holds
     // and none regressed, yet its manifest lacks the d3 fit: not evaluated, exit 1 (exit 0 before: no regression)
     const filtered = keep(repo, 'filtered');
-    const c = runCeilingbench(['compare', filtered, filtered]);
+    const c = await runCeilingbenchHere(['compare', filtered, filtered]);
     expect(c.status, c.stdout).toBe(1);
     expect(c.stdout).toMatch(
       /the candidate's own gates: 1 hard gate\(s\) failed or not evaluated[^\n]*\n- \[sim:retention\?p=0\.95\] gate benchmarks\.minRetention FAILED \(hard\): not evaluated — .*d3 retention fit/,
@@ -286,8 +302,8 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
   });
 
   it('a merge refuses blobs measured on another subject or gated on other evidence than it is configured with', () => {
-    const blobs = shardRun(PASS);
-    const same = runVitest([`--merge-reports=${blobs}`], { ...base, CEILINGBENCH_GATES: PASS });
+    const blobs = passingShards();
+    const same = mergedPassing();
     expect(same.status, said(same)).toBe(0);
     const otherSubject = runVitest([`--merge-reports=${blobs}`], {
       ...base,
@@ -343,7 +359,7 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
     expect(two.output).toMatch(/ceilingbench\.config\.ts and ceilingbench\.config\.mts are both in/);
   });
 
-  it('`ceilingbench report a.json b.json` exits 1 when a hard gate of the merged set failed, naming its subject', () => {
+  it('`ceilingbench report a.json b.json` exits 1 when a hard gate of the merged set failed, naming its subject', async () => {
     const gates = gate('d2', 0.9);
     const good = runVitest(['--project', 'd2'], { ...base, CEILINGBENCH_GATES: gates });
     const bad = runVitest(['--project', 'd2'], {
@@ -353,7 +369,7 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
     });
     expect([good.status, bad.status]).toEqual([0, 1]);
     const out = mkdtempSync(join(tmpdir(), 'cb-verdict-merged-'));
-    const merged = runCeilingbench(['report', reportOf(good), reportOf(bad), '--out', out]);
+    const merged = await runCeilingbenchHere(['report', reportOf(good), reportOf(bad), '--out', out]);
     expect(merged.status, merged.stdout + merged.stderr).toBe(1);
     expect(merged.stderr).toMatch(/\[sim:retention\?p=0\.8\] gate d2\.minRetention FAILED/);
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(
@@ -364,7 +380,7 @@ describe('verdicts rest on the evidence the configuration demands (the manifest)
       CEILINGBENCH_SUBJECT: 'sim:retention?p=0.99',
       CEILINGBENCH_GATES: gates,
     });
-    const passing = runCeilingbench(['report', reportOf(good), reportOf(better), '--out', out]);
+    const passing = await runCeilingbenchHere(['report', reportOf(good), reportOf(better), '--out', out]);
     expect(passing.status, passing.stdout + passing.stderr).toBe(0);
   });
 

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { vi } from 'vitest';
 import { type Report, reportSchema } from '../../src/schema/report.js';
 import { CLI_BIN } from './cli-bin.js';
 
@@ -92,4 +93,25 @@ export function runCeilingbench(args: string[], env: Record<string, string> = {}
     timeout: 300_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * The `ceilingbench` command run in this process (runCli, the program the binary runs; paths absolute), under
+ * the variables a child gets over this process's (CI, our child defaults, then `env`). For the commands that only
+ * read report files and write their own (`compare`, `report`): a child spends about a CPU second loading modules
+ * before milliseconds of work. Never for `run`, which starts Vitest. The same commands as a child process stay
+ * covered where the command's route is the point (test/e2e/run-compare.test.ts: compare, baseline).
+ */
+export async function runCeilingbenchHere(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  if (args[0] === 'run') throw new Error('runCeilingbenchHere: `run` starts Vitest; use runCeilingbench');
+  const { runCli } = await import('../../src/cli/program.js');
+  for (const [key, value] of Object.entries({ CI: 'true', ...CHILD_DEFAULT_ENV, ...env })) vi.stubEnv(key, value);
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  try {
+    const status = await runCli(args, { stdout: (t) => stdout.push(t), stderr: (t) => stderr.push(t) });
+    return { status, stdout: stdout.join(''), stderr: stderr.join('') };
+  } finally {
+    vi.unstubAllEnvs();
+  }
 }

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { findConfigFile } from '../../config/load.js';
-import { resolveRunConfig } from '../../config/resolve.js';
+import { type RunConfig, resolveRunConfig } from '../../config/resolve.js';
 import { BatchUnsupportedError, ProviderFatalError } from '../../errors.js';
 import type { Price, SpendLimits } from '../../schema/spend.js';
 import { batchPrice, costOf, priceFor } from '../../spend/price.js';
@@ -29,9 +27,8 @@ export async function batchBeforeRun(options: {
   io: CliIo;
 }): Promise<{ partial: number } | undefined> {
   const { root, env, io } = options;
-  if (!mightBatch(env, root)) return undefined;
-  const config = await resolveRunConfig({ root, env, importFile: (path) => importConfigFile(path, root) });
-  if (config.batch === false) return undefined;
+  const config = await batchConfig(env, root);
+  if (config === undefined) return undefined;
   if (options.testNamePattern !== undefined || options.shard !== undefined)
     throw new BatchUnsupportedError(
       `--batch: ${options.testNamePattern !== undefined ? '-t' : '--shard'} selects tests while the batch holds whole projects — name the projects with --project instead`,
@@ -106,15 +103,24 @@ export function batchRefusal(error: unknown, spec: string, env: Env): unknown {
 }
 
 /**
- * Whether the run may be in batch mode, known without loading the configuration (which costs a module load): the
- * flag or CEILINGBENCH_BATCH=true, or a configuration file that mentions `batch` (CEILINGBENCH_BATCH=false: off).
+ * The run's configuration when it is in batch mode — the flag or CEILINGBENCH_BATCH=true, or the resolved
+ * configuration's `batch` (wherever it comes from: a value the config file imports counts as one it writes) — else
+ * undefined (CEILINGBENCH_BATCH=false: off, nothing loaded). The configuration is resolved as the plugin will resolve
+ * it (about 60 ms once Vite is loaded, which the run loads next anyway). Unless batch mode was asked for on the
+ * command line or in the environment, a configuration that does not load is left to the Vitest run, which reports it
+ * as in any run.
  */
-function mightBatch(env: Env, root: string): boolean {
+export async function batchConfig(env: Env, root: string): Promise<RunConfig | undefined> {
   const flag = env.CEILINGBENCH_BATCH?.trim().toLowerCase();
-  if (flag === 'true') return true;
-  if (flag === 'false') return false;
-  const file = findConfigFile(env, root);
-  return file !== null && readFileSync(file, 'utf8').includes('batch');
+  if (flag === 'false') return undefined;
+  let config: RunConfig;
+  try {
+    config = await resolveRunConfig({ root, env, importFile: (path) => importConfigFile(path, root) });
+  } catch (error) {
+    if (flag === 'true') throw error;
+    return undefined;
+  }
+  return config.batch === false ? undefined : config;
 }
 
 /**
