@@ -332,8 +332,12 @@ export class AdaptivePace {
     const unit: PaceUnit = bias > TOKEN_BIAS ? 'tokens' : bias < REQUEST_BIAS ? 'requests' : this.#unit;
     if (unit === this.#unit) return;
     // the pace carries over at the mean charge: the same rate, counted in the other unit
+    // — every rate it remembers: the last cut and the cut a streak began at (a background found later goes back to
+    // it; left in requests, a pace of 10 requests a second came back as 10 tokens a second: one request a minute)
     const factor = unit === 'tokens' ? this.#meanCharge : 1 / this.#meanCharge;
-    if (this.#cut) this.#cut = { ...this.#cut, pace: this.#cut.pace * factor, accepted: this.#cut.accepted * factor };
+    const convert = (cut: Cut): Cut => ({ ...cut, pace: cut.pace * factor, accepted: cut.accepted * factor });
+    if (this.#cut) this.#cut = convert(this.#cut);
+    if (this.#streak) this.#streak = { ...this.#streak, before: convert(this.#streak.before) };
     this.#unit = unit;
   }
 

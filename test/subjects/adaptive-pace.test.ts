@@ -161,6 +161,33 @@ describe('the adaptive pace', () => {
     expect((pace.rate(now) ?? 0) / settled).toBeGreaterThan(0.9); // not cut by BACKOFF at each of them
   });
 
+  it('a switch to tokens carries every rate it remembers: a background found after it restores the request rate', () => {
+    const pace = new AdaptivePace();
+    const mixed = (i: number) => (i % 4 === 3 ? 7000 : 5000);
+    let now = accept(pace, 10, 0, 6_000, mixed);
+    pace.refused(pace.epoch, now);
+    now = accept(pace, 10, now + 100, 10_000, mixed);
+    pace.refused(pace.epoch, now); // a rate refusal: the pace about 9.5/s, in requests
+    const settled = pace.rate(now) ?? 0;
+    // six refusals of large requests from an older event: their sizes weigh, they cut nothing
+    for (let k = 0; k < 6; k++) pace.refused(-1, now, pace.granted(now, 7000));
+    now += 2 * MIN_WINDOW_MS;
+    // then the largest request of every fifteen refused whatever the pace: the unit turns to tokens within the streak
+    for (let k = 0; k < 8; k++) {
+      const perSecond = pace.requestRate(now) ?? 1;
+      for (let i = 0; i < 15; i++) {
+        now += 1000 / perSecond;
+        const grant = pace.granted(now, i === 9 ? 7000 : mixed(i));
+        pace.answered(now, 400);
+        if (i === 9) pace.refused(pace.epoch, now, grant);
+      }
+    }
+    expect(pace.unit).toBe('tokens');
+    expect(pace.background).toBeGreaterThan(0);
+    // the pace the streak began at, in requests: not that rate read as tokens per second (1/5000 of it)
+    expect((pace.requestRate(now) ?? 0) / settled).toBeGreaterThan(0.5);
+  });
+
   it('a stated rate caps the pace, learned or not; a stated rate withdrawn leaves the learned one', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 2, max: 100 }), (rpm, perSecond) => {
