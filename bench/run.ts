@@ -1,17 +1,13 @@
 /**
  * `npm run bench:perf` = `tsx bench/run.ts`: every measurement in BENCHMARKS.md, printed as markdown.
  *
- *   tsx bench/run.ts [--only micro,linearity,throughput,ratelimit,limitsim,limits,subjects,ledger,adaptive,e2e,ratios,tokenizer] [--quick]
+ *   tsx bench/run.ts [--only micro,linearity,throughput,limits,subjects,ledger,adaptive,e2e,ratios,tokenizer] [--quick]
  *
  * micro       tinybench: per-task generate and render+parse+grade at the deepest level, the p_d fit with a
  *             2,000-resample bootstrap, the SCC ladder on the replay subject, subject spec parsing
  * linearity   tinybench: parse/grade time against input size (10× steps) on hostile and adversarial text, per
  *             registered task and for the parsers whose unit tests hold the same inputs (bench/linearity-suite.ts)
  * throughput  scripts/perf/throughput.ts: trials/s at concurrency 4, 16, 64 against a loopback server
- * ratelimit   bench/rate-limit.ts: the adaptive concurrency limit and fixed 1, 4, 16, 64 against a loopback server
- *             behind a hidden token bucket (answers/s ÷ the bucket's rate, share of requests answered 429)
- * limitsim    bench/limit-sim.ts: the limiter alone on a virtual clock (no endpoint gate, no retry loop: superseded
- *             by `limits`)
  * limits      bench/throughput-limits.ts: the openai subject with its default settings, on a real clock, against a
  *             loopback server hiding a concurrency cap, a request or token bucket (with and without rate-limit
  *             headers), at 400 ms and 2 s latency, and a one-at-a-time queueing server (issue 43)
@@ -45,8 +41,6 @@ const PARTS = [
   'micro',
   'linearity',
   'throughput',
-  'ratelimit',
-  'limitsim',
   'limits',
   'subjects',
   'ledger',
@@ -127,8 +121,6 @@ const run: Record<Part, () => Promise<void> | void> = {
   micro: () => micro(values.quick ?? false),
   linearity: () => runLinearity(values.quick ?? false),
   throughput: () => script('throughput.ts', values.quick ? ['--quick'] : []),
-  ratelimit: () => script('rate-limit.ts', values.quick ? ['--quick'] : [], 'bench'),
-  limitsim: () => script('limit-sim.ts', values.quick ? ['--seconds', '30', '--seeds', '2'] : [], 'bench'),
   limits: () => script('throughput-limits.ts', values.quick ? ['--quick'] : [], 'bench'),
   subjects: () => script('subjects-linear.ts', values.quick ? ['--subjects', '1,8'] : [], 'bench'),
   adaptive: () =>

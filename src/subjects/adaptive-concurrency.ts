@@ -1,5 +1,10 @@
-/** What a finished request tells an adaptive limiter: answered, refused for its rate, or neither (neutral). */
-export type LeaseOutcome = 'success' | 'rate-limited' | 'other';
+/**
+ * What a finished request tells an adaptive limiter: `success` answered; `rate-limited` refused (a 429) and a lesson
+ * about the limit; `refused` refused but no lesson (a trial's repeated 429, limiter-step.ts); `other` sent and failed
+ * otherwise (a 500, a dropped connection: neutral, but it used the endpoint's rate like an answer); `unsent` never
+ * sent (the endpoint gate closed meanwhile, the run stopped): as if never granted.
+ */
+export type LeaseOutcome = 'success' | 'rate-limited' | 'refused' | 'other' | 'unsent';
 
 export interface AdaptiveBounds {
   /** The limit to start at (default 1: a slow start doubles it per window of answers). */
@@ -32,6 +37,9 @@ export const PROBE_WINDOWS = 20;
 
 /** A window whose mean latency is this many times the unloaded latency means requests queue at the server. */
 export const QUEUE_FACTOR = 2;
+
+/** Answers at the count of a slow start's refusal that show it was a rate limit's. */
+const TENTATIVE_ANSWERS = 2;
 
 /** Answers at one request in flight that make the unloaded latency known. */
 const BASE_SAMPLES = 4;
@@ -79,6 +87,14 @@ export class AdaptiveConcurrency {
   #latencyCount = 0;
   /** The in-flight count that drew the last concurrency refusal, while the limit has not passed it since. */
   #ceiling: number | undefined = undefined;
+  /**
+   * A ceiling drawn in the slow start, and answers at or above it since: a slow start sends twice what it is
+   * answered, so its first 429 may be a rate limit's at half the concurrency the rate needs; the ceiling is tried
+   * again after one window, and TENTATIVE_ANSWERS answers there show it was the rate's.
+   */
+  #tentative: { at: number; answers: number } | undefined = undefined;
+  /** The endpoint was seen to refuse at a concurrency it answers: its limit is a rate (the pace binds, not this). */
+  #rateLimited = false;
   /** Latencies of answers with one request in flight (the unloaded latency), the latest BASE_SAMPLES × 4. */
   readonly #base: number[] = [];
   /** In-flight counts of the latest RECENT answers. */
@@ -107,6 +123,15 @@ export class AdaptiveConcurrency {
     return this.#ceiling;
   }
 
+  /**
+   * Whether the endpoint has shown a rate limit: a 429 below the count of a concurrency refusal, or answers at the
+   * count a slow start's 429 came at. Its 429s are then all the rate's; the limiter keeps this limit above what
+   * the pace needs in flight (limiter.ts).
+   */
+  get rateLimited(): boolean {
+    return this.#rateLimited;
+  }
+
   /** The mean latency of answers at one request in flight, once BASE_SAMPLES are known. */
   get unloadedLatencyMs(): number | undefined {
     return this.#base.length >= BASE_SAMPLES ? mean(this.#base) : undefined;
@@ -116,7 +141,7 @@ export class AdaptiveConcurrency {
   get #window(): number {
     if (this.#limit === 1 && this.#base.length < BASE_SAMPLES) return BASE_SAMPLES;
     if (this.#slowStart) return 1;
-    const probing = this.#ceiling !== undefined && this.#limit + 1 >= this.#ceiling;
+    const probing = this.#ceiling !== undefined && this.#limit + 1 >= this.#ceiling && this.#tentative === undefined;
     return this.#limit * (probing ? PROBE_WINDOWS : 1);
   }
 
@@ -125,22 +150,29 @@ export class AdaptiveConcurrency {
    * one, a 429 counts as a concurrency refusal at the current limit). Returns what a 429 said.
    */
   report(epoch: number, outcome: LeaseOutcome, sample?: LeaseSample): RefusalKind {
-    if (outcome === 'other') return undefined;
+    if (outcome !== 'success' && outcome !== 'rate-limited') return undefined;
     if (outcome === 'rate-limited') {
       const at = sample?.inFlight ?? this.#limit;
       const answeredThere = this.#recent.filter((n) => n >= at).length;
       // a refusal below the count that drew the last one, though the limit stepped under that: not a cap at that
       // count (the endpoint refuses at any concurrency: a rate, drained as a slow start overshot it)
       const below = epoch === this.#epoch && this.#ceiling !== undefined && at < this.#ceiling;
-      const rate = below || (this.#recent.length >= 8 && answeredThere >= RARE * this.#recent.length);
+      const rate =
+        this.#rateLimited || below || (this.#recent.length >= 8 && answeredThere >= RARE * this.#recent.length);
       if (rate) {
         // the endpoint answers at this concurrency: a ceiling drawn by earlier refusals was the rate's, not a cap
+        if (below) this.#rateLimited = true;
         this.#ceiling = undefined;
+        this.#tentative = undefined;
         this.#slowStart = false;
         return 'rate';
       }
-      if (epoch === this.#epoch)
+      if (epoch === this.#epoch) {
+        const slowStart = this.#slowStart;
         this.#congested(Math.min(at, this.#limit), stepDown(Math.min(at, this.#limit), this.min));
+        // the slow start's first refusal is tried again after one window; a second at the same count confirms a cap
+        this.#tentative = slowStart ? { at: Math.min(at, this.#limit + 1), answers: 0 } : undefined;
+      }
       return 'concurrency';
     }
     if (sample) {
@@ -149,6 +181,15 @@ export class AdaptiveConcurrency {
       if (sample.inFlight <= 1) {
         this.#base.push(sample.latencyMs);
         if (this.#base.length > BASE_SAMPLES * 4) this.#base.shift();
+      }
+    }
+    if (this.#tentative && sample && sample.inFlight >= this.#tentative.at) {
+      // answered at the count the slow start was refused at: that refusal was a rate limit's, not a cap
+      if (++this.#tentative.answers >= TENTATIVE_ANSWERS) {
+        this.#tentative = undefined;
+        this.#ceiling = undefined;
+        this.#rateLimited = true;
+        this.#slowStart = true; // the pace will bind: the limit climbs to what it needs
       }
     }
     if (epoch !== this.#epoch) return undefined;
@@ -161,8 +202,11 @@ export class AdaptiveConcurrency {
     this.#reached = false;
     if (!reached && !this.#slowStart) return undefined;
     this.#limit = Math.min(this.max, this.#limit + 1);
-    // the count that was refused is answered now: the capacity grew
-    if (this.#ceiling !== undefined && this.#limit >= this.#ceiling) this.#ceiling = undefined;
+    // the count that was refused is answered now: the capacity grew (a tentative ceiling is kept until answers
+    // there, or a second refusal, say what it was)
+    if (this.#ceiling !== undefined && this.#limit >= this.#ceiling && this.#tentative === undefined) {
+      this.#ceiling = undefined;
+    }
     return undefined;
   }
 

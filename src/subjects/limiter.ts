@@ -50,6 +50,8 @@ export interface Lease {
 
 interface Waiter {
   tokens: number;
+  /** It was not granted the moment it asked: the limits held it (adaptive-pace.ts measures the rate over that time). */
+  held?: boolean;
   resolve: (lease: Lease) => void;
   reject: (error: Error) => void;
   signal?: AbortSignal;
@@ -67,6 +69,8 @@ interface Charge {
 }
 
 const WINDOW_MS = 60_000;
+/** In flight allowed over what a learned pace keeps in flight, once the endpoint's limit is known to be a rate. */
+export const PACED_HEADROOM = 1.5;
 /** How late a paced grant may be and its schedule still kept (timers fire late on a loaded machine). */
 const CATCH_UP_MS = 100;
 
@@ -140,9 +144,20 @@ export class RateLimiter {
     return this.inFlight;
   }
 
-  /** Requests allowed in flight now: the fixed concurrency, or the adaptive limit's current value. */
+  /**
+   * Requests allowed in flight now: the fixed concurrency, or the adaptive limit's current value — and, once the
+   * endpoint has shown a rate limit, at least PACED_HEADROOM × what the learned pace keeps in flight at the mean
+   * latency (Little's law), so that the pace binds and not the concurrency (at 2 s latency a 10/s limit needs ~20).
+   */
   get concurrency(): number {
-    return this.fixed ?? this.adaptive?.limit ?? 1;
+    if (this.fixed !== undefined) return this.fixed;
+    const adaptive = this.adaptive;
+    if (!adaptive) return 1;
+    if (!adaptive.rateLimited || !this.pace) return adaptive.limit;
+    const perSecond = this.pace.requestRate(this.clock.now());
+    if (perSecond === undefined) return adaptive.limit;
+    const needed = Math.ceil((PACED_HEADROOM * perSecond * this.pace.meanLatencyMs) / 1000);
+    return Math.min(adaptive.max, Math.max(adaptive.limit, needed));
   }
 
   /** Milliseconds since a request was last answered (infinite: none ever was). */
@@ -178,6 +193,7 @@ export class RateLimiter {
       if (signal) this.watch(signal, waiter);
       this.queue.push(waiter);
       this.pump();
+      waiter.held = true; // still waiting, or granted just now (then unread)
     });
   }
 
@@ -229,40 +245,62 @@ export class RateLimiter {
       }
       this.queue.shift();
       this.unwatch(head);
-      head.resolve(this.grant(now, head.tokens));
+      head.resolve(this.grant(now, head.tokens, head.held === true));
     }
   }
 
   /**
-   * Advances the paced schedules past a grant at `now`: the next grant is one interval later (`nextSlot`).
+   * Advances the paced schedules past a grant at `now`: the next grant is one interval later (`nextSlot`). Returns
+   * the intervals it advanced them by (a grant never sent gives them back).
    */
-  private schedule(now: number, tokens: number): void {
+  private schedule(now: number, tokens: number): { requests: number; tokens: number } {
+    const advanced = { requests: 0, tokens: 0 };
     const rate = this.pace?.rate(now);
     if (rate !== undefined) {
-      const interval = 1000 / rate;
-      this.nextRequestAt = nextSlot(this.nextRequestAt, now, interval);
+      const before = this.nextRequestAt;
+      this.nextRequestAt = nextSlot(this.nextRequestAt, now, 1000 / rate);
+      advanced.requests = this.nextRequestAt - Math.max(before, now);
     }
-    const tokensPerSecond = this.statedTokensPerSecond;
+    const learned = this.pace?.tokenRate(now);
+    const stated = this.statedTokensPerSecond;
+    const tokensPerSecond = learned === undefined || (stated !== undefined && stated < learned) ? stated : learned;
     if (tokensPerSecond !== undefined && tokens > 0) {
-      const interval = (1000 * tokens) / tokensPerSecond;
-      this.nextTokensAt = nextSlot(this.nextTokensAt, now, interval);
+      const before = this.nextTokensAt;
+      this.nextTokensAt = nextSlot(this.nextTokensAt, now, (1000 * tokens) / tokensPerSecond);
+      advanced.tokens = this.nextTokensAt - Math.max(before, now);
     }
+    return advanced;
   }
 
-  private grant(now: number, tokens: number): Lease {
+  private grant(now: number, tokens: number, held: boolean): Lease {
     this.inFlight++;
     this.starts.push(now);
-    this.schedule(now, tokens);
+    const advanced = this.schedule(now, tokens);
     const charge: Charge = { at: now, tokens };
     this.charges.push(charge);
     const epoch = this.adaptive?.epoch ?? 0;
     const paceEpoch = this.pace?.epoch ?? 0;
+    const paced = this.pace?.granted(now, tokens, held);
     const inFlight = this.inFlight;
     let released = false;
     return {
       release: (actualTokens?: number, outcome: LeaseOutcome = 'other') => {
         if (released) return;
         released = true;
+        if (outcome === 'unsent') {
+          // never sent (the endpoint gate closed while it waited, the run stopped): as if never granted — its place
+          // in the windows and the paced schedules goes back (else a closed gate's deferred trials, granted and
+          // sent back one after another, would use up the pace's slots and hold the requests that do go)
+          charge.tokens = 0;
+          const start = this.starts.indexOf(now);
+          if (start >= 0) this.starts.splice(start, 1);
+          this.nextRequestAt -= advanced.requests;
+          this.nextTokensAt -= advanced.tokens;
+          this.pace?.forget(paced);
+          this.inFlight--;
+          this.pump();
+          return;
+        }
         if (actualTokens !== undefined && Number.isFinite(actualTokens)) charge.tokens = Math.max(0, actualTokens);
         const at = this.clock.now();
         const sample = { inFlight, latencyMs: at - now };
@@ -273,8 +311,12 @@ export class RateLimiter {
         // a 429 of a request granted before the last cut of the pace belongs to that cut's event: it says nothing
         // of the concurrency either
         const stale = outcome === 'rate-limited' && this.pace !== undefined && paceEpoch !== this.pace.epoch;
-        const refusal = stale ? undefined : this.adaptive?.report(epoch, outcome, sample);
-        if (refusal === 'rate') this.pace?.refused(paceEpoch, at, inFlight);
+        const refusal = stale ? 'rate' : this.adaptive?.report(epoch, outcome, sample);
+        if (refusal === 'rate') this.pace?.refused(paceEpoch, at, paced);
+        // a concurrency refusal was not admitted; a request that failed otherwise (a 500, a dropped connection) or a
+        // trial's repeated 429 (not the rate's, limiter-step.ts) used its place in the pace as an answer does: counted
+        // as not admitted, they would pull the rate measured, and the next cut, down to the answers among them
+        else if (outcome === 'rate-limited') this.pace?.dropped(paced);
         if (outcome === 'rate-limited') this.holdAfterRefusal(at);
         this.inFlight--;
         this.pump();
@@ -284,12 +326,14 @@ export class RateLimiter {
 
   /**
    * A refused request frees its slot within milliseconds: granted again at once, it would be refused again, and the
-   * next, a cascade of 429s before the pace is cut. The next grant waits one interval of the accepted rate.
+   * next, a cascade of 429s before the pace is cut. The next grant waits one interval of the pace (the accepted rate
+   * before there is one). Not after a trial's repeated 429 (not the rate's): with few requests in the window the
+   * rate they make is that of the holds themselves — a hold of one window per retry, retries spaced by it.
    */
   private holdAfterRefusal(now: number): void {
-    const accepted = this.pace?.accepted(now);
-    if (accepted !== undefined && accepted > 0) {
-      this.nextRequestAt = Math.max(this.nextRequestAt, now + 1000 / accepted);
+    const perSecond = this.pace?.requestRate(now) ?? this.pace?.accepted(now);
+    if (perSecond !== undefined && perSecond > 0) {
+      this.nextRequestAt = Math.max(this.nextRequestAt, now + 1000 / perSecond);
     }
   }
 

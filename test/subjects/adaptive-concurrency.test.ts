@@ -20,9 +20,15 @@ function answers(limit: AdaptiveConcurrency, n: number, inFlight = limit.limit, 
   });
 }
 
-/** Out of its slow start at `at` in flight: a concurrency refusal there. */
+/**
+ * A confirmed cap at `at` in flight: the slow start refused there, one window later the count was tried again and
+ * refused again (limit at - 1, ceiling at).
+ */
 function capped(at: number): AdaptiveConcurrency {
   const limit = new AdaptiveConcurrency({ initial: at });
+  expect(limit.report(limit.epoch, 'rate-limited', { inFlight: at, latencyMs: 5 })).toBe('concurrency');
+  answers(limit, at - 1); // one window: the limit tries the count again
+  expect(limit.limit).toBe(at);
   expect(limit.report(limit.epoch, 'rate-limited', { inFlight: at, latencyMs: 5 })).toBe('concurrency');
   return limit;
 }
@@ -63,8 +69,24 @@ describe('adaptive concurrency', () => {
 
   it('a second refusal below the count of the first, under the new limit, is the rate’s (a slow start overshot a bucket)', () => {
     const limit = capped(8); // 7, ceiling 8
+    expect(limit.rateLimited).toBe(false);
     expect(limit.report(limit.epoch, 'rate-limited', { inFlight: 6, latencyMs: 5 })).toBe('rate');
-    expect([limit.limit, limit.ceiling]).toEqual([7, undefined]);
+    expect([limit.limit, limit.ceiling, limit.rateLimited]).toEqual([7, undefined, true]);
+    // from then on every 429 is the rate's
+    expect(limit.report(limit.epoch, 'rate-limited', { inFlight: 30, latencyMs: 5 })).toBe('rate');
+  });
+
+  it('the slow start’s refusal is tried again after one window: answers at that count show it was a rate limit’s', () => {
+    // a slow start sends twice what it is answered: a 10/s bucket refuses it at half the 20 in flight it needs
+    const limit = new AdaptiveConcurrency({ initial: 11 });
+    expect(limit.report(limit.epoch, 'rate-limited', { inFlight: 11, latencyMs: 5 })).toBe('concurrency');
+    expect([limit.limit, limit.ceiling]).toEqual([10, 11]);
+    answers(limit, 10); // one window, not PROBE_WINDOWS
+    expect(limit.limit).toBe(11);
+    answers(limit, 2, 11); // answered at 11: the refusal was the rate's
+    expect([limit.ceiling, limit.rateLimited]).toEqual([undefined, true]);
+    expect(answers(limit, 3).at(-1)).toBeGreaterThan(12); // slow start again: the pace will bind
+    expect(limit.report(limit.epoch, 'rate-limited', { inFlight: 14, latencyMs: 5 })).toBe('rate');
   });
 
   it('a 429 at a count answers reach is a rate refusal: the limit stays, a ceiling drawn before is forgotten', () => {

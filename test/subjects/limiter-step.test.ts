@@ -1,7 +1,10 @@
+import { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { countChatTokens } from '../../src/spend/tokenizer.js';
+import type { LeaseOutcome } from '../../src/subjects/limiter.js';
 import { LimiterAbortError, type LimiterClock, RateLimiter } from '../../src/subjects/limiter.js';
-import { requestTokenEstimate, withLease } from '../../src/subjects/openai/limiter-step.js';
+import { attemptUnderLease, requestTokenEstimate, withLease } from '../../src/subjects/openai/limiter-step.js';
+import type { AttemptResult } from '../../src/subjects/openai/retry.js';
 
 /** A limiter clock whose time moves only when the test says; timers fire then. */
 function manualClock() {
@@ -127,5 +130,28 @@ describe('the limiter step', () => {
     await withLease(limiter, 1, async () => '429', { outcome: () => 'rate-limited' });
     expect(limiter.concurrency).toBe(6);
     expect(limiter.pace?.rate(performance.now())).toBeGreaterThan(0);
+  });
+});
+
+describe('attemptUnderLease: what an attempt tells the limiter', () => {
+  it('only a trial’s first 429 is a rate refusal; a 500 is sent and neutral; a request never sent gives its slot back', async () => {
+    const told: LeaseOutcome[] = [];
+    // a limiter that records what each lease is released with
+    const limiter = {
+      acquire: async () => ({ release: (_tokens?: number, outcome: LeaseOutcome = 'other') => told.push(outcome) }),
+    } as unknown as RateLimiter;
+    const status = (code: number) =>
+      APIError.generate(code, { error: { message: `HTTP ${code}` } }, 'x', new Headers());
+    const request = { messages: [{ role: 'user' as const, content: 'hi' }], budget: 10 };
+    const attempt = (result: AttemptResult<{ usage?: null }>, refused: { before: boolean }) =>
+      attemptUnderLease(limiter, request, async () => result, { refused });
+    const trial = { before: false };
+    await attempt({ kind: 'failed', error: status(429), sent: true }, trial);
+    await attempt({ kind: 'failed', error: status(429), sent: true }, trial); // the same trial, refused again
+    await attempt({ kind: 'failed', error: status(500), sent: true }, trial);
+    await attempt({ kind: 'deferred' }, trial); // the endpoint closed while it waited for its slot
+    await attempt({ kind: 'resend' }, trial); // sent, rejected a default: it used the rate
+    await attempt({ kind: 'failed', error: status(429), sent: true }, { before: false }); // another trial
+    expect(told).toEqual(['rate-limited', 'refused', 'other', 'unsent', 'other', 'rate-limited']);
   });
 });

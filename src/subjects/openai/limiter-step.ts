@@ -56,28 +56,38 @@ interface UsageCarrier {
 /**
  * One attempt of a trial under a limiter slot, as every paid subject runs it: charged its messages and budget,
  * corrected by the tokens the answer used; an answer grows an adaptive limit, a sent request the provider
- * rate-limited steps it down, anything else says nothing about the rate. Aborted while waiting for the slot, the
- * attempt failed unsent.
+ * rate-limited steps it down, anything else says nothing about the rate (a request that failed otherwise still
+ * used the endpoint's rate; one never sent — the endpoint gate closed while it waited, the run stopped — gives its
+ * slot back). Aborted while waiting for the slot, the attempt failed unsent.
+ *
+ * Only a trial's first rate refusal teaches the limiter (`refused`, kept across the trial's attempts): a request
+ * refused again after its backoff says more about the request than about the rate (an endpoint that refuses that
+ * prompt whatever the pace, a size the limit never admits) — counted as a refusal, each of its retries would cut
+ * the pace of every other trial. A rate limit's refusals fall on fresh requests too; those teach it.
  */
 export async function attemptUnderLease<T extends UsageCarrier>(
   limiter: RateLimiter,
   request: { messages: readonly CountedMessage[]; budget: number; model?: string },
   send: () => Promise<AttemptResult<T>>,
-  options: Pick<LeaseOptions<AttemptResult<T>>, 'signal' | 'now' | 'onQueued'>,
+  options: Pick<LeaseOptions<AttemptResult<T>>, 'signal' | 'now' | 'onQueued'> & { refused?: { before: boolean } },
 ): Promise<AttemptResult<T>> {
+  const { refused, ...lease } = options;
   try {
     return await withLease(limiter, requestTokenEstimate(request.messages, request.budget, request.model), send, {
-      ...options,
+      ...lease,
       usedTokens: (result) => {
         const usage = result.kind === 'answered' ? result.value.usage : undefined;
         return usage ? usage.promptTokens + usage.completionTokens : undefined;
       },
-      outcome: (result) =>
-        result.kind === 'answered'
-          ? 'success'
-          : result.kind === 'failed' && result.sent && isRateLimited(result.error)
-            ? 'rate-limited'
-            : 'other',
+      outcome: (result) => {
+        if (result.kind === 'answered') return 'success';
+        if (result.kind === 'resend') return 'other';
+        if (result.kind !== 'failed' || !result.sent) return 'unsent';
+        if (!isRateLimited(result.error)) return 'other';
+        if (refused?.before) return 'refused';
+        if (refused) refused.before = true;
+        return 'rate-limited';
+      },
     });
   } catch (error) {
     return { kind: 'failed', error, sent: false }; // aborted while waiting for the limiter

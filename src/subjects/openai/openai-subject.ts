@@ -280,6 +280,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     // waiting for the limiter is not the provider's time
     return attemptUnderLease(limiter, { messages, budget, model: options.model }, send, {
       signal,
+      refused: trial.refused,
       now: () => clock.now(),
       onQueued: (ms) => {
         trial.waited.ms += ms;
@@ -298,7 +299,16 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     waited: { ms: number },
   ): Promise<RetryOutcome<Completion>> {
     const budget = request.maxOutputTokens;
-    const trial: TrialAttempt = { messages, budget, key, signal: request.signal, account, billed, waited };
+    const trial: TrialAttempt = {
+      messages,
+      budget,
+      key,
+      signal: request.signal,
+      account,
+      billed,
+      waited,
+      refused: { before: false },
+    };
     return retryLoop((context) => attempt(trial, context), {
       policy,
       rng: lazyRetryRng(key),

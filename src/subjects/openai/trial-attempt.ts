@@ -44,4 +44,6 @@ export interface TrialAttempt {
   billed: NoAnswerBill;
   /** Time the trial spent waiting at the gate and for a limiter slot: not part of its latency. */
   waited: { ms: number };
+  /** Whether an attempt of this trial was refused for the rate already (limiter-step.ts: only the first teaches the pace). */
+  refused: { before: boolean };
 }
