@@ -60,14 +60,16 @@ export const DECLARED_KEY = 'ceilingbench:declared' as const;
  * provides them all and its spec files describe one block per subject, whose tests, records and gate keys say
  * `<project>@<label>` (src/vitest/sweep.ts, scc.ts). A project per subject cost a Vite server, a setup and a worker
  * per subject, 2-3 CPU s each (BENCHMARKS.md, "per subject"); a subject now costs its trials.
- * `own`: the plugin that provides the run's configuration to a project that does not extend the root configuration
- * (a standard project: see `declareProjects`); without it the project extends the root configuration.
+ * `standard`: one of the package's own projects (its spec files), not the user's folder. `own`: the plugin that provides
+ * the run's configuration to a project that does not extend the root configuration (a standard project: see
+ * `declareProjects`); without it the project extends the root configuration (or, in a workspace, the package's).
  */
 function benchmarkProject(
   name: string,
   dir: string,
   options: CeilingbenchPluginOptions,
   subjects: readonly ProjectSubject[] | undefined,
+  standard: boolean,
   own?: Plugin,
 ): TestProjectInlineConfiguration {
   return {
@@ -83,8 +85,10 @@ function benchmarkProject(
       maxConcurrency: options.maxConcurrency ?? 10,
       // Our own spec files share one worker per project instead of one fork each (the nine puzzle files paid nine
       // start-ups): they hold no state of their own, and what a worker keeps (a subject's cache, limiter, ledger
-      // client) is the run's anyway. A user's spec folder keeps Vitest's isolation.
-      ...(own ? { isolate: false } : {}),
+      // client) is the run's anyway. A user's spec folder keeps Vitest's isolation. Whoever declares them: declared
+      // at a workspace root (ceilingbenchWorkspace, extending the package's configuration file) they had Vitest's
+      // default, and a root `vitest list --project puzzles` started nine workers (5.0 CPU s against 1.2 in the package).
+      ...(standard ? { isolate: false } : {}),
       // The package's own modules are Node's to load (files.ts), in every benchmark project: one that does not
       // extend the root configuration does not inherit them from it, and one that does (a user's spec folder) does
       // not either — the plugin adds them to the resolved root configuration, after \`extends: true\` copied the
@@ -112,7 +116,7 @@ function userProjects(
       `ceilingbench plugin: specs folder '${dir}' does not exist under ${root} — create it or remove the option`,
     );
   }
-  return [benchmarkProject(name ?? basename(absolute), absolute, options, subjects)];
+  return [benchmarkProject(name ?? basename(absolute), absolute, options, subjects, false)];
 }
 
 /**
@@ -172,7 +176,7 @@ export async function declareProjects(
       `ceilingbench plugin: unknown standard project '${unknown.join(', ')}' — use some of ${known.join(', ')}`,
     );
   }
-  const projects = names.map((name) => benchmarkProject(name, resolve(SPECS_DIR, name), options, subjects, standalone));
+  const projects = names.map((name) => benchmarkProject(name, resolve(SPECS_DIR, name), options, subjects, true, standalone));
   projects.push(...userProjects(root, options, subjects));
   // every benchmark project knows them all (each project loads its own copy of the plugin)
   const dirs = Object.fromEntries(projects.map((p) => [String(p.test?.name), String(p.test?.dir)]));

@@ -50,6 +50,8 @@ describe('a workspace package', () => {
       ['d2', root, join(root, 'vitest.config.ts')],
       ['benchmarks', root, join(root, 'vitest.config.ts')],
     ]);
+    // the package's own spec files share a worker per project wherever they are declared; the user's keep isolation
+    expect(projects.map((p) => p.test?.isolate)).toEqual([false, undefined]);
     for (const project of projects)
       expect(project.test?.provide?.['ceilingbench:declared']).toEqual({
         benchmark: ['d2', 'benchmarks'],
