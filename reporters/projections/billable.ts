@@ -16,4 +16,6 @@ export interface Billable {
   unrecorded?: boolean;
   /** Tokens billed by the unit's responses that brought no answer (its failed attempts); part of what it paid. */
   billedNoAnswer?: Usage;
+  /** Answered through the provider's batch API (`run --batch`): priced at the batch price, paid or from the cache. */
+  batch?: boolean;
 }

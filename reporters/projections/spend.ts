@@ -3,7 +3,7 @@ import type { AssayUsage, SccAssayRecord, SccRecord, Spend, SpendTotals } from '
 import type { Price, Prices, SpendAmount, SpendLimitReport } from '../../src/schema/spend.js';
 import type { SubjectIdentity } from '../../src/schema/subject.js';
 import type { TrialRecord } from '../../src/schema/trial.js';
-import { billedTokens, costOf, priceFor, sumBilled } from '../../src/spend/price.js';
+import { batchPrice, billedTokens, costOf, priceFor, sumBilled } from '../../src/spend/price.js';
 import { isMissing } from '../../src/tasks/outcome.js';
 import { assaySpentOf } from './assay-spend.js';
 import type { Billable } from './billable.js';
@@ -21,17 +21,22 @@ export const billableOfTrial = (t: TrialRecord): Billable => ({
   usage: t.usage,
   answered: !isMissing(t.outcome),
   ...(t.billedNoAnswer ? { billedNoAnswer: t.billedNoAnswer } : {}),
+  ...(t.batch !== undefined ? { batch: true } : {}),
 });
 
 /** A unit answered by requests sent in this run (a cache hit sent none; a trial stopped before sending, neither). */
 const sentThisRun = (t: Billable): boolean => !t.cacheHit && t.attempts > 0;
 
-/** What a unit's answer cost (or, from the cache, would have cost); 0 without usage (nothing to bill). */
+/**
+ * What a unit's answer cost (or, from the cache, would have cost); 0 without usage (nothing to bill). A batch's answer
+ * at the batch price (the price entry's `batch`, else half of each token price), as `plan --batch` prices it.
+ */
 function unitCost(t: Billable, price: Price | null): number | null {
   if (t.unrecorded) return null;
   if (t.usage === null) return 0;
   if (t.usage.costUsd !== undefined) return t.usage.costUsd;
-  return price ? costOf(billedTokens(t.usage), price) : null;
+  if (!price) return null;
+  return costOf(billedTokens(t.usage), t.batch ? batchPrice(price) : price);
 }
 
 const sumCosts = (units: readonly Billable[], price: Price | null): number | null => {

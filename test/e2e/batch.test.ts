@@ -107,7 +107,8 @@ describe('ceilingbench run --batch', { timeout: 600_000 }, () => {
     expect(server.chatCompletions()).toBe(TOTAL);
     const liveReport = readReport(live.outDir);
 
-    const batched = bench(server, freshCache(), ['--batch']);
+    const cacheDir = freshCache();
+    const batched = bench(server, cacheDir, ['--batch']);
     const { code } = await batched.child.done;
     expect(code, batched.output()).toBe((await live.child.done).code);
     expect(server.chatCompletions(), 'no request of the batched run went through chat completions').toBe(TOTAL);
@@ -119,9 +120,23 @@ describe('ceilingbench run --batch', { timeout: 600_000 }, () => {
     expect(comparable(report)).toEqual(comparable(liveReport));
     expect(report.gates.length).toBeGreaterThan(0);
     expect(report.gates).toEqual(liveReport.gates);
-    expect(report.cells.flatMap((c) => c.trials).every((t) => t.batch === 'batch_1' && t.cacheHit)).toBe(true);
+    // bought by this run's pass: one request each, paid in this run (at the batch price), not cache hits
+    const trialsOf = (r: Report) => r.cells.flatMap((c) => c.trials);
+    expect(trialsOf(report).every((t) => t.batch === 'batch_1' && !t.cacheHit && t.attempts === 1)).toBe(true);
+    expect(report.spend?.total).toMatchObject({ calls: TOTAL, paid: { trials: TOTAL }, fromCache: { trials: 0 } });
+    const tokens = (r: Report) => [r.spend?.total.paid.prompt, r.spend?.total.paid.completion];
+    expect(tokens(report)).toEqual(tokens(liveReport));
     expect(report.provenance?.subjects.map((s) => s.batched)).toEqual([TOTAL]);
     expect(liveReport.provenance?.subjects.map((s) => s.batched)).toEqual([undefined]);
+
+    // the same command again: every trial already cached, nothing bought — cache hits, nothing paid
+    const again = bench(server, cacheDir, ['--batch']);
+    expect((await again.child.done).code, again.output()).toBe(code);
+    expect(again.output()).toMatch(/batch mode — openai:loop-model: 40 already cached, 0 submitted/);
+    const second = readReport(again.outDir);
+    expect(trialsOf(second).every((t) => t.batch === 'batch_1' && t.cacheHit && t.attempts === 0)).toBe(true);
+    expect(second.spend?.total).toMatchObject({ calls: 0, paid: { trials: 0 }, fromCache: { trials: TOTAL } });
+    expect(comparable(second)).toEqual(comparable(liveReport));
   });
 
   it('killed after it submitted, the next run completes it: no request is submitted twice', async () => {

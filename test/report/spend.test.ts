@@ -63,6 +63,22 @@ describe('spend: paid this run vs from the response cache', () => {
     expect(spend.subjects).toEqual([expect.objectContaining({ subject: MINI.spec, price: PRICE })]);
   });
 
+  it('prices a batch’s answers at the batch price — paid in this run (the last pass collected them) or from the cache', () => {
+    const batched = (t: ReturnType<typeof trial>) => ({ ...t, batch: 'batch_1' });
+    const paid = batched({ ...trial('paid', 0, u(1000, 200)), attempts: 1 });
+    const cached = batched(trial('cached', 1, u(1000, 200)));
+    const withBatch = (price: typeof PRICE & { batch?: { input: number; output: number } }) =>
+      buildReport([entry(cellOf('d2', 5, [paid, cached]))], { ...run, prices: { 'gpt-4o-mini': price } }).spend;
+    const listed = costOf(billedTokens(u(1000, 200)), PRICE);
+    // no batch entry: half of each token price
+    expect(withBatch(PRICE)?.total.paid).toMatchObject({ trials: 1, prompt: 1000, completion: 200 });
+    expect(withBatch(PRICE)?.total.paid.costUsd).toBeCloseTo(listed / 2, 15);
+    expect(withBatch(PRICE)?.total.fromCache.savedUsd).toBeCloseTo(listed / 2, 15);
+    // the entry's own batch price
+    const own = withBatch({ ...PRICE, batch: { input: 0.1, output: 0.2 } });
+    expect(own?.total.paid.costUsd).toBeCloseTo((1000 * 0.1 + 200 * 0.2) / 1e6, 15);
+  });
+
   it("prefers the provider's own cost (OpenRouter) to the price table, trial by trial", () => {
     const routed = [
       trial('paid', 0, u(1000, 200, { costUsd: 0.01 })),

@@ -75,12 +75,14 @@ describe('batch pass', () => {
     // the same endpoint asked live, into another cache: the same answers under the same keys
     const liveAnswers = await answersOf(loopbackSubject(server.baseURL, { cacheDir: await cacheDir() }));
     expect(server.chatCompletions()).toBe(trials.length);
-    // every trial a cache hit: the stored request identity is this request's (no mismatch, nothing sent)
+    // every trial from the cache: the stored request identity is this request's (no mismatch, nothing sent live);
+    // bought by the pass before this run, so one request paid now, not a cache hit
     for (const [i, response] of batched.entries()) {
       const expected = liveAnswers[i] as Extract<TrialResponse, { kind: 'answer' }>;
       expect(response).toMatchObject({
         kind: 'answer',
-        cacheHit: true,
+        cacheHit: false,
+        attempts: 1,
         text: expected.text,
         finishReason: expected.finishReason,
         usage: expected.usage,
@@ -97,6 +99,10 @@ describe('batch pass', () => {
     const later = await answersOf(loopbackSubject(server.baseURL, { cacheDir: dir }));
     expect(later.every((r) => r.kind === 'answer' && r.cacheHit)).toBe(true);
     expect(server.chatCompletions()).toBe(trials.length);
+    // a second pass finds them all cached and collects nothing: the run after it paid nothing (cache hits)
+    expect(await pass(server, dir, { size: 5 })).toMatchObject({ cached: 12, submitted: 0, answered: 0 });
+    const again = await answersOf(batchSubject(server, dir));
+    expect(again.every((r) => r.kind === 'answer' && r.cacheHit && r.attempts === 0)).toBe(true);
   });
 
   it('a failed request and an expired batch leave `api` with the provider reason; a later pass resubmits only those', async () => {
@@ -127,7 +133,10 @@ describe('batch pass', () => {
     expect(new Set(server.submitted).size).toBe(12);
     expect(server.submitted.length).toBe(18);
     const after = await answersOf(batchSubject(server, dir));
-    expect(after.every((r) => r.kind === 'answer' && r.cacheHit)).toBe(true);
+    expect(after.every((r) => r.kind === 'answer')).toBe(true);
+    // the six the first pass bought are cache hits now; the six this pass bought are this run's (paid, one request)
+    const hits = after.flatMap((r, i) => (r.kind === 'answer' && r.cacheHit ? [i] : []));
+    expect(hits).toEqual([0, 2, 3, 4, 5, 7]);
   });
 
   it('a process killed while its batch runs is picked up by the next: nothing is submitted twice', async () => {

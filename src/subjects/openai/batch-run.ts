@@ -203,6 +203,7 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
       state.failed[key] = { reason, batchId: batch.id };
     }
     record.collected = true;
+    record.lastPass = true;
     // read once: its answers are in the cache, its failures in `failed`; the record stays as the batch's history
     record.requests = [];
     await save();
@@ -265,6 +266,8 @@ export async function runBatches(options: BatchRunOptions): Promise<BatchRunSumm
     await save();
   };
 
+  // 0. what the last pass collected is paid for: the runs after it read those answers from the cache
+  for (const record of state.batches) if (mine(record)) delete record.lastPass;
   // 1. what earlier processes submitted; failures of batches collected before are retried below, not these
   const pending = state.batches.filter((r) => mine(r) && !r.collected);
   const pendingKeys = pending.flatMap((r) => r.requests.map((q) => q.key));

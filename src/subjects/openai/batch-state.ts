@@ -40,6 +40,11 @@ const batchRecordSchema = z.object({
   submittedAt: z.number(),
   requests: z.array(batchRequestSchema),
   counts: z.object({ total: z.number(), completed: z.number(), failed: z.number() }).optional(),
+  /**
+   * Collected by the last `run --batch` pass of its endpoint and model: the run that followed paid for its answers in
+   * that pass (its report counts them paid, at the batch price, not as cache hits). The next pass clears it.
+   */
+  lastPass: z.boolean().optional(),
 });
 export type BatchRecord = z.infer<typeof batchRecordSchema>;
 

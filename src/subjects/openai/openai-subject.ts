@@ -335,12 +335,26 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
   });
 
   let batchState: Promise<BatchState> | undefined;
+  const readState = (): Promise<BatchState> =>
+    (batchState ??= options.cache ? readBatchState(options.cache.dir) : Promise.resolve(emptyBatchState()));
   async function batchMissResponse(key: string, start: number): Promise<TrialResponse> {
-    batchState ??= options.cache ? readBatchState(options.cache.dir) : Promise.resolve(emptyBatchState());
-    const miss = batchMiss(await batchState, key);
+    const miss = batchMiss(await readState(), key);
     if (miss.kind === 'held')
       return { kind: 'not-sent', reason: miss.reason, latencyMs: clock.now() - start, attempts: 0 };
     return errorResponse(miss.kind === 'failed' ? miss.reason : BATCH_ABSENT, start, 0);
+  }
+
+  /**
+   * In batch mode, an answer the last `run --batch` pass collected was bought for this run (one request, sent through
+   * the batch): not a cache hit — its tokens are this run's spend, at the batch price (reporters/projections/spend.ts).
+   * An answer of an earlier pass's batch is a cache hit like any other.
+   */
+  async function paidByThisPass(response: TrialResponse): Promise<TrialResponse> {
+    if (!options.batch || response.kind !== 'answer' || !response.cacheHit || response.batch === undefined)
+      return response;
+    const batch = response.batch;
+    const record = (await readState()).batches.find((r) => r.batchId === batch);
+    return record?.lastPass ? { ...response, cacheHit: false, attempts: 1 } : response;
   }
 
   async function answer(request: TrialRequest): Promise<TrialResponse> {
@@ -348,7 +362,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     const messages = buildMessages(request.prompt, options.systemRole);
     // the configured parameters (not what this process learned) key the cache
     const params = buildParams(options, endpoint.identity, request.maxOutputTokens);
-    return cache.answer(
+    const response = await cache.answer(
       request,
       { messages, params },
       async (key) => {
@@ -395,6 +409,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       },
       start,
     );
+    return paidByThisPass(response);
   }
 
   return { identity, answer };
