@@ -1,4 +1,5 @@
 import type { SpendAmount, SpendLimitReport, SpendLimits, SpendStop } from '../schema/spend.js';
+import type { BatchPassSpend } from './batch-pass.js';
 
 /**
  * The spend ledger of one run: every paid trial asks it before its first request is sent and tells it what the
@@ -184,6 +185,16 @@ export class SpendLedger {
     this.#inFlight.delete(id);
     this.#settled = add(this.#settled, actual);
     this.#cap = widest(this.#cap, actual);
+  }
+
+  /**
+   * What was spent before the run's first trial, outside this ledger (the `run --batch` pass, src/spend/batch-pass.ts):
+   * counted against the limits and in the report; a limit that held trials back there stops the run here too.
+   */
+  spentBefore(pass: BatchPassSpend): void {
+    this.#settled = add(this.#settled, pass.spent);
+    this.#notSent += pass.notSent;
+    this.#stop(pass.stoppedBy);
   }
 
   /** Stops launching (Ctrl-C): the trials in flight may finish; every later trial is refused. */

@@ -5,6 +5,7 @@ import { ConfigError } from '../config/errors.js';
 import { RUN_CONFIG_KEY, type RunConfig, resolveRunConfig } from '../config/resolve.js';
 import type { SpendLimits } from '../schema/spend.js';
 import { stopLine } from '../spend/ledger.js';
+import { takeBatchPass } from '../spend/batch-pass.js';
 import { isInterruptible, startLedgerServer } from '../spend/ledger-server.js';
 import { priceFor } from '../spend/price.js';
 import { createSubject } from '../subjects/create.js';
@@ -82,6 +83,9 @@ export function runConfigFor(vitest: VitestHost, root: string = vitest.config.ro
       if (!paid) return interruptible ? { ...run, interruptible } : run;
       if (!(hasLimit(run.limits) || interruptible)) return run;
       const service = await startLedgerServer(run.limits);
+      // what a `run --batch` pass spent and held back before Vitest started counts against the same limits
+      const pass = takeBatchPass();
+      if (pass) service.ledger.spentBefore(pass);
       vitest.onClose?.(async () => {
         const line = stopLine(service.ledger.report());
         if (line) process.stderr.write(`${line}\n`);

@@ -165,9 +165,19 @@ describe('ceilingbench run --batch', { timeout: 600_000 }, () => {
     expect(code, run.output()).toBe(4);
     expect(server.submitted).toHaveLength(15);
     expect(server.chatCompletions()).toBe(0);
-    const tally = kinds(readReport(run.outDir));
+    const report = readReport(run.outDir);
+    const tally = kinds(report);
     expect(tally.budget).toBe(TOTAL - 15);
     expect(run.output()).toMatch(/25 held back by a limit \(budget\)/);
+    // the report's limit record is the pass's: what its batches bought, what it held back, the limit that held them
+    const paid = report.spend?.total.paid;
+    expect(report.spend?.limit).toMatchObject({
+      limits: { maxCalls: 15 },
+      spent: { calls: 15, tokens: (paid?.prompt ?? 0) + (paid?.completion ?? 0) },
+      stoppedBy: 'maxCalls',
+      notSent: TOTAL - 15,
+    });
+    expect(report.spend?.total.paid.trials).toBe(15);
   });
 
   it('a failed request is an `api` trial with the provider reason, never a model failure', async () => {

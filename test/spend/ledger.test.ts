@@ -57,6 +57,19 @@ describe('SpendLedger: the launch rule', () => {
     });
   });
 
+  it('what a batch pass spent before the run counts against its limits; one it stopped stops the run', () => {
+    const ledger = new SpendLedger({ maxCalls: 3 });
+    ledger.spentBefore({ spent: spent(2, 500), notSent: 0, stoppedBy: null });
+    const a = admitted(ledger, claimOf(10, 100)); // 2 spent + 1 in flight: the limit
+    expect(ledger.admit(claimOf(10, 100))).toMatchObject({ admitted: false, stoppedBy: 'maxCalls' });
+    ledger.settle(a, spent(1, 60));
+    expect(ledger.report()).toMatchObject({ spent: spent(3, 560), stoppedBy: 'maxCalls', notSent: 1 });
+    const held = new SpendLedger({ maxCalls: 3 });
+    held.spentBefore({ spent: spent(3, 900), notSent: 5, stoppedBy: 'maxCalls' });
+    expect(held.admit(claimOf(10, 100)).admitted).toBe(false);
+    expect(held.report()).toMatchObject({ spent: spent(3, 900), stoppedBy: 'maxCalls', notSent: 6 });
+  });
+
   it('maxTokens: trials in flight count at their floor (their prompt); settled trials at what they spent', () => {
     const ledger = new SpendLedger({ maxTokens: 1000 });
     const a = admitted(ledger, claimOf(300, 500));

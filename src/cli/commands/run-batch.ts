@@ -1,6 +1,7 @@
 import { type RunConfig, resolveRunConfig } from '../../config/resolve.js';
 import { BatchUnsupportedError, ProviderFatalError } from '../../errors.js';
-import type { Price, SpendLimits } from '../../schema/spend.js';
+import type { Price, SpendLimits, SpendStop } from '../../schema/spend.js';
+import { recordBatchPass } from '../../spend/batch-pass.js';
 import { batchPrice, costOf, priceFor } from '../../spend/price.js';
 import { CACHE_MODES, type CacheMode, ResponseCache } from '../../subjects/cache/store.js';
 import type { Env } from '../../subjects/openai/endpoint.js';
@@ -67,6 +68,12 @@ export async function batchBeforeRun(options: {
     });
     partial += summary.held + summary.running;
     const tokens = summary.billed.prompt + summary.billed.completion;
+    // the run's limits and its report count what this pass bought (one call per answer it collected) and held back
+    recordBatchPass({
+      spent: { calls: summary.answered, tokens, costUsd: price ? costOf(summary.billed, price) : null },
+      notSent: summary.held,
+      stoppedBy: summary.held > 0 ? admit.stoppedBy : null,
+    });
     const cost = price ? ` = $${costOf(summary.billed, price).toFixed(4)} at the batch price` : '';
     io.stderr(
       `ceilingbench: batch mode — ${spec}: ${summary.cached} already cached, ${summary.submitted} submitted in ` +
@@ -128,30 +135,42 @@ export async function batchConfig(env: Env, root: string): Promise<RunConfig | u
  * tokens plus its whole output budget, at the batch price (the most it can cost, so a cap holds whatever the answers
  * are); the first request that would pass a limit, and every later one, is held back (outcome `budget`).
  */
-export function spendAdmission(
-  limits: SpendLimits,
-): (request: TrialRequest, promptTokens: number, price: Price | null) => string | undefined {
+export interface SpendAdmission {
+  /** Why `request` is held back, or undefined: admitted. */
+  (request: TrialRequest, promptTokens: number, price: Price | null): string | undefined;
+  /** The limit that held requests back (then every later one is), or null. */
+  readonly stoppedBy: SpendStop | null;
+}
+
+export function spendAdmission(limits: SpendLimits): SpendAdmission {
   const spent = { calls: 0, tokens: 0, cost: 0 };
-  let stopped: string | undefined;
-  return (request, promptTokens, price) => {
-    if (stopped) return stopped;
+  let stopped: { reason: string; by: SpendStop } | undefined;
+  const admit = (request: TrialRequest, promptTokens: number, price: Price | null): string | undefined => {
+    if (stopped) return stopped.reason;
     const tokens = promptTokens + request.maxOutputTokens;
     const cost = price
       ? costOf({ prompt: promptTokens, cachedPrompt: 0, completion: request.maxOutputTokens, reasoning: 0 }, price)
       : 0;
     if (limits.maxCalls !== undefined && spent.calls + 1 > limits.maxCalls)
-      stopped = `budget: not batched — maxCalls ${limits.maxCalls} reached`;
+      stopped = { reason: `budget: not batched — maxCalls ${limits.maxCalls} reached`, by: 'maxCalls' };
     else if (limits.maxTokens !== undefined && spent.tokens + tokens > limits.maxTokens)
-      stopped = `budget: not batched — maxTokens ${limits.maxTokens} would be passed (prompt + whole output budget)`;
+      stopped = {
+        reason: `budget: not batched — maxTokens ${limits.maxTokens} would be passed (prompt + whole output budget)`,
+        by: 'maxTokens',
+      };
     else if (limits.maxCost !== undefined && (price === null || spent.cost + cost > limits.maxCost))
-      stopped =
-        price === null
-          ? 'budget: not batched — maxCost is set and this subject has no price'
-          : `budget: not batched — maxCost $${limits.maxCost} would be passed at the batch price (whole output budget)`;
-    if (stopped) return stopped;
+      stopped = {
+        reason:
+          price === null
+            ? 'budget: not batched — maxCost is set and this subject has no price'
+            : `budget: not batched — maxCost $${limits.maxCost} would be passed at the batch price (whole output budget)`,
+        by: 'maxCost',
+      };
+    if (stopped) return stopped.reason;
     spent.calls++;
     spent.tokens += tokens;
     spent.cost += cost;
     return undefined;
   };
+  return Object.defineProperty(admit, 'stoppedBy', { get: () => stopped?.by ?? null }) as SpendAdmission;
 }
