@@ -176,7 +176,9 @@ export async function declareProjects(
       `ceilingbench plugin: unknown standard project '${unknown.join(', ')}' — use some of ${known.join(', ')}`,
     );
   }
-  const projects = names.map((name) => benchmarkProject(name, resolve(SPECS_DIR, name), options, subjects, true, standalone));
+  const projects = names.map((name) =>
+    benchmarkProject(name, resolve(SPECS_DIR, name), options, subjects, true, standalone),
+  );
   projects.push(...userProjects(root, options, subjects));
   // every benchmark project knows them all (each project loads its own copy of the plugin)
   const dirs = Object.fromEntries(projects.map((p) => [String(p.test?.name), String(p.test?.dir)]));
