@@ -231,10 +231,10 @@ async function notWorse(rows: Row[]) {
     for (const [i, delta] of deltas.entries()) {
       let stated = 0;
       const decide: Decide = async (rng, p) => {
-        const draws = paired
-          ? pairedRetentionDraws(simulatedPairTables(rng, DEPTHS, GRID_N, p, T), rng, NW_RESAMPLES).draws
-          : retentionDifferenceDraws(gridCounts(rng, T), gridCounts(rng, p), { rng, resamples: NW_RESAMPLES }).draws;
-        const decision = notWorseDecision(draws, NW_MARGIN, TEST.alpha);
+        const { difference, draws } = paired
+          ? pairedRetentionDraws(simulatedPairTables(rng, DEPTHS, GRID_N, p, T), rng, NW_RESAMPLES)
+          : retentionDifferenceDraws(gridCounts(rng, T), gridCounts(rng, p), { rng, resamples: NW_RESAMPLES });
+        const decision = notWorseDecision(difference, draws, NW_MARGIN, TEST.alpha);
         stated += decision.power;
         return { fail: decision.fail, calls: 2 * GRID_N * DEPTHS.length };
       };
