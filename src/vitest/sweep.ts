@@ -207,6 +207,9 @@ function describeAdaptive(
               generateOptions: options.generateOptions,
             })
           : undefined;
+      // a cancelled run (Ctrl-C, SIGTERM) ends this test at once: the design as it stands is its record, the trials
+      // in flight `budget` (interrupted), never absent; no gate is judged on it
+      let cutMeta: CeilingbenchMeta | undefined;
       const { cells, fit } = await runAdaptiveSweep(
         {
           project: recordProjectOf(testTask, project),
@@ -231,8 +234,15 @@ function describeAdaptive(
           gridTrials: options.trials ?? config.trials,
           signal,
           cost,
+          onCut: (cut, reason) => {
+            if (!isRunCancel(reason)) return false;
+            cutMeta = { record: cut.fit, cells: cut.cells, gates: [], subject: subject.identity, seed: config.seed };
+            testTask.meta.ceilingbench = cutMeta;
+            return true;
+          },
         },
       );
+      if (cutMeta) return recordAndJudge(testTask, cutMeta, 'the run was interrupted before the adaptive design ended');
       const gateKey = vitestProjectOf(testTask, project, of);
       const gates = evaluateGates(gateKey, fit, gatesFor(config.gates, gateKey));
       recordAndJudge(testTask, { record: fit, cells, gates, subject: subject.identity, seed: config.seed });

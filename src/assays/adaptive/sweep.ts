@@ -66,6 +66,14 @@ export interface AdaptiveSweepOptions {
    * Default: charsPerTokenCounter.
    */
   tokens?: TokenCounter;
+  /**
+   * Called once, synchronously, when `signal` aborts before the design is done (a cancelled run aborts it): the
+   * sweep as it stands — the cells of the trials answered, each trial in flight `budget` with `interrupted` — and
+   * the abort's reason, so that the caller can record it before its test ends (as runCell's `onCut`). It returns
+   * whether the cut stands: then its cells and fit are the result's, whatever the trials in flight return afterwards
+   * (the design's abort, if it rejects, is passed on: the caller has its record).
+   */
+  onCut?: (cut: Omit<AdaptiveSweepResult, 'design'>, reason: unknown) => boolean;
 }
 
 export interface AdaptiveSweepResult {
@@ -92,7 +100,7 @@ export async function runAdaptiveSweep(
   const grid = task.levels.values;
   const minDepth = spec.minDepth ?? Math.min(...grid);
   const maxDepth = spec.maxDepth ?? Math.max(...grid);
-  const { answer, records } = taskAnswerer(task, subject, {
+  const answerer = taskAnswerer(task, subject, {
     profile,
     variant,
     seedOffset,
@@ -112,37 +120,61 @@ export async function runAdaptiveSweep(
           generateOptions: spec.generateOptions,
         }))
       : null;
+  const { answer } = answerer;
+  /** Per-depth cells of `records`, then the grid's fit over them. */
+  const summarize = (records: readonly TrialRecord[]): { cells: CellResult[]; fit: RetentionFit } => {
+    const byLevel = new Map<number, TrialRecord[]>();
+    for (const record of records) byLevel.set(record.level, [...(byLevel.get(record.level) ?? []), record]);
+    const cells = [...byLevel.keys()]
+      .sort((a, b) => a - b)
+      .map((level) =>
+        summarizeCell(
+          {
+            ...settings,
+            level,
+            maxMissingFraction: options.maxMissingFraction,
+            missing: options.missing,
+            reading: options.reading ?? 'final',
+          },
+          byLevel.get(level) ?? [],
+        ),
+      );
+    return {
+      cells,
+      fit: fitRetentionSweep(cells, { project: spec.project, missing: options.missing, seed: options.seed }),
+    };
+  };
+  // a cut: the sweep as it stands when the signal aborts, recorded by the caller before its test ends
+  let done = false;
+  let cutResult: Omit<AdaptiveSweepResult, 'design'> | undefined;
+  const cut = () => {
+    if (done || !options.onCut) return;
+    done = true;
+    const asItStands = summarize(answerer.cut());
+    if (options.onCut(asItStands, options.signal?.reason)) cutResult = asItStands;
+  };
+  if (options.signal?.aborted) cut();
+  options.signal?.addEventListener('abort', cut, { once: true });
   const gridDesign = grid.map((depth) => ({ depth, n: options.gridTrials }));
-  const design = await runAdaptiveDesign({
-    answer,
-    minDepth,
-    maxDepth,
-    objective: cost === null ? { kind: 'calls' } : { kind: 'cost', cost },
-    targetWidth: spec.targetWidth ?? { matchDesign: gridDesign },
-    pilot: spec.pilot,
-    batchSize: spec.batchSize,
-    concurrency: options.concurrency,
-    seed: options.seed,
-    maxTrials: spec.maxTrials ?? (cost === null ? grid.length * options.gridTrials : Number.MAX_SAFE_INTEGER),
-    ...(cost === null ? {} : { maxCost: spec.maxCost ?? designCost(gridDesign, cost) }),
-    signal: options.signal,
-  });
-  const byLevel = new Map<number, TrialRecord[]>();
-  for (const record of records) byLevel.set(record.level, [...(byLevel.get(record.level) ?? []), record]);
-  const cells = [...byLevel.keys()]
-    .sort((a, b) => a - b)
-    .map((level) =>
-      summarizeCell(
-        {
-          ...settings,
-          level,
-          maxMissingFraction: options.maxMissingFraction,
-          missing: options.missing,
-          reading: options.reading ?? 'final',
-        },
-        byLevel.get(level) ?? [],
-      ),
-    );
-  const fit = fitRetentionSweep(cells, { project: spec.project, missing: options.missing, seed: options.seed });
-  return { cells, fit, design };
+  let design: AdaptiveDesignResult;
+  try {
+    design = await runAdaptiveDesign({
+      answer,
+      minDepth,
+      maxDepth,
+      objective: cost === null ? { kind: 'calls' } : { kind: 'cost', cost },
+      targetWidth: spec.targetWidth ?? { matchDesign: gridDesign },
+      pilot: spec.pilot,
+      batchSize: spec.batchSize,
+      concurrency: options.concurrency,
+      seed: options.seed,
+      maxTrials: spec.maxTrials ?? (cost === null ? grid.length * options.gridTrials : Number.MAX_SAFE_INTEGER),
+      ...(cost === null ? {} : { maxCost: spec.maxCost ?? designCost(gridDesign, cost) }),
+      signal: options.signal,
+    });
+  } finally {
+    done = true;
+    options.signal?.removeEventListener('abort', cut);
+  }
+  return { ...(cutResult ?? summarize(answerer.records)), design };
 }

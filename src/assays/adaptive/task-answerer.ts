@@ -4,7 +4,7 @@ import { generateCell } from '../../tasks/instances.js';
 import { countedSuccess, type MissingRule, type TrialOutcome } from '../../tasks/outcome.js';
 import type { AnyTaskPlugin, GenerateOptions, ReadingProfile, TaskInstance } from '../../tasks/task.js';
 import { replicateIndices } from '../sweep/run-cell.js';
-import { runTrial } from '../sweep/run-trial.js';
+import { interruptedTrial, runTrial, type TrialSpec } from '../sweep/run-trial.js';
 import type { AdaptiveAnswer } from './design.js';
 
 export interface TaskAnswererOptions {
@@ -33,6 +33,11 @@ export interface TaskAnswerer {
   answer: AdaptiveAnswer;
   /** Every graded trial, in completion order (for token and latency totals, or a report). */
   records: TrialRecord[];
+  /**
+   * The trials as they stand now, for a cut run (Ctrl-C, SIGTERM): every graded one, and each trial still in flight
+   * `budget` with `interrupted: 'in-flight'` (its request aborted by the same signal) — none absent.
+   */
+  cut(): TrialRecord[];
 }
 
 /** The adaptive design's view of an outcome: success, counted failure, or missing (null), by the grid's rule. */
@@ -67,12 +72,22 @@ export function taskAnswerer(task: AnyTaskPlugin, subject: Subject, options: Tas
     return { instance: cell.instances[index], trialIndex: cell.replicate[index] };
   };
 
+  const inFlight = new Set<TrialSpec>();
   const answer: AdaptiveAnswer = async (depth, index, signal) => {
     const { instance, trialIndex } = instanceAt(depth, index);
-    const reading = options.reading ?? 'final';
-    const record = await runTrial(subject, { task, instance, variant, trialIndex, signal, reading });
-    records.push(record);
-    return countedAnswer(record.outcome, missing);
+    const spec: TrialSpec = { task, instance, variant, trialIndex, signal, reading: options.reading ?? 'final' };
+    inFlight.add(spec);
+    try {
+      const record = await runTrial(subject, spec);
+      records.push(record);
+      return countedAnswer(record.outcome, missing);
+    } finally {
+      inFlight.delete(spec);
+    }
   };
-  return { answer, records };
+  const cut = (): TrialRecord[] => [
+    ...records,
+    ...[...inFlight].map((spec) => interruptedTrial(spec, 'in-flight').record),
+  ];
+  return { answer, records, cut };
 }
