@@ -8,6 +8,7 @@ import { setAsideText, shareText } from '../assays/sweep/set-aside.js';
 import { SEQUENTIAL_DEFAULTS, type SweepDesign } from '../config/design.js';
 import { evaluateGates, gatesFor, normalizeThreshold, VerdictError } from '../gates/index.js';
 import type { CellResult } from '../schema/cell.js';
+import type { RetentionFit } from '../schema/fit.js';
 import { DEFAULT_GATE_ALPHA, DEFAULT_GATE_MARGIN } from '../schema/gate.js';
 import { priceFor } from '../spend/price.js';
 import type { DefinedSubject } from '../subjects/function/define.js';
@@ -287,6 +288,19 @@ function describeSequential(
         batch: design.batch ?? SEQUENTIAL_DEFAULTS.batch,
         maxPerCell: design.maxPerCell ?? SEQUENTIAL_DEFAULTS.maxFactor * trials,
       };
+      // a cancelled run ends this test at once: the sweep as it stands is its record (as the adaptive design's)
+      const cut = (result: { cells: CellResult[]; fit: RetentionFit }, reason: unknown): boolean => {
+        if (!isRunCancel(reason)) return false;
+        const meta = {
+          record: result.fit,
+          cells: result.cells,
+          gates: [],
+          subject: subject.identity,
+          seed: config.seed,
+        };
+        testTask.meta.ceilingbench = meta;
+        return true;
+      };
       const { cells, fit } = await runSequentialSweep(
         {
           project: recordProjectOf(testTask, project),
@@ -307,6 +321,7 @@ function describeSequential(
           concurrency: config.concurrency,
           maxMissingFraction: config.maxMissingFraction,
           signal,
+          onCut: cut,
         },
       );
       recordAndJudge(testTask, {

@@ -168,26 +168,33 @@ describe.concurrent('hard budget and Ctrl-C through `ceilingbench run`', { timeo
     expect(code, run.output()).toBe(4);
   });
 
-  it('SIGTERM twice during `--design adaptive`: the trial in flight is recorded `budget`, interrupted, not lost with the design', async () => {
-    const server = await serve({ fault: () => ({ kind: 'hang' }) }); // nothing ever lands
-    const run = bench(server, mkdtempSync(join(tmpdir(), 'cb-budget-cache-')), ['--design', 'adaptive']);
-    await until(() => server.log.length >= 1);
-    const group = -(run.child.child.pid as number);
-    process.kill(group, 'SIGTERM');
-    await wait(200);
-    process.kill(group, 'SIGTERM');
-    const { code } = await run.child.done;
-    const report = readReport(run.outDir);
-    const trials = report.cells.flatMap((c) => c.trials);
-    // before: the design's record was lost with its test: no cell, no fit, "0 trial(s) cut" with a request in flight
-    const inFlight = trials.filter((t) => t.interrupted === 'in-flight');
-    expect(inFlight.length, run.output()).toBeGreaterThanOrEqual(1);
-    for (const t of trials) expect(t.outcome.kind, run.output()).toBe('budget');
-    expect(report.fits.map((f) => f.status)).toEqual(['insufficient']);
-    expect(report.run).toMatchObject({ state: 'interrupted', cut: { inFlight: inFlight.length } });
-    expect(run.output()).toMatch(/interrupted: \d+ trial\(s\) cut — [1-9]\d* in flight \(their requests aborted\)/);
-    expect(code, run.output()).toBe(4);
-  });
+  it.each([
+    ['adaptive', {}],
+    // the sequential design decides a tested minRetention gate
+    ['sequential', { CEILINGBENCH_GATES: JSON.stringify({ d2: { minRetention: { value: 0.5, evidence: 'test' } } }) }],
+  ])(
+    'SIGTERM twice during `--design %s`: the trial in flight is recorded `budget`, interrupted, not lost with the design',
+    async (design, env) => {
+      const server = await serve({ fault: () => ({ kind: 'hang' }) }); // nothing ever lands
+      const run = bench(server, mkdtempSync(join(tmpdir(), 'cb-budget-cache-')), ['--design', design], env);
+      await until(() => server.log.length >= 1);
+      const group = -(run.child.child.pid as number);
+      process.kill(group, 'SIGTERM');
+      await wait(200);
+      process.kill(group, 'SIGTERM');
+      const { code } = await run.child.done;
+      const report = readReport(run.outDir);
+      const trials = report.cells.flatMap((c) => c.trials);
+      // before: the design's record was lost with its test: no cell, no fit, "0 trial(s) cut" with a request in flight
+      const inFlight = trials.filter((t) => t.interrupted === 'in-flight');
+      expect(inFlight.length, run.output()).toBeGreaterThanOrEqual(1);
+      for (const t of trials) expect(t.outcome.kind, run.output()).toBe('budget');
+      expect(report.fits.map((f) => f.status)).toEqual(['insufficient']);
+      expect(report.run).toMatchObject({ state: 'interrupted', cut: { inFlight: inFlight.length } });
+      expect(run.output()).toMatch(/interrupted: \d+ trial\(s\) cut — [1-9]\d* in flight \(their requests aborted\)/);
+      expect(code, run.output()).toBe(4);
+    },
+  );
 
   it('a second Ctrl-C stops waiting: the workers and their requests end, the report is still written (exit 4)', async () => {
     const server = await serve({ fault: () => ({ kind: 'hang' }) }); // nothing ever lands

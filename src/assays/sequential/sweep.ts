@@ -50,6 +50,13 @@ export interface SequentialSweepOptions {
   concurrency: number;
   maxMissingFraction: number;
   signal?: AbortSignal;
+  /**
+   * Called once, synchronously, when `signal` aborts before the sweep is decided (a cancelled run): its cells as
+   * they stand — the trials answered, each trial in flight `budget` with `interrupted` — and their fit, so that the
+   * caller can record them before its test ends (as runCell's `onCut`). It returns whether the cut stands: then the
+   * sweep rejects with the abort (the caller has its record), whatever the trials in flight return afterwards.
+   */
+  onCut?: (cut: { cells: CellResult[]; fit: RetentionFit }, reason: unknown) => boolean;
 }
 
 export interface SequentialSweepResult {
@@ -90,7 +97,7 @@ export async function runSequentialSweep(
   const settings = cellSettings(spec);
   const { profile, variant, seedOffset } = settings;
   const reading = options.reading ?? 'final';
-  const { answer, records } = taskAnswerer(task, subject, {
+  const answerer = taskAnswerer(task, subject, {
     profile,
     variant,
     seedOffset,
@@ -98,38 +105,63 @@ export async function runSequentialSweep(
     missing: options.missing,
     reading,
   });
+  const { answer } = answerer;
   const depths = [...(spec.levels ?? task.levels.values)].sort((a, b) => a - b);
-  const counts: DepthCount[] = depths.map((depth) => ({ depth, correct: 0, n: 0 }));
-  let perCell = 0;
-  let looks = 0;
-  for (;;) {
-    options.signal?.throwIfAborted();
-    const size = Math.min(options.batch, options.maxPerCell - perCell);
-    const jobs = counts.flatMap((c) =>
-      Array.from({ length: size }, (_, k) => async () => {
-        const counted = await answer(c.depth, perCell + k, options.signal);
-        // a missing answer is not counted (the grid's rule): it never raises p_d, and the fit sees it as missing
-        if (counted === null) return;
-        c.n++;
-        if (counted) c.correct++;
-      }),
+  /** Every depth's cell of `records`, then the grid's fit over them. */
+  const summarize = (records: readonly TrialRecord[]): { cells: CellResult[]; fit: RetentionFit } => {
+    const byLevel = new Map<number, TrialRecord[]>();
+    for (const record of records) byLevel.set(record.level, [...(byLevel.get(record.level) ?? []), record]);
+    const cells = depths.map((level) =>
+      summarizeCell(
+        { ...settings, level, maxMissingFraction: options.maxMissingFraction, missing: options.missing, reading },
+        // in a fixed order (instance seed, replicate), whatever order the answers came back in
+        (byLevel.get(level) ?? []).sort((a, b) => a.seed - b.seed || a.trialIndex - b.trialIndex),
+      ),
     );
-    await pool(jobs, options.concurrency);
-    perCell += size;
-    looks++;
-    const look = retentionTestCall(counts, options.test, perCell >= options.maxPerCell);
-    if (look.call !== 'continue') {
-      const byLevel = new Map<number, TrialRecord[]>();
-      for (const record of records) byLevel.set(record.level, [...(byLevel.get(record.level) ?? []), record]);
-      const cells = depths.map((level) =>
-        summarizeCell(
-          { ...settings, level, maxMissingFraction: options.maxMissingFraction, missing: options.missing, reading },
-          // in a fixed order (instance seed, replicate), whatever order the answers came back in
-          (byLevel.get(level) ?? []).sort((a, b) => a.seed - b.seed || a.trialIndex - b.trialIndex),
-        ),
+    return {
+      cells,
+      fit: fitRetentionSweep(cells, { project: spec.project, missing: options.missing, seed: options.seed }),
+    };
+  };
+  // a cut: the sweep as it stands when the signal aborts, recorded by the caller before its test ends
+  let cutStands = false;
+  const cut = () => {
+    if (options.onCut && options.onCut(summarize(answerer.cut()), options.signal?.reason)) cutStands = true;
+  };
+  if (options.signal?.aborted) cut();
+  else options.signal?.addEventListener('abort', cut, { once: true });
+  try {
+    return await decide();
+  } finally {
+    options.signal?.removeEventListener('abort', cut);
+  }
+
+  async function decide(): Promise<SequentialSweepResult> {
+    const counts: DepthCount[] = depths.map((depth) => ({ depth, correct: 0, n: 0 }));
+    let perCell = 0;
+    let looks = 0;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const size = Math.min(options.batch, options.maxPerCell - perCell);
+      const jobs = counts.flatMap((c) =>
+        Array.from({ length: size }, (_, k) => async () => {
+          const counted = await answer(c.depth, perCell + k, options.signal);
+          // a missing answer is not counted (the grid's rule): it never raises p_d, and the fit sees it as missing
+          if (counted === null) return;
+          c.n++;
+          if (counted) c.correct++;
+        }),
       );
-      const fit = fitRetentionSweep(cells, { project: spec.project, missing: options.missing, seed: options.seed });
-      return { cells, fit, call: look.call, atMaximum: look.atMaximum, looks, perCell };
+      await pool(jobs, options.concurrency);
+      // cut meanwhile: the caller recorded the sweep as it stood; a look on the aborted trials decides nothing
+      if (cutStands) throw options.signal?.reason;
+      perCell += size;
+      looks++;
+      const look = retentionTestCall(counts, options.test, perCell >= options.maxPerCell);
+      if (look.call !== 'continue') {
+        const { cells, fit } = summarize(answerer.records);
+        return { cells, fit, call: look.call, atMaximum: look.atMaximum, looks, perCell };
+      }
     }
   }
 }
