@@ -126,7 +126,8 @@ export async function runSequentialSweep(
   // a cut: the sweep as it stands when the signal aborts, recorded by the caller before its test ends
   let cutStands = false;
   const cut = () => {
-    if (options.onCut && options.onCut(summarize(answerer.cut()), options.signal?.reason)) cutStands = true;
+    // (an optional call evaluates no argument without onCut: nothing is summarised then)
+    if (options.onCut?.(summarize(answerer.cut()), options.signal?.reason)) cutStands = true;
   };
   if (options.signal?.aborted) cut();
   else options.signal?.addEventListener('abort', cut, { once: true });
