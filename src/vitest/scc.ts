@@ -25,6 +25,7 @@ import {
   runContext,
   vitestProjectOf,
 } from './context.js';
+import { isRunCancel } from './interrupt-state.js';
 import { type CeilingbenchRecord, declaring, notRetried, SUBJECT_META_KEY } from './meta.js';
 import { recordProjectOf } from './names.js';
 import { recordAndJudge } from './verdict.js';
@@ -38,11 +39,16 @@ interface AssayTestOptions {
   subject?: DefinedSubject;
 }
 
-/** `incomplete`: why the spend ledger kept the assay from finishing (its record is written, its test fails). */
+/**
+ * `incomplete`: why the spend ledger kept the assay from finishing (its record is written, its test fails). `cut`:
+ * what an assay that can stop where it stands calls, synchronously, when a cancelled run aborts it (its record is
+ * then the test's).
+ */
 type Assay = (
   context: RunContext,
   signal: AbortSignal,
   seed: number,
+  cut: (record: CeilingbenchRecord) => void,
 ) => Promise<{ record: CeilingbenchRecord; incomplete?: string }>;
 
 /**
@@ -83,7 +89,13 @@ function subjectAssayTest(
   test(name, subjectOptions, async ({ task, signal }) => {
     const context = await runContext(options.subject, of);
     const { config, subject } = context;
-    const assayed = await assay(context, signal, (options.seed ?? baseSeed) + config.seed);
+    // a cancelled run (Ctrl-C, SIGTERM) ends this test at once: the assay as it stands is its record, no gate judged
+    const cut = (stopped: CeilingbenchRecord) => {
+      if (!isRunCancel(signal.reason)) return;
+      const record = { ...stopped, project: recordProjectOf(task, stopped.project) };
+      task.meta.ceilingbench = { record, gates: [], subject: subject.identity, seed: config.seed };
+    };
+    const assayed = await assay(context, signal, (options.seed ?? baseSeed) + config.seed, cut);
     // the record names the Vitest project it ran in (a user's own ladder is not the standard scc project's)
     const record = { ...assayed.record, project: recordProjectOf(task, assayed.record.project) };
     const incomplete = assayed.incomplete;
@@ -112,12 +124,13 @@ export function testCountingCapacity(options: LadderTestOptions = {}): void {
   assayTest(
     { project: task.project, what: 'counting capacity' },
     7,
-    async ({ config, subject }, signal, seed) => {
+    async ({ config, subject }, signal, seed, cut) => {
       const result = await runSccAssay(subject, {
         seed,
         signal,
         task,
         reasoningDelimiters: config.reasoningDelimiters,
+        onCut: (stopped) => cut(sccRecordOf(stopped)),
       });
       return {
         record: sccRecordOf(result),

@@ -51,4 +51,49 @@ describe('hard budget on the SCC project through `ceilingbench run`', { timeout:
     const summary = readFileSync(join(outDir, 'summary.md'), 'utf8');
     expect(summary).toMatch(/count: stopped after \d+ tiers? \(not sent: the spending limit --max-calls/);
   });
+
+  it('SIGTERM twice while a tier runs: the SCC record is written as it stands, stopped, no CC measured, exit 4', async () => {
+    const hanging = await startLoopbackServer({ answer: exactCount, fault: () => ({ kind: 'hang' }) }); // nothing lands
+    try {
+      const outDir = mkdtempSync(join(tmpdir(), 'cb-budget-scc-'));
+      const child = spawnBench(
+        // the ladder alone: the project's secondary assays would be the first to send as often as not
+        [
+          CLI_BIN,
+          'run',
+          '--project',
+          'scc',
+          '-t',
+          'counting capacity',
+          '--subject',
+          'openai:loop-model',
+          '--out',
+          outDir,
+        ],
+        {
+          OPENAI_BASE_URL: hanging.baseURL,
+          OPENAI_API_KEY: 'sk-loopback',
+          CEILINGBENCH_CACHE_DIR: mkdtempSync(join(tmpdir(), 'cb-budget-scc-cache-')),
+        },
+      );
+      while (hanging.log.length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      const group = -(child.child.pid as number);
+      process.kill(group, 'SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      process.kill(group, 'SIGTERM');
+      const { code } = await child.done;
+      const output = child.stdout() + child.stderr();
+      // before: no SCC record at all (the ladder's test ended with the cancel)
+      const report = readReport(outDir);
+      expect(report.scc, output).toHaveLength(1);
+      const [record] = report.scc;
+      expect(record.stopped).toMatchObject({ by: 'budget', reason: 'not sent: the run was interrupted', tiers: 0 });
+      expect(record.ccUpper).toBeNull();
+      expect(sccResultSchema.parse(record.result).stopped).toMatchObject({ at: 'tier' });
+      expect(report.run).toMatchObject({ state: 'interrupted' });
+      expect(code, output).toBe(4);
+    } finally {
+      await hanging.close();
+    }
+  });
 });

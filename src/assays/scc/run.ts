@@ -1,4 +1,5 @@
 import { PyRandom } from '../../rng/index.js';
+import { NOT_SENT_INTERRUPTED } from '../../spend/ledger.js';
 import type { Subject } from '../../subjects/subject.js';
 import { LadderSearch } from './ladder.js';
 import { LadderRecord } from './ladder-record.js';
@@ -19,7 +20,17 @@ export type { SccAssayOptions } from './run-settings.js';
  * I/O. When the run's spend ledger refuses a call, the ladder stops once the trials in flight have landed and the
  * result says so (`stopped`; ./stopped.ts).
  */
-export async function runSccAssay(subject: Subject, options: SccAssayOptions): Promise<SccResult> {
+export async function runSccAssay(
+  subject: Subject,
+  options: SccAssayOptions & {
+    /**
+     * Called once, synchronously, when `signal` aborts while a tier runs (a cancelled run): the ladder as it stands —
+     * the tiers completed and the running one stopped, with the trials it had answered; no CC measured — so that the
+     * caller can record it before its test ends (as runCell's `onCut`). The ladder then rejects with the abort.
+     */
+    onCut?: (stopped: SccResult) => void;
+  },
+): Promise<SccResult> {
   const settings = resolveRunSettings(options);
   const { config } = settings;
   const trials = new LadderTrials({
@@ -42,19 +53,34 @@ export async function runSccAssay(subject: Subject, options: SccAssayOptions): P
 
   const rng = new PyRandom(options.seed);
   const search = new LadderSearch(config);
-  for (let step = search.next(); step; step = search.next()) {
-    const evaluationIndex = record.tiers.length;
-    const tier = await evaluateTier(trials.at(step.phase, evaluationIndex, step.center), {
-      ...settings,
-      step,
-      rng,
-      budget: record.budget,
-      signal: options.signal,
-    });
-    record.budget = Math.max(record.budget, tier.budget);
-    if (tier.kind === 'stopped') return record.stoppedInTier(step, evaluationIndex, tier);
-    search.record(tier.passed);
-    record.addTier(step, evaluationIndex, tier);
+  // a cut while a tier runs: the ladder as it stands, that tier stopped (the run was interrupted)
+  let running: (() => SccResult) | undefined;
+  const cut = () => {
+    const stopped = running?.();
+    if (stopped) options.onCut?.(stopped);
+  };
+  options.signal?.addEventListener('abort', cut, { once: true });
+  try {
+    for (let step = search.next(); step; step = search.next()) {
+      const evaluationIndex = record.tiers.length;
+      const tier = await evaluateTier(trials.at(step.phase, evaluationIndex, step.center), {
+        ...settings,
+        step,
+        rng,
+        budget: record.budget,
+        signal: options.signal,
+        asItStands: (take) => {
+          running = () => record.stoppedInTier(step, evaluationIndex, take(NOT_SENT_INTERRUPTED));
+        },
+      });
+      running = undefined;
+      record.budget = Math.max(record.budget, tier.budget);
+      if (tier.kind === 'stopped') return record.stoppedInTier(step, evaluationIndex, tier);
+      search.record(tier.passed);
+      record.addTier(step, evaluationIndex, tier);
+    }
+  } finally {
+    options.signal?.removeEventListener('abort', cut);
   }
 
   // Deferred preflight: once the first tier has failed the ladder has ended with CC 0, and the preflight only

@@ -31,6 +31,11 @@ export interface TierOptions {
   /** Learned budget in force when the tier starts. */
   budget: number;
   signal?: AbortSignal;
+  /**
+   * Given, once the tier starts, a function that returns the tier as it stands — stopped, with the trials answered
+   * so far (those in flight are issued, without a record) — for a run cut while it runs (runSccAssay's `onCut`).
+   */
+  asItStands?: (take: (reason: string) => StoppedTier) => void;
 }
 
 /** What every tier returns, judged or stopped: where its targets lay, its trials, and the learned budget after it. */
@@ -83,6 +88,16 @@ export async function evaluateTier(runner: TierRunner, options: TierOptions): Pr
   const sequence = targets.launchSequence(options.launchOrder, planned);
   const rule = { planned, tolerance: config.toleranceFraction, earlyDecision: options.earlyDecision };
   const walk = new TierWalk(runner, targets, rule, options.budget);
+  const baseOf = (): TierBase => ({
+    sampleLow: targets.low,
+    sampleHigh: targets.high,
+    targets: targets.drawn,
+    records: [...walk.records].sort((a, b) => a.trialIndex - b.trialIndex),
+    issued: walk.issued,
+    abortedUsage: walk.abortedUsage,
+    budget: walk.budget,
+  });
+  options.asItStands?.((reason) => ({ kind: 'stopped', reason, ...baseOf(), notSent: [] }));
   const onOuterAbort = () => walk.abort();
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   try {
@@ -92,16 +107,8 @@ export async function evaluateTier(runner: TierRunner, options: TierOptions): Pr
   }
   if (options.signal?.aborted) throw new Error('SCC assay aborted by the caller');
   // returned once the trials in flight have settled, so their answers are in the response cache
-  const records = [...walk.records].sort((a, b) => a.trialIndex - b.trialIndex);
-  const base: TierBase = {
-    sampleLow: targets.low,
-    sampleHigh: targets.high,
-    targets: targets.drawn,
-    records,
-    issued: walk.issued,
-    abortedUsage: walk.abortedUsage,
-    budget: walk.budget,
-  };
+  const base = baseOf();
+  const { records } = base;
   if (walk.notSent) return { kind: 'stopped', reason: walk.notSent.reason, ...base, notSent: walk.notSentUsage };
   const summary = summarizeTier(records, config.toleranceFraction);
   if (walk.decidedEarly && summary.passed) throw new Error('internal: early tier decision contradicted the pass rule');
