@@ -6,7 +6,7 @@ import { priceFor } from '../../spend/price.js';
 import type { ResponseCache } from '../cache/store.js';
 import { LimiterAbortError, type LimiterConfig, RateLimiter, sharedLimiter } from '../limiter.js';
 import type { Subject, SubjectIdentity, TrialRequest, TrialResponse } from '../subject.js';
-import { BATCH_ABSENT, type BatchState, batchMiss, emptyBatchState, readBatchState } from './batch-state.js';
+import { batchAnswers } from './batch-answers.js';
 import { createBudgetStep, type TrialBudget } from './budget-step.js';
 import { createCacheStep } from './cache-step.js';
 import { type Completion, ProviderFaultError } from './completion.js';
@@ -334,28 +334,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
     ...(billedNoAnswer ? { billedNoAnswer } : {}),
   });
 
-  let batchState: Promise<BatchState> | undefined;
-  const readState = (): Promise<BatchState> =>
-    (batchState ??= options.cache ? readBatchState(options.cache.dir) : Promise.resolve(emptyBatchState()));
-  async function batchMissResponse(key: string, start: number): Promise<TrialResponse> {
-    const miss = batchMiss(await readState(), key);
-    if (miss.kind === 'held')
-      return { kind: 'not-sent', reason: miss.reason, latencyMs: clock.now() - start, attempts: 0 };
-    return errorResponse(miss.kind === 'failed' ? miss.reason : BATCH_ABSENT, start, 0);
-  }
-
-  /**
-   * In batch mode, an answer the last `run --batch` pass collected was bought for this run (one request, sent through
-   * the batch): not a cache hit — its tokens are this run's spend, at the batch price (reporters/projections/spend.ts).
-   * An answer of an earlier pass's batch is a cache hit like any other.
-   */
-  async function paidByThisPass(response: TrialResponse): Promise<TrialResponse> {
-    if (!options.batch || response.kind !== 'answer' || !response.cacheHit || response.batch === undefined)
-      return response;
-    const batch = response.batch;
-    const record = (await readState()).batches.find((r) => r.batchId === batch);
-    return record?.lastPass ? { ...response, cacheHit: false, attempts: 1 } : response;
-  }
+  const batch = options.batch ? batchAnswers(options.cache?.dir, () => clock.now()) : undefined;
 
   async function answer(request: TrialRequest): Promise<TrialResponse> {
     const start = clock.now();
@@ -367,7 +346,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       { messages, params },
       async (key) => {
         if (request.signal?.aborted) return errorResponse('aborted by the caller', start, 0);
-        if (options.batch) return batchMissResponse(key, start);
+        if (batch) return batch.miss(key, start);
         if (runStop.stopped !== undefined) return errorResponse(runStop.stopped, start, 0, true);
         const account = budgetStep?.trial(messages, request.maxOutputTokens);
         const billed = new NoAnswerBill();
@@ -409,7 +388,7 @@ export function createOpenAiSubject(options: OpenAiSubjectOptions): Subject {
       },
       start,
     );
-    return paidByThisPass(response);
+    return batch ? batch.paid(response) : response;
   }
 
   return { identity, answer };
