@@ -67,6 +67,32 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await wait(20);
 }
 
+/**
+ * A run against an endpoint that never answers, sent `signal` twice (to its process group, as a terminal or a
+ * cancelled CI job does) once its first request is in flight.
+ */
+async function cancelledTwice(args: string[], signal: NodeJS.Signals, env: Record<string, string> = {}) {
+  const server = await serve({ fault: () => ({ kind: 'hang' }) }); // nothing ever lands
+  const run = bench(server, mkdtempSync(join(tmpdir(), 'cb-budget-cache-')), args, env);
+  await until(() => server.log.length >= 1); // the adaptive limit starts at one request in flight
+  const group = -(run.child.child.pid as number);
+  process.kill(group, signal);
+  await wait(200);
+  process.kill(group, signal);
+  const { code } = await run.child.done;
+  return { code, run, group };
+}
+
+/** A cut run's report: its trials in flight recorded `budget` and interrupted, counted in the run block and the console. */
+function expectCutInFlight(report: Report, output: string): void {
+  const trials = report.cells.flatMap((c) => c.trials);
+  const inFlight = trials.filter((t) => t.interrupted === 'in-flight');
+  expect(inFlight.length, output).toBeGreaterThanOrEqual(1);
+  for (const t of trials) expect(t.outcome.kind, JSON.stringify(t) + output).toBe('budget'); // nothing was answered: all missing, none failed
+  expect(report.run).toMatchObject({ state: 'interrupted', cut: { inFlight: inFlight.length } });
+  expect(output).toMatch(/interrupted: \d+ trial\(s\) cut — [1-9]\d* in flight \(their requests aborted\)/);
+}
+
 describe.concurrent('hard budget and Ctrl-C through `ceilingbench run`', { timeout: 400_000 }, () => {
   it('--max-calls 100 of 200 trials: 100 requests, the rest `budget` (missing), exit 4 and its line; a rerun sends only the rest', async () => {
     const server = await serve();
@@ -147,24 +173,13 @@ describe.concurrent('hard budget and Ctrl-C through `ceilingbench run`', { timeo
   });
 
   it('SIGTERM to the group twice (CI cancelling a job): the request in flight is aborted and recorded as `budget`, interrupted; the report says how many were cut', async () => {
-    const server = await serve({ fault: () => ({ kind: 'hang' }) }); // nothing ever lands
-    const run = bench(server, mkdtempSync(join(tmpdir(), 'cb-budget-cache-')), ['--trials', '2']);
-    await until(() => server.log.length >= 1); // the adaptive limit starts at one request in flight
-    const group = -(run.child.child.pid as number);
-    process.kill(group, 'SIGTERM');
-    await wait(200);
-    process.kill(group, 'SIGTERM');
-    const { code } = await run.child.done;
+    const { code, run } = await cancelledTwice(['--trials', '2'], 'SIGTERM');
     const report = readReport(run.outDir);
     const trials = report.cells.flatMap((c) => c.trials);
     // issue 42: the worker died with its trials in flight, and their cells were absent from the report
     expect(trials, run.output()).toHaveLength(20);
-    const inFlight = trials.filter((t) => t.interrupted === 'in-flight');
-    expect(inFlight.length, run.output()).toBeGreaterThanOrEqual(1);
-    for (const t of trials) expect(t.outcome.kind, JSON.stringify(t) + run.output()).toBe('budget'); // nothing was answered: all missing, none failed
-    expect(report.run).toMatchObject({ state: 'interrupted', cut: { inFlight: inFlight.length } });
+    expectCutInFlight(report, run.output());
     expect(report.run?.cut?.notSent).toBe(trials.filter((t) => t.interrupted === 'not-sent').length);
-    expect(run.output()).toMatch(/interrupted: \d+ trial\(s\) cut — [1-9]\d* in flight \(their requests aborted\)/);
     expect(code, run.output()).toBe(4);
   });
 
@@ -175,37 +190,17 @@ describe.concurrent('hard budget and Ctrl-C through `ceilingbench run`', { timeo
   ])(
     'SIGTERM twice during `--design %s`: the trial in flight is recorded `budget`, interrupted, not lost with the design',
     async (design, env) => {
-      const server = await serve({ fault: () => ({ kind: 'hang' }) }); // nothing ever lands
-      const run = bench(server, mkdtempSync(join(tmpdir(), 'cb-budget-cache-')), ['--design', design], env);
-      await until(() => server.log.length >= 1);
-      const group = -(run.child.child.pid as number);
-      process.kill(group, 'SIGTERM');
-      await wait(200);
-      process.kill(group, 'SIGTERM');
-      const { code } = await run.child.done;
+      const { code, run } = await cancelledTwice(['--design', design], 'SIGTERM', env);
       const report = readReport(run.outDir);
-      const trials = report.cells.flatMap((c) => c.trials);
       // before: the design's record was lost with its test: no cell, no fit, "0 trial(s) cut" with a request in flight
-      const inFlight = trials.filter((t) => t.interrupted === 'in-flight');
-      expect(inFlight.length, run.output()).toBeGreaterThanOrEqual(1);
-      for (const t of trials) expect(t.outcome.kind, run.output()).toBe('budget');
+      expectCutInFlight(report, run.output());
       expect(report.fits.map((f) => f.status)).toEqual(['insufficient']);
-      expect(report.run).toMatchObject({ state: 'interrupted', cut: { inFlight: inFlight.length } });
-      expect(run.output()).toMatch(/interrupted: \d+ trial\(s\) cut — [1-9]\d* in flight \(their requests aborted\)/);
       expect(code, run.output()).toBe(4);
     },
   );
 
   it('a second Ctrl-C stops waiting: the workers and their requests end, the report is still written (exit 4)', async () => {
-    const server = await serve({ fault: () => ({ kind: 'hang' }) }); // nothing ever lands
-    const cacheDir = mkdtempSync(join(tmpdir(), 'cb-budget-cache-'));
-    const run = bench(server, cacheDir, ['--trials', '2']);
-    await until(() => server.log.length >= 1); // the adaptive limit starts at one request in flight
-    const group = -(run.child.child.pid as number);
-    process.kill(group, 'SIGINT');
-    await wait(200);
-    process.kill(group, 'SIGINT');
-    const { code } = await run.child.done;
+    const { code, run, group } = await cancelledTwice(['--trials', '2'], 'SIGINT');
     // issue 42: the second signal no longer loses the report (it was exit 130 and no report)
     expect(existsSync(join(run.outDir, 'ceilingbench.json')), run.output()).toBe(true);
     expect(run.output()).toMatch(/SIGINT again — cancelling the tests still running; the report is written/);
